@@ -1,0 +1,37 @@
+// The shape of a `relata` command. Commands are rows in a table (see main.ts): adding one
+// means writing a module that exports a Command and listing it there.
+
+import type { ParseArgsConfig } from 'node:util';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export type CommandValues = Record<string, string | boolean | string[] | undefined>;
+
+export interface CommandInput {
+  values: CommandValues;
+  positionals: string[];
+  /** Progress and logs go here (stderr); stdout is reserved for results. */
+  log: (line: string) => void;
+  out: (text: string) => void;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: OptionSpec;
+  run(input: CommandInput): Promise<number>;
+}
+
+/** Options every command accepts. */
+export const COMMON_OPTIONS: OptionSpec = {
+  data: { type: 'string' },
+  workspace: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export const COMMON_USAGE = `  --data DIR        store directory (default: one per folder under the user's data home)
+  --workspace NAME  workspace to read and write (default: the OS user)
+  --json            print exactly one JSON document on stdout
+  -h, --help        show this help`;

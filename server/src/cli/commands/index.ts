@@ -1,0 +1,79 @@
+// `relata index <folder>`: run the pipeline over a folder to completion, or keep watching it.
+
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
+import { FolderIndex } from '../../engine/folderIndex.ts';
+import type { IndexReport } from '../../engine/report.ts';
+import { MEBIBYTE } from '../../pipeline/settings.ts';
+import { watchFolder } from '../../workspace/watch.ts';
+import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
+import { terminalProgress } from '../progressBar.ts';
+import { UsageError } from '../usage.ts';
+
+export const indexCommand: Command = {
+  name: 'index',
+  summary: 'index a folder (ingest → parse → chunk), then print a summary',
+  usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
+
+${COMMON_USAGE}
+  --watch           keep running and index changes as they happen (Ctrl+C to stop)
+  --exclude PATTERN skip paths matching a gitignore-style pattern (repeatable)
+  --max-file-mb N   skip files larger than N MB (default 50)`,
+  options: {
+    ...COMMON_OPTIONS,
+    watch: { type: 'boolean' },
+    exclude: { type: 'string', multiple: true },
+    'max-file-mb': { type: 'string' },
+  },
+  async run({ values, positionals, log, out }: CommandInput) {
+    if (positionals.length !== 1) throw new UsageError('index needs exactly one folder');
+    const folder = path.resolve(positionals[0]!);
+    const info = await stat(folder).catch(() => null);
+    if (!info?.isDirectory()) throw new UsageError(`not a folder: ${folder}`);
+    const maxFileMb = values['max-file-mb'] === undefined ? 50 : Number(values['max-file-mb']);
+    if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
+
+    const index = await FolderIndex.open({
+      folder,
+      dataDir: values.data as string | undefined,
+      workspace: values.workspace as string | undefined,
+      settings: { exclude: (values.exclude as string[] | undefined) ?? [], maxFileBytes: maxFileMb * MEBIBYTE },
+    });
+    try {
+      const progress = terminalProgress('indexing');
+      const report = await index.index({ onProgress: (update) => progress.update(update) });
+      progress.stop();
+      if (values.json) out(JSON.stringify(report, null, 2));
+      else out(formatReport(report, index.dataDir));
+      if (!values.watch) return 0;
+
+      log(`watching ${folder} for changes (Ctrl+C to stop)`);
+      const watch = watchFolder(index, {
+        onBatch: (paths) => log(`changed: ${paths.join(', ')}`),
+        onError: (error) => log(`watch error: ${error.message}`),
+      });
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await watch.close();
+      return 0;
+    } finally {
+      await index.close();
+    }
+  },
+};
+
+function formatReport(report: IndexReport, dataDir: string): string {
+  const lines = [
+    `workspace ${report.workspace}, store ${dataDir}`,
+    `${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
+      `${report.items.duplicates} duplicates; ${report.chunks} chunks in ${(report.elapsed_ms / 1000).toFixed(1)} s`,
+  ];
+  const notable = report.files.filter((file) => file.status !== 'indexed' || file.flags.length > 0);
+  for (const file of notable) {
+    const flags = file.flags.length ? ` [${file.flags.join(', ')}]` : '';
+    lines.push(`  ${file.status.padEnd(9)} ${file.path}${flags}${file.reason ? `: ${file.reason}` : ''}`);
+  }
+  return lines.join('\n');
+}

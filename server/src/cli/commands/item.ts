@@ -1,0 +1,53 @@
+// `relata item <path>`: one item with its versions, hash, parser version, flags and chunks.
+
+import path from 'node:path';
+import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
+import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
+import { openExistingStore } from '../openStore.ts';
+import { UsageError } from '../usage.ts';
+import { EXIT_FAILURE } from '../usage.ts';
+
+export const itemCommand: Command = {
+  name: 'item',
+  summary: 'show one item: versions, hash, parser, flags, chunks',
+  usage: `relata item <path> [--data DIR] [--workspace NAME] [--json]
+
+  <path>            the file, absolute or relative to the current directory
+${COMMON_USAGE}`,
+  options: COMMON_OPTIONS,
+  async run({ values, positionals, out, log }) {
+    if (positionals.length !== 1) throw new UsageError('item needs exactly one file path');
+    const absolute = path.resolve(positionals[0]!);
+    const { store, root } = await openExistingStore(values, path.dirname(absolute));
+    try {
+      if (!root) throw new UsageError('this store records no indexed folder');
+      const relative = path.relative(root, absolute).split(path.sep).join('/');
+      const item = relative.startsWith('..') ? null : await store.getItemByPath(relative);
+      if (!item) {
+        log(`not an item of ${root}: ${absolute}`);
+        return EXIT_FAILURE;
+      }
+      const detail = await itemDetail(store, item);
+      if (values.json) {
+        out(JSON.stringify(detail, null, 2));
+        return 0;
+      }
+      const lines = [
+        `${detail.title ?? detail.path} (${detail.path})`,
+        `status ${detail.status}${detail.reason ? `: ${detail.reason}` : ''}${detail.duplicateOf ? ` (duplicate of ${detail.duplicateOf})` : ''}`,
+        `hash ${detail.contentHash ?? '-'}, parser ${detail.parserVersion ?? '-'}, version ${detail.version}` +
+          (detail.flags.length ? `, flags ${detail.flags.join(', ')}` : ''),
+        `versions: ${detail.versions.map((version) => `v${version.version} ${version.contentHash.slice(0, 12)} ${version.createdAt}`).join('; ') || 'none'}`,
+        `chunks: ${detail.chunks.length}`,
+        ...detail.chunks.map(
+          (chunk) =>
+            `  #${chunk.ordinal} ${describeLocation(chunk.location)} ${chunk.headingPath.join(' › ') || '-'}: ${chunk.firstWords}`,
+        ),
+      ];
+      out(lines.join('\n'));
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

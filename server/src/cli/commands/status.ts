@@ -1,0 +1,50 @@
+// `relata status`: what the pipeline has done and what it still has to do.
+
+import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
+import { openExistingStore } from '../openStore.ts';
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'counts per stage and status, queue depth, leases',
+  usage: `relata status [--data DIR] [--workspace NAME] [--json]
+
+${COMMON_USAGE}`,
+  options: COMMON_OPTIONS,
+  async run({ values, out }) {
+    const { store, dataDir, root } = await openExistingStore(values, process.cwd());
+    try {
+      const items = await store.listItems();
+      const byStatus: Record<string, number> = {};
+      for (const item of items) byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
+      const status = {
+        workspace: store.workspace,
+        folder: root,
+        data_dir: dataDir,
+        items: byStatus,
+        chunks: await store.countChunks(),
+        jobs: await store.jobCounts(),
+        queue_depth: await store.pendingJobs(),
+        leases: await store.leases(),
+      };
+      if (values.json) {
+        out(JSON.stringify(status, null, 2));
+        return 0;
+      }
+      const lines = [
+        `workspace ${status.workspace}: ${status.folder ?? '(no folder recorded)'}`,
+        `store ${status.data_dir}`,
+        `items: ${Object.entries(byStatus).map(([name, count]) => `${count} ${name}`).join(', ') || 'none'}; chunks: ${status.chunks}`,
+        `queue depth: ${status.queue_depth}`,
+        ...status.jobs.map((row) => `  ${row.stage.padEnd(7)} ${row.status.padEnd(7)} ${row.count}`),
+        `leases: ${status.leases.length}`,
+        ...status.leases.map(
+          (lease) => `  ${lease.stage} ${lease.subject} held by ${lease.owner}, ${Math.round(lease.expiresInMs / 1000)} s left`,
+        ),
+      ];
+      out(lines.join('\n'));
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

@@ -1,0 +1,63 @@
+// `relata`: the command line over the engine. Results go to stdout (exactly one JSON document
+// with --json), progress and logs to stderr. Exit 0 on success, 1 on a failure, 2 on a usage error.
+
+import { parseArgs } from 'node:util';
+import type { Command, CommandValues } from './command.ts';
+import { indexCommand } from './commands/index.ts';
+import { itemCommand } from './commands/item.ts';
+import { itemsCommand } from './commands/items.ts';
+import { statusCommand } from './commands/status.ts';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
+
+const COMMANDS: Command[] = [indexCommand, statusCommand, itemsCommand, itemCommand];
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    'relata: turn a folder of documents into connected, explainable knowledge',
+    '',
+    'usage: relata <command> [options]   (relata <command> --help for details)',
+    '',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    (name ? out : log)(overview());
+    return name ? 0 : EXIT_USAGE;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    log(`relata: unknown command "${name}"\n\n${overview()}`);
+    return EXIT_USAGE;
+  }
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
+    if (values.help) {
+      out(`usage: ${command.usage}`);
+      return 0;
+    }
+    return await command.run({ values: values as CommandValues, positionals, log, out });
+  } catch (error) {
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      log(`relata ${command.name}: ${(error as Error).message}\n\nusage: ${command.usage}`);
+      return EXIT_USAGE;
+    }
+    log(`relata ${command.name}: ${(error as Error).message}`);
+    return EXIT_FAILURE;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`relata: ${String(error)}\n`);
+    process.exitCode = EXIT_FAILURE;
+  },
+);

@@ -1,0 +1,39 @@
+// Progress on a terminal: a bar on stderr while the queue drains, nothing when stderr is not a
+// terminal (CI logs, pipes), so machine-readable output stays clean.
+
+import cliProgress from 'cli-progress';
+import type { Progress } from '../engine/folderIndex.ts';
+
+export interface ProgressReporter {
+  update(progress: Progress): void;
+  stop(): void;
+}
+
+export function terminalProgress(label: string): ProgressReporter {
+  if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: `${label} [{bar}] {value}/{total} jobs | {stage} {subject}`,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update({ done, pending, last }) {
+      const total = done + pending;
+      const payload = { stage: last?.job.stage ?? '', subject: (last?.job.subject ?? '').slice(-40) };
+      if (!started) {
+        bar.start(total, done, payload);
+        started = true;
+      }
+      bar.setTotal(total);
+      bar.update(done, payload);
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// The engine's front door for one folder: open its store for a workspace, index it, watch it,
+// and read back what was stored. The CLI and the language server are thin layers over this; it
+// knows nothing about terminals or editors.
+
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { BlobStore } from '../store/blobs.ts';
+import type { WorkspaceStore } from '../store/contract.ts';
+import { defaultDataDir } from '../store/dataDir.ts';
+import { openStore } from '../store/index.ts';
+import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/settings.ts';
+import type { StageContext } from '../pipeline/stages/index.ts';
+import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
+import { FolderRules } from '../workspace/folderRules.ts';
+import { scanFolder } from '../workspace/scan.ts';
+import { buildIndexReport, type IndexReport } from './report.ts';
+
+export interface FolderIndexOptions {
+  folder: string;
+  dataDir?: string;
+  workspace?: string;
+  settings?: Partial<PipelineSettings>;
+}
+
+export interface Progress {
+  done: number;
+  pending: number;
+  last?: WorkerEvent;
+}
+
+export interface RunOptions {
+  onProgress?: (progress: Progress) => void;
+  signal?: AbortSignal;
+}
+
+export function defaultWorkspace(): string {
+  return process.env.RELATA_WORKSPACE || userInfo().username;
+}
+
+const ROOT_KEY = 'folder_root';
+
+export class FolderIndex {
+  readonly folder: string;
+  readonly dataDir: string;
+  readonly store: WorkspaceStore;
+  readonly rules: FolderRules;
+  private readonly context: StageContext;
+
+  private constructor(options: FolderIndexOptions, store: WorkspaceStore, dataDir: string) {
+    this.folder = path.resolve(options.folder);
+    this.dataDir = dataDir;
+    this.store = store;
+    const settings = { ...defaultPipelineSettings(), ...options.settings };
+    this.rules = new FolderRules(this.folder, settings.exclude, dataDir);
+    this.context = { store, blobs: new BlobStore(path.join(dataDir, 'blobs')), folder: this.folder, settings };
+  }
+
+  static async open(options: FolderIndexOptions): Promise<FolderIndex> {
+    const folder = path.resolve(options.folder);
+    const dataDir = path.resolve(options.dataDir ?? defaultDataDir(folder));
+    const store = openStore({ dataDir, workspace: options.workspace ?? defaultWorkspace() });
+    const recorded = await store.getMeta(ROOT_KEY);
+    if (recorded && recorded !== folder) {
+      await store.close();
+      throw new Error(
+        `the data directory ${dataDir} holds the index of ${recorded}, not ${folder}; choose another --data directory`,
+      );
+    }
+    if (!recorded) await store.setMeta(ROOT_KEY, folder);
+    return new FolderIndex(options, store, dataDir);
+  }
+
+  get workspace(): string {
+    return this.store.workspace;
+  }
+
+  /**
+   * Bring the store in line with the folder: every file present is (re)ingested by hash, every
+   * item whose file disappeared is tombstoned, and the queue is drained.
+   */
+  async index(options: RunOptions = {}): Promise<IndexReport> {
+    const started = performance.now();
+    const scanned = await scanFolder(this.folder, this.rules);
+    const present = new Set(scanned);
+    const vanished = (await this.store.livePaths()).filter((known) => !present.has(known));
+    await this.store.enqueueMany('ingest', [...vanished.sort(), ...scanned]);
+    await this.drain(options);
+    return buildIndexReport(this.store, scanned, performance.now() - started);
+  }
+
+  /** Queue ingest for paths the watcher saw change (folder-relative). */
+  async enqueuePaths(paths: readonly string[]): Promise<void> {
+    await this.store.enqueueMany('ingest', paths);
+  }
+
+  /** Run queued jobs until none is left; leases of dead local indexers are handed back first. */
+  async drain(options: RunOptions = {}): Promise<number> {
+    let done = 0;
+    const worker = new Worker(this.context, {
+      signal: options.signal,
+      onEvent: (event) => {
+        if (event.type === 'job-started') return;
+        done += 1;
+        if (options.onProgress) void this.store.pendingJobs().then((pending) => options.onProgress!({ done, pending, last: event }));
+      },
+    });
+    await worker.reclaimDeadLeases();
+    return worker.runUntilIdle();
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

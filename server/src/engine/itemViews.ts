@@ -1,0 +1,56 @@
+// Converts stored records into the views that the CLI prints and the protocol will carry.
+// Keeping this in the engine means the command line and the editor show the same facts.
+
+import type { ChunkView, ItemDetailView, ItemView } from '../../../shared/types.ts';
+import type { ChunkRecord, ItemRecord, WorkspaceStore } from '../store/contract.ts';
+
+const FIRST_WORDS = 12;
+
+export function itemView(item: ItemRecord, pathOf: (id: string) => string | null = () => null): ItemView {
+  return {
+    id: item.id,
+    path: item.path,
+    title: item.title,
+    status: item.status,
+    reason: item.reason,
+    duplicateOf: item.duplicateOf ? (pathOf(item.duplicateOf) ?? item.duplicateOf) : null,
+    contentHash: item.contentHash,
+    parserVersion: item.parserVersion,
+    flags: item.flags,
+    version: item.version,
+    updatedAt: item.updatedAt,
+  };
+}
+
+export function chunkView(chunk: ChunkRecord): ChunkView {
+  const words = chunk.text.split(/\s+/).filter(Boolean);
+  return {
+    id: chunk.id,
+    ordinal: chunk.ordinal,
+    headingPath: chunk.headingPath,
+    location: chunk.location,
+    wordCount: chunk.wordCount,
+    firstWords: words.slice(0, FIRST_WORDS).join(' ') + (words.length > FIRST_WORDS ? ' …' : ''),
+  };
+}
+
+export async function itemDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemDetailView> {
+  const original = item.duplicateOf ? await store.getItem(item.duplicateOf) : null;
+  return {
+    ...itemView(item, () => original?.path ?? null),
+    versions: await store.listVersions(item.id),
+    chunks: (await store.listChunks(item.id)).map(chunkView),
+  };
+}
+
+export async function itemViews(store: WorkspaceStore): Promise<ItemView[]> {
+  const items = await store.listItems();
+  const paths = new Map(items.map((item) => [item.id, item.path]));
+  return items.map((item) => itemView(item, (id) => paths.get(id) ?? null));
+}
+
+export function describeLocation(location: ChunkView['location']): string {
+  const range = location.start === location.end ? `${location.start}` : `${location.start}-${location.end}`;
+  const noun = { lines: 'lines', pages: 'pages', blocks: 'paragraphs' }[location.kind];
+  return `${location.start === location.end ? noun.replace(/s$/, '') : noun} ${range}`;
+}

@@ -1,0 +1,14 @@
+// What every stage needs: the workspace's store, the blob store, the folder being indexed and
+// the settings. Stages are functions of this context and one job subject, and are idempotent.
+
+import type { BlobStore } from '../../store/blobs.ts';
+import type { WorkspaceStore } from '../../store/contract.ts';
+import type { PipelineSettings } from '../settings.ts';
+
+export interface StageContext {
+  store: WorkspaceStore;
+  blobs: BlobStore;
+  /** Absolute path of the folder whose files become items. */
+  folder: string;
+  settings: PipelineSettings;
+}

@@ -1,0 +1,14 @@
+// The stage table: which function runs a job of each stage. Later stages (embed, extract,
+// discover) are added here and nowhere else.
+
+import type { PipelineStage } from '../../../../shared/types.ts';
+import { chunk } from './chunk.ts';
+import type { StageContext } from './context.ts';
+import { ingest } from './ingest.ts';
+import { parse } from './parse.ts';
+
+export type Stage = (context: StageContext, subject: string) => Promise<void>;
+
+export const STAGES: Record<PipelineStage, Stage> = { ingest, parse, chunk };
+
+export type { StageContext } from './context.ts';

@@ -1,0 +1,26 @@
+// Parse: the item's stored bytes become extracted text plus a structure map. A file the parser
+// rejects (malformed, encrypted, truncated) fails with the parser's reason and costs no other
+// file anything; any other error is left to the queue's retry and attempt cap.
+
+import path from 'node:path';
+import { parserFor } from '../../parse/registry.ts';
+import { ParseError } from '../../parse/types.ts';
+import type { StageContext } from './context.ts';
+
+export async function parse(context: StageContext, itemId: string): Promise<void> {
+  const { store, blobs } = context;
+  const item = await store.getItem(itemId);
+  if (!item || item.deletedAt || item.status === 'duplicate' || item.status === 'skipped' || !item.contentHash) return;
+  const parser = parserFor(item.path);
+  if (!parser) return;
+
+  const bytes = await blobs.get(item.contentHash);
+  try {
+    const document = await parser.parse(bytes, path.basename(item.path));
+    const title = document.title?.trim() || path.basename(item.path, path.extname(item.path));
+    await store.recordParse(item.id, { contentHash: item.contentHash, parserVersion: parser.version, document }, title);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    await store.markFailed(item.id, error.message, parser.version);
+  }
+}

@@ -1,0 +1,176 @@
+// The store contract: everything the engine persists goes through this interface, so the
+// embedded SQLite default and a MongoDB + Qdrant backend are interchangeable. A store is
+// opened *for one workspace*; no method takes a workspace argument, so no caller can read or
+// write across the privacy boundary by forgetting a filter.
+//
+// Operations are domain-level and individually atomic (an ingest decision, a parse result, a
+// chunk replacement), because each pipeline stage must be idempotent and crash-safe on its own.
+
+import type {
+  ItemFlag,
+  ItemStatus,
+  JobStatus,
+  Location,
+  PipelineStage,
+} from '../../../shared/types.ts';
+import type { ParsedDocument } from '../parse/types.ts';
+
+export interface ItemRecord {
+  id: string;
+  path: string;
+  title: string | null;
+  status: ItemStatus;
+  reason: string | null;
+  duplicateOf: string | null;
+  contentHash: string | null;
+  size: number | null;
+  version: number;
+  parserVersion: string | null;
+  flags: ItemFlag[];
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+export interface ItemVersionRecord {
+  version: number;
+  contentHash: string;
+  size: number;
+  createdAt: string;
+}
+
+export interface ChunkRecord {
+  id: string;
+  itemId: string;
+  ordinal: number;
+  text: string;
+  headingPath: string[];
+  location: Location;
+  wordCount: number;
+}
+
+export interface ParsedText {
+  contentHash: string;
+  parserVersion: string;
+  document: ParsedDocument;
+}
+
+/** What ingest observed on disk for one path. */
+export interface FileObservation {
+  path: string;
+  contentHash: string;
+  size: number;
+}
+
+export type IngestOutcome =
+  | { kind: 'created' | 'new_version'; itemId: string }
+  | { kind: 'unchanged'; itemId: string }
+  /** The same bytes moved to a new path: identity kept; `needsParse` when its chunks were dropped by a tombstone. */
+  | { kind: 'renamed'; itemId: string; fromPath: string; needsParse: boolean }
+  | { kind: 'duplicate'; itemId: string; duplicateOf: string };
+
+export interface JobRecord {
+  id: number;
+  stage: PipelineStage;
+  subject: string;
+  status: JobStatus;
+  generation: number;
+  owner: string | null;
+  leaseExpiresAt: number | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface StageCounts {
+  stage: PipelineStage;
+  status: JobStatus;
+  count: number;
+}
+
+export interface LeaseView {
+  jobId: number;
+  stage: PipelineStage;
+  subject: string;
+  owner: string;
+  expiresInMs: number;
+}
+
+export interface FailOptions {
+  /** The failure will recur on retry (e.g. a malformed file): fail the item now. */
+  permanent: boolean;
+  maxAttempts: number;
+}
+
+export interface JobFailure {
+  /** True when the job gave up and its item is now marked failed. */
+  gaveUp: boolean;
+  itemId: string | null;
+}
+
+export interface LexicalHit {
+  id: string;
+  itemId: string;
+  bm25: number;
+}
+
+export interface WorkspaceStore {
+  readonly workspace: string;
+
+  // Items -----------------------------------------------------------------
+  getItem(id: string): Promise<ItemRecord | null>;
+  /** The live (not tombstoned) item at a path, relative to the folder root. */
+  getItemByPath(path: string): Promise<ItemRecord | null>;
+  listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]>;
+  listVersions(itemId: string): Promise<ItemVersionRecord[]>;
+
+  /**
+   * Reconcile one file's bytes with the store: unchanged, a new version, a rename (same bytes,
+   * old path gone from disk, identity kept) or an exact duplicate of another live item
+   * (reported, not stored twice). Enqueues `parse` when there is parsing to do.
+   */
+  recordIngest(observation: FileObservation, isOnDisk: (path: string) => boolean): Promise<IngestOutcome>;
+  recordSkipped(path: string, reason: string, size: number | null): Promise<void>;
+  /** A file is gone: tombstone its item. Returns paths of duplicates that must be re-ingested. */
+  tombstone(path: string): Promise<string[]>;
+  /** Paths of live items, for finding files that disappeared while nobody watched. */
+  livePaths(): Promise<string[]>;
+
+  /** Store a parse result if it is for the item's current bytes; enqueues `chunk`. False when stale. */
+  recordParse(itemId: string, parsed: ParsedText, title: string): Promise<boolean>;
+  getParsedText(itemId: string): Promise<ParsedText | null>;
+  /** Replace the item's chunks (and their lexical index) if still current; marks it indexed. */
+  replaceChunks(itemId: string, contentHash: string, chunks: ChunkRecord[]): Promise<boolean>;
+  /** The item cannot be read; `parserVersion` records which parser said so, so an upgrade retries it. */
+  markFailed(itemId: string, reason: string, parserVersion?: string): Promise<void>;
+  listChunks(itemId: string): Promise<ChunkRecord[]>;
+  countChunks(): Promise<number>;
+
+  /** BM25 over item title + text (FTS5 or the backend's equivalent), best first. */
+  searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]>;
+  /** BM25 over chunk text, best first. */
+  searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]>;
+
+  // Leased job queue ------------------------------------------------------
+  /** Queue a stage for a subject (a path for ingest, an item id otherwise). Re-queuing an existing job bumps its generation. */
+  enqueue(stage: PipelineStage, subject: string): Promise<void>;
+  /** Many subjects in one transaction (a folder scan). */
+  enqueueMany(stage: PipelineStage, subjects: readonly string[]): Promise<void>;
+  /** Atomically lease the oldest claimable job: queued, or leased with an expired lease. */
+  claim(owner: string, leaseMs: number): Promise<JobRecord | null>;
+  renew(jobId: number, owner: string, leaseMs: number): Promise<boolean>;
+  /** Done, unless the job was re-queued while it ran (then it is queued again). */
+  complete(job: JobRecord, owner: string): Promise<void>;
+  fail(job: JobRecord, owner: string, error: string, options: FailOptions): Promise<JobFailure>;
+  /** Return leases held by owners that are known to be dead (e.g. a killed local process). */
+  releaseLeases(isDeadOwner: (owner: string) => boolean): Promise<number>;
+  pendingJobs(): Promise<number>;
+  jobCounts(): Promise<StageCounts[]>;
+  leases(): Promise<LeaseView[]>;
+  listJobs(): Promise<JobRecord[]>;
+
+  // Metadata --------------------------------------------------------------
+  getMeta(key: string): Promise<string | null>;
+  setMeta(key: string, value: string): Promise<void>;
+
+  close(): Promise<void>;
+}

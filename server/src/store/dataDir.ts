@@ -1,0 +1,20 @@
+// Where a folder's store lives by default: under the user's data home (XDG on Linux, the
+// platform's equivalent elsewhere), one directory per folder, never inside the watched folder,
+// so indexing cannot feed on its own output.
+
+import envPaths from 'env-paths';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+
+export function defaultDataDir(folder: string): string {
+  const absolute = path.resolve(folder);
+  const digest = createHash('sha256').update(absolute).digest('hex').slice(0, 12);
+  const name = path.basename(absolute).replace(/[^\w.-]+/g, '_') || 'root';
+  return path.join(envPaths('relata', { suffix: '' }).data, 'folders', `${name}-${digest}`);
+}
+
+/** True when `inner` is `outer` or lies beneath it. */
+export function isInside(inner: string, outer: string): boolean {
+  const relative = path.relative(path.resolve(outer), path.resolve(inner));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}

@@ -1,0 +1,130 @@
+// Schema migrations for the embedded store, applied in order inside one transaction each.
+// A migration is never edited once released: add a new one. Every table that holds workspace
+// data has a `workspace` column, and every statement in sqliteStore.ts binds it.
+
+import type Database from 'better-sqlite3';
+
+interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'items, versions, parsed texts, chunks, lexical indexes, leased jobs',
+    sql: `
+      CREATE TABLE meta (
+        workspace TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (workspace, key)
+      );
+
+      CREATE TABLE items (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        workspace TEXT NOT NULL,
+        path TEXT NOT NULL,
+        title TEXT,
+        status TEXT NOT NULL,
+        reason TEXT,
+        duplicate_of TEXT,
+        content_hash TEXT,
+        size INTEGER,
+        version INTEGER NOT NULL DEFAULT 0,
+        parser_version TEXT,
+        flags TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT
+      );
+      CREATE UNIQUE INDEX items_live_path ON items (workspace, path) WHERE deleted_at IS NULL;
+      CREATE INDEX items_hash ON items (workspace, content_hash);
+      CREATE INDEX items_duplicate_of ON items (workspace, duplicate_of);
+
+      CREATE TABLE item_versions (
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL REFERENCES items (id),
+        version INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (item_id, version)
+      );
+
+      CREATE TABLE item_texts (
+        item_id TEXT PRIMARY KEY REFERENCES items (id),
+        workspace TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        parser_version TEXT NOT NULL,
+        document TEXT NOT NULL
+      );
+
+      CREATE TABLE chunks (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL REFERENCES items (id),
+        ordinal INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        heading_path TEXT NOT NULL,
+        location TEXT NOT NULL,
+        word_count INTEGER NOT NULL
+      );
+      CREATE INDEX chunks_item ON chunks (workspace, item_id, ordinal);
+
+      -- Contentless BM25 indexes keyed by the owning row's seq: the text lives once, in
+      -- item_texts and chunks; deletes are by rowid, so replacing one item's chunks stays cheap.
+      CREATE VIRTUAL TABLE item_fts USING fts5 (
+        title, text, content = '', contentless_delete = 1, tokenize = 'porter unicode61'
+      );
+      CREATE VIRTUAL TABLE chunk_fts USING fts5 (
+        text, content = '', contentless_delete = 1, tokenize = 'porter unicode61'
+      );
+
+      CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        workspace TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        status TEXT NOT NULL,
+        generation INTEGER NOT NULL DEFAULT 1,
+        owner TEXT,
+        lease_expires_at INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (workspace, stage, subject)
+      );
+      CREATE INDEX jobs_claimable ON jobs (workspace, status, id);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function migrate(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const current =
+    (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `the store was written by a newer Relata (schema ${current}, this version knows ${SCHEMA_VERSION}); upgrade Relata`,
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.description,
+        new Date().toISOString(),
+      );
+    }).immediate();
+  }
+}

@@ -1,0 +1,677 @@
+// The embedded default store: one SQLite file in WAL mode (better-sqlite3), FTS5 for BM25.
+// The connection is opened for one workspace and every statement binds that workspace, so the
+// privacy boundary lives here rather than in callers. better-sqlite3 is synchronous; methods
+// return promises only to honour the contract shared with networked backends.
+
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { ItemFlag, ItemStatus, JobStatus, Location, PipelineStage } from '../../../../shared/types.ts';
+import type {
+  ChunkRecord,
+  FailOptions,
+  FileObservation,
+  IngestOutcome,
+  ItemRecord,
+  ItemVersionRecord,
+  JobFailure,
+  JobRecord,
+  LeaseView,
+  LexicalHit,
+  ParsedText,
+  StageCounts,
+  WorkspaceStore,
+} from '../contract.ts';
+import { migrate } from './migrations.ts';
+import { toFtsQuery } from './ftsQuery.ts';
+
+export const DATABASE_FILE = 'relata.sqlite';
+
+interface ItemRow {
+  id: string;
+  path: string;
+  title: string | null;
+  status: ItemStatus;
+  reason: string | null;
+  duplicate_of: string | null;
+  content_hash: string | null;
+  size: number | null;
+  version: number;
+  parser_version: string | null;
+  flags: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+interface JobRow {
+  id: number;
+  stage: PipelineStage;
+  subject: string;
+  status: JobStatus;
+  generation: number;
+  owner: string | null;
+  lease_expires_at: number | null;
+  attempts: number;
+  last_error: string | null;
+}
+
+interface ChunkRow {
+  id: string;
+  item_id: string;
+  ordinal: number;
+  text: string;
+  heading_path: string;
+  location: string;
+  word_count: number;
+}
+
+const toItem = (row: ItemRow): ItemRecord => ({
+  id: row.id,
+  path: row.path,
+  title: row.title,
+  status: row.status,
+  reason: row.reason,
+  duplicateOf: row.duplicate_of,
+  contentHash: row.content_hash,
+  size: row.size,
+  version: row.version,
+  parserVersion: row.parser_version,
+  flags: JSON.parse(row.flags) as ItemFlag[],
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  deletedAt: row.deleted_at,
+});
+
+const toJob = (row: JobRow): JobRecord => ({
+  id: row.id,
+  stage: row.stage,
+  subject: row.subject,
+  status: row.status,
+  generation: row.generation,
+  owner: row.owner,
+  leaseExpiresAt: row.lease_expires_at,
+  attempts: row.attempts,
+  lastError: row.last_error,
+});
+
+const toChunk = (row: ChunkRow): ChunkRecord => ({
+  id: row.id,
+  itemId: row.item_id,
+  ordinal: row.ordinal,
+  text: row.text,
+  headingPath: JSON.parse(row.heading_path) as string[],
+  location: JSON.parse(row.location) as Location,
+  wordCount: row.word_count,
+});
+
+const now = (): string => new Date().toISOString();
+
+export interface SqliteStoreOptions {
+  dataDir: string;
+  workspace: string;
+  /** Page cache size in MiB; vector and FTS look-ups are much faster with a warm cache. */
+  cacheMiB?: number;
+}
+
+export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
+  if (!options.workspace.trim()) throw new Error('a workspace name is required to open the store');
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = new Database(path.join(options.dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
+  migrate(db);
+  return new SqliteWorkspaceStore(db, options.workspace);
+}
+
+class SqliteWorkspaceStore implements WorkspaceStore {
+  constructor(
+    private readonly db: Database.Database,
+    readonly workspace: string,
+  ) {}
+
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Cached prepared statement; every one of them takes the workspace as a named `@ws` parameter. */
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      if (!text.includes('@ws')) throw new Error(`statement is not scoped to a workspace: ${text}`);
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  private row<T>(text: string, params: Record<string, unknown> = {}): T | undefined {
+    return this.sql(text).get({ ...params, ws: this.workspace }) as T | undefined;
+  }
+
+  private rows<T>(text: string, params: Record<string, unknown> = {}): T[] {
+    return this.sql(text).all({ ...params, ws: this.workspace }) as T[];
+  }
+
+  private run(text: string, params: Record<string, unknown> = {}): Database.RunResult {
+    return this.sql(text).run({ ...params, ws: this.workspace });
+  }
+
+  // Items -------------------------------------------------------------------
+
+  async getItem(id: string): Promise<ItemRecord | null> {
+    return this.itemById(id);
+  }
+
+  private itemById(id: string): ItemRecord | null {
+    const row = this.row<ItemRow>('SELECT * FROM items WHERE workspace = @ws AND id = @id', { id });
+    return row ? toItem(row) : null;
+  }
+
+  private liveItemAt(itemPath: string): ItemRecord | null {
+    const row = this.row<ItemRow>(
+      'SELECT * FROM items WHERE workspace = @ws AND path = @path AND deleted_at IS NULL',
+      { path: itemPath },
+    );
+    return row ? toItem(row) : null;
+  }
+
+  async getItemByPath(itemPath: string): Promise<ItemRecord | null> {
+    return this.liveItemAt(itemPath);
+  }
+
+  async listItems(options: { includeDeleted?: boolean } = {}): Promise<ItemRecord[]> {
+    const rows = options.includeDeleted
+      ? this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws ORDER BY path, created_at')
+      : this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws AND deleted_at IS NULL ORDER BY path');
+    return rows.map(toItem);
+  }
+
+  async listVersions(itemId: string): Promise<ItemVersionRecord[]> {
+    return this.rows<{ version: number; content_hash: string; size: number; created_at: string }>(
+      'SELECT version, content_hash, size, created_at FROM item_versions WHERE workspace = @ws AND item_id = @itemId ORDER BY version',
+      { itemId },
+    ).map((row) => ({ version: row.version, contentHash: row.content_hash, size: row.size, createdAt: row.created_at }));
+  }
+
+  async livePaths(): Promise<string[]> {
+    return this.rows<{ path: string }>('SELECT path FROM items WHERE workspace = @ws AND deleted_at IS NULL').map(
+      (row) => row.path,
+    );
+  }
+
+  async recordIngest(observation: FileObservation, isOnDisk: (path: string) => boolean): Promise<IngestOutcome> {
+    return this.db.transaction(() => this.decideIngest(observation, isOnDisk)).immediate();
+  }
+
+  private decideIngest(observation: FileObservation, isOnDisk: (path: string) => boolean): IngestOutcome {
+    const { path: itemPath, contentHash } = observation;
+    const live = this.liveItemAt(itemPath);
+
+    if (live && live.contentHash === contentHash && live.status !== 'skipped') {
+      const original = live.duplicateOf ? this.itemById(live.duplicateOf) : null;
+      const stillDuplicate = original && !original.deletedAt && original.contentHash === contentHash;
+      if (live.status !== 'duplicate' || stillDuplicate) return { kind: 'unchanged', itemId: live.id };
+    }
+
+    // Other items holding these exact bytes: the live ones make this a duplicate, unless their file
+    // is gone from disk, in which case this is the same document under a new path.
+    const sameBytes = this.rows<ItemRow>(
+      `SELECT * FROM items WHERE workspace = @ws AND content_hash = @hash AND path != @path
+         AND status NOT IN ('duplicate', 'skipped')
+       ORDER BY deleted_at IS NOT NULL, created_at`,
+      { hash: contentHash, path: itemPath },
+    ).map(toItem);
+    const original = sameBytes.find((item) => !item.deletedAt && isOnDisk(item.path));
+    if (original) {
+      const itemId = this.upsertDuplicate(live, itemPath, observation, original.id);
+      return { kind: 'duplicate', itemId, duplicateOf: original.id };
+    }
+    const moved = live ? undefined : sameBytes[0];
+    if (moved) {
+      const wasTombstoned = moved.deletedAt !== null;
+      this.run(
+        `UPDATE items SET path = @path, deleted_at = NULL, updated_at = @now,
+           status = CASE WHEN @revive THEN 'pending' ELSE status END
+         WHERE workspace = @ws AND id = @id`,
+        { path: itemPath, now: now(), id: moved.id, revive: wasTombstoned ? 1 : 0 },
+      );
+      if (wasTombstoned) this.enqueueNow('parse', moved.id);
+      return { kind: 'renamed', itemId: moved.id, fromPath: moved.path, needsParse: wasTombstoned };
+    }
+
+    const reusable = live ?? this.latestTombstoneAt(itemPath);
+    const itemId = reusable?.id ?? randomUUID();
+    const version = (reusable?.version ?? 0) + 1;
+    const stamp = now();
+    if (reusable) {
+      this.run(
+        `UPDATE items SET status = 'pending', reason = NULL, duplicate_of = NULL, content_hash = @hash,
+           size = @size, version = @version, flags = '[]', deleted_at = NULL, updated_at = @now
+         WHERE workspace = @ws AND id = @id`,
+        { hash: contentHash, size: observation.size, version, now: stamp, id: itemId },
+      );
+    } else {
+      this.run(
+        `INSERT INTO items (id, workspace, path, status, content_hash, size, version, created_at, updated_at)
+         VALUES (@id, @ws, @path, 'pending', @hash, @size, @version, @now, @now)`,
+        { id: itemId, path: itemPath, hash: contentHash, size: observation.size, version, now: stamp },
+      );
+    }
+    this.run(
+      `INSERT INTO item_versions (workspace, item_id, version, content_hash, size, created_at)
+       VALUES (@ws, @itemId, @version, @hash, @size, @now)`,
+      { itemId, version, hash: contentHash, size: observation.size, now: stamp },
+    );
+    this.enqueueNow('parse', itemId);
+    return { kind: reusable ? 'new_version' : 'created', itemId };
+  }
+
+  private latestTombstoneAt(itemPath: string): ItemRecord | null {
+    const row = this.row<ItemRow>(
+      `SELECT * FROM items WHERE workspace = @ws AND path = @path AND deleted_at IS NOT NULL
+       ORDER BY deleted_at DESC LIMIT 1`,
+      { path: itemPath },
+    );
+    return row ? toItem(row) : null;
+  }
+
+  private upsertDuplicate(
+    live: ItemRecord | null,
+    itemPath: string,
+    observation: FileObservation,
+    originalId: string,
+  ): string {
+    const stamp = now();
+    if (live) {
+      this.dropChunks(live.id);
+      this.run(
+        `UPDATE items SET status = 'duplicate', reason = NULL, duplicate_of = @originalId, content_hash = @hash,
+           size = @size, updated_at = @now WHERE workspace = @ws AND id = @id`,
+        { originalId, hash: observation.contentHash, size: observation.size, now: stamp, id: live.id },
+      );
+      return live.id;
+    }
+    const id = randomUUID();
+    this.run(
+      `INSERT INTO items (id, workspace, path, status, duplicate_of, content_hash, size, version, created_at, updated_at)
+       VALUES (@id, @ws, @path, 'duplicate', @originalId, @hash, @size, 0, @now, @now)`,
+      { id, path: itemPath, originalId, hash: observation.contentHash, size: observation.size, now: stamp },
+    );
+    return id;
+  }
+
+  async recordSkipped(itemPath: string, reason: string, size: number | null): Promise<void> {
+    this.db
+      .transaction(() => {
+        const live = this.liveItemAt(itemPath);
+        if (live) {
+          this.dropChunks(live.id);
+          this.run(
+            `UPDATE items SET status = 'skipped', reason = @reason, size = @size, duplicate_of = NULL,
+               content_hash = NULL, updated_at = @now WHERE workspace = @ws AND id = @id`,
+            { reason, size, now: now(), id: live.id },
+          );
+          return;
+        }
+        this.run(
+          `INSERT INTO items (id, workspace, path, status, reason, size, created_at, updated_at)
+           VALUES (@id, @ws, @path, 'skipped', @reason, @size, @now, @now)`,
+          { id: randomUUID(), path: itemPath, reason, size, now: now() },
+        );
+      })
+      .immediate();
+  }
+
+  async tombstone(itemPath: string): Promise<string[]> {
+    return this.db
+      .transaction(() => {
+        const live = this.liveItemAt(itemPath);
+        if (!live) return [];
+        this.dropChunks(live.id);
+        this.run(
+          `UPDATE items SET status = 'deleted', deleted_at = @now, updated_at = @now WHERE workspace = @ws AND id = @id`,
+          { now: now(), id: live.id },
+        );
+        return this.rows<{ path: string }>(
+          'SELECT path FROM items WHERE workspace = @ws AND duplicate_of = @id AND deleted_at IS NULL',
+          { id: live.id },
+        ).map((row) => row.path);
+      })
+      .immediate();
+  }
+
+  /** Remove an item's chunks and its lexical index rows: nothing stale is served. */
+  private dropChunks(itemId: string): void {
+    this.run(
+      'DELETE FROM chunk_fts WHERE rowid IN (SELECT seq FROM chunks WHERE workspace = @ws AND item_id = @itemId)',
+      { itemId },
+    );
+    this.run('DELETE FROM chunks WHERE workspace = @ws AND item_id = @itemId', { itemId });
+    this.run('DELETE FROM item_fts WHERE rowid = (SELECT seq FROM items WHERE workspace = @ws AND id = @itemId)', {
+      itemId,
+    });
+  }
+
+  async recordParse(itemId: string, parsed: ParsedText, title: string): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const item = this.itemById(itemId);
+        if (!item || item.deletedAt || item.contentHash !== parsed.contentHash) return false;
+        this.run(
+          `INSERT INTO item_texts (item_id, workspace, content_hash, parser_version, document)
+           VALUES (@itemId, @ws, @hash, @parserVersion, @document)
+           ON CONFLICT (item_id) DO UPDATE SET content_hash = excluded.content_hash,
+             parser_version = excluded.parser_version, document = excluded.document
+           WHERE workspace = @ws`,
+          {
+            itemId,
+            hash: parsed.contentHash,
+            parserVersion: parsed.parserVersion,
+            document: JSON.stringify(parsed.document),
+          },
+        );
+        this.run(
+          `UPDATE items SET title = @title, parser_version = @parserVersion, flags = @flags, reason = NULL,
+             updated_at = @now WHERE workspace = @ws AND id = @itemId`,
+          {
+            title,
+            parserVersion: parsed.parserVersion,
+            flags: JSON.stringify(parsed.document.flags),
+            now: now(),
+            itemId,
+          },
+        );
+        this.enqueueNow('chunk', itemId);
+        return true;
+      })
+      .immediate();
+  }
+
+  async getParsedText(itemId: string): Promise<ParsedText | null> {
+    const row = this.row<{ content_hash: string; parser_version: string; document: string }>(
+      'SELECT content_hash, parser_version, document FROM item_texts WHERE workspace = @ws AND item_id = @itemId',
+      { itemId },
+    );
+    if (!row) return null;
+    return {
+      contentHash: row.content_hash,
+      parserVersion: row.parser_version,
+      document: JSON.parse(row.document) as ParsedText['document'],
+    };
+  }
+
+  async replaceChunks(itemId: string, contentHash: string, chunks: ChunkRecord[]): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const item = this.itemById(itemId);
+        if (!item || item.deletedAt || item.contentHash !== contentHash || item.status === 'duplicate') return false;
+        this.dropChunks(itemId);
+        for (const chunk of chunks) {
+          const inserted = this.run(
+            `INSERT INTO chunks (id, workspace, item_id, ordinal, text, heading_path, location, word_count)
+             VALUES (@id, @ws, @itemId, @ordinal, @text, @headingPath, @location, @wordCount)`,
+            {
+              id: chunk.id,
+              itemId,
+              ordinal: chunk.ordinal,
+              text: chunk.text,
+              headingPath: JSON.stringify(chunk.headingPath),
+              location: JSON.stringify(chunk.location),
+              wordCount: chunk.wordCount,
+            },
+          );
+          this.insertFts('INSERT INTO chunk_fts (rowid, text) VALUES (@seq, @text)', {
+            seq: inserted.lastInsertRowid,
+            text: chunk.text,
+          });
+        }
+        const text = this.row<{ document: string }>(
+          'SELECT document FROM item_texts WHERE workspace = @ws AND item_id = @itemId',
+          { itemId },
+        );
+        const extracted = text ? (JSON.parse(text.document) as ParsedText['document']).text : '';
+        const { seq } = this.row<{ seq: number }>('SELECT seq FROM items WHERE workspace = @ws AND id = @itemId', {
+          itemId,
+        })!;
+        this.insertFts('INSERT INTO item_fts (rowid, title, text) VALUES (@seq, @title, @text)', {
+          seq,
+          title: item.title ?? '',
+          text: extracted,
+        });
+        this.run(
+          `UPDATE items SET status = 'indexed', reason = NULL, updated_at = @now WHERE workspace = @ws AND id = @itemId`,
+          { now: now(), itemId },
+        );
+        return true;
+      })
+      .immediate();
+  }
+
+  /**
+   * FTS rows carry no workspace column: they are keyed by the seq of a row that does, and are
+   * only ever read through a join on that row's workspace (see the lexical searches below).
+   */
+  private insertFts(text: string, params: Record<string, unknown>): void {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    statement.run(params);
+  }
+
+  async markFailed(itemId: string, reason: string, parserVersion?: string): Promise<void> {
+    this.db
+      .transaction(() => {
+        this.dropChunks(itemId);
+        this.run(
+          `UPDATE items SET status = 'failed', reason = @reason, updated_at = @now,
+             parser_version = COALESCE(@parserVersion, parser_version), flags = '[]'
+           WHERE workspace = @ws AND id = @itemId AND deleted_at IS NULL`,
+          { reason, now: now(), itemId, parserVersion: parserVersion ?? null },
+        );
+      })
+      .immediate();
+  }
+
+  async listChunks(itemId: string): Promise<ChunkRecord[]> {
+    return this.rows<ChunkRow>('SELECT * FROM chunks WHERE workspace = @ws AND item_id = @itemId ORDER BY ordinal', {
+      itemId,
+    }).map(toChunk);
+  }
+
+  async countChunks(): Promise<number> {
+    return this.row<{ n: number }>('SELECT COUNT(*) AS n FROM chunks WHERE workspace = @ws')!.n;
+  }
+
+  async searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]> {
+    const match = toFtsQuery(query);
+    if (!match) return [];
+    return this.rows<{ item_id: string; score: number }>(
+      `SELECT items.id AS item_id, bm25(item_fts) AS score FROM item_fts JOIN items ON items.seq = item_fts.rowid
+       WHERE item_fts MATCH @match AND items.workspace = @ws AND items.deleted_at IS NULL
+       ORDER BY score LIMIT @limit`,
+      { match, limit },
+    ).map((row) => ({ id: row.item_id, itemId: row.item_id, bm25: -row.score }));
+  }
+
+  async searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]> {
+    const match = toFtsQuery(query);
+    if (!match) return [];
+    return this.rows<{ chunk_id: string; item_id: string; score: number }>(
+      `SELECT chunks.id AS chunk_id, chunks.item_id, bm25(chunk_fts) AS score
+       FROM chunk_fts JOIN chunks ON chunks.seq = chunk_fts.rowid
+       WHERE chunk_fts MATCH @match AND chunks.workspace = @ws ORDER BY score LIMIT @limit`,
+      { match, limit },
+    ).map((row) => ({ id: row.chunk_id, itemId: row.item_id, bm25: -row.score }));
+  }
+
+  // Leased job queue ----------------------------------------------------------
+
+  async enqueue(stage: PipelineStage, subject: string): Promise<void> {
+    this.enqueueNow(stage, subject);
+  }
+
+  async enqueueMany(stage: PipelineStage, subjects: readonly string[]): Promise<void> {
+    this.db.transaction(() => subjects.forEach((subject) => this.enqueueNow(stage, subject))).immediate();
+  }
+
+  /**
+   * Insert or re-arm a job. A done or failed job goes back to queued with fresh attempts; a job
+   * that is running keeps its lease but gets a new generation, so its completion re-queues it
+   * instead of losing the change that arrived meanwhile.
+   */
+  private enqueueNow(stage: PipelineStage, subject: string): void {
+    this.run(
+      `INSERT INTO jobs (workspace, stage, subject, status, created_at, updated_at)
+       VALUES (@ws, @stage, @subject, 'queued', @now, @now)
+       ON CONFLICT (workspace, stage, subject) DO UPDATE SET
+         generation = generation + 1,
+         status = CASE WHEN status = 'leased' THEN 'leased' ELSE 'queued' END,
+         attempts = CASE WHEN status = 'leased' THEN attempts ELSE 0 END,
+         last_error = CASE WHEN status = 'leased' THEN last_error ELSE NULL END,
+         updated_at = excluded.updated_at`,
+      { stage, subject, now: now() },
+    );
+  }
+
+  async claim(owner: string, leaseMs: number): Promise<JobRecord | null> {
+    return this.db
+      .transaction(() => {
+        const clock = Date.now();
+        const row = this.row<JobRow>(
+          `SELECT * FROM jobs WHERE workspace = @ws
+             AND (status = 'queued' OR (status = 'leased' AND lease_expires_at < @clock))
+           ORDER BY id LIMIT 1`,
+          { clock },
+        );
+        if (!row) return null;
+        this.run(
+          `UPDATE jobs SET status = 'leased', owner = @owner, lease_expires_at = @expires, attempts = attempts + 1,
+             updated_at = @now WHERE workspace = @ws AND id = @id`,
+          { owner, expires: clock + leaseMs, now: now(), id: row.id },
+        );
+        return toJob({ ...row, status: 'leased', owner, lease_expires_at: clock + leaseMs, attempts: row.attempts + 1 });
+      })
+      .immediate();
+  }
+
+  async renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
+    const result = this.run(
+      `UPDATE jobs SET lease_expires_at = @expires, updated_at = @now
+       WHERE workspace = @ws AND id = @jobId AND owner = @owner AND status = 'leased'`,
+      { expires: Date.now() + leaseMs, now: now(), jobId, owner },
+    );
+    return result.changes === 1;
+  }
+
+  async complete(job: JobRecord, owner: string): Promise<void> {
+    this.run(
+      `UPDATE jobs SET
+         status = CASE WHEN generation = @generation THEN 'done' ELSE 'queued' END,
+         attempts = CASE WHEN generation = @generation THEN attempts ELSE 0 END,
+         owner = NULL, lease_expires_at = NULL, last_error = NULL, updated_at = @now
+       WHERE workspace = @ws AND id = @jobId AND owner = @owner AND status = 'leased'`,
+      { generation: job.generation, now: now(), jobId: job.id, owner },
+    );
+  }
+
+  async fail(job: JobRecord, owner: string, error: string, options: FailOptions): Promise<JobFailure> {
+    return this.db
+      .transaction((): JobFailure => {
+        const current = this.row<JobRow>('SELECT * FROM jobs WHERE workspace = @ws AND id = @jobId', { jobId: job.id });
+        if (!current || current.owner !== owner || current.status !== 'leased') return { gaveUp: false, itemId: null };
+        const rearmed = current.generation !== job.generation;
+        const gaveUp = !rearmed && (options.permanent || current.attempts >= options.maxAttempts);
+        this.run(
+          `UPDATE jobs SET status = @status, owner = NULL, lease_expires_at = NULL, last_error = @error,
+             attempts = CASE WHEN @rearmed THEN 0 ELSE attempts END, updated_at = @now
+           WHERE workspace = @ws AND id = @jobId`,
+          { status: gaveUp ? 'failed' : 'queued', error, rearmed: rearmed ? 1 : 0, now: now(), jobId: job.id },
+        );
+        if (!gaveUp) return { gaveUp: false, itemId: null };
+        const itemId = job.stage === 'ingest' ? (this.liveItemAt(job.subject)?.id ?? null) : job.subject;
+        if (itemId) {
+          this.dropChunks(itemId);
+          this.run(
+            `UPDATE items SET status = 'failed', reason = @error, updated_at = @now
+             WHERE workspace = @ws AND id = @itemId AND deleted_at IS NULL`,
+            { error, now: now(), itemId },
+          );
+        }
+        return { gaveUp: true, itemId };
+      })
+      .immediate();
+  }
+
+  async releaseLeases(isDeadOwner: (owner: string) => boolean): Promise<number> {
+    return this.db
+      .transaction(() => {
+        const leased = this.rows<{ id: number; owner: string }>(
+          `SELECT id, owner FROM jobs WHERE workspace = @ws AND status = 'leased'`,
+        );
+        let released = 0;
+        for (const job of leased) {
+          if (!isDeadOwner(job.owner)) continue;
+          this.run(
+            `UPDATE jobs SET status = 'queued', owner = NULL, lease_expires_at = NULL, updated_at = @now
+             WHERE workspace = @ws AND id = @id`,
+            { now: now(), id: job.id },
+          );
+          released += 1;
+        }
+        return released;
+      })
+      .immediate();
+  }
+
+  async pendingJobs(): Promise<number> {
+    return this.row<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM jobs WHERE workspace = @ws AND status IN ('queued', 'leased')`,
+    )!.n;
+  }
+
+  async jobCounts(): Promise<StageCounts[]> {
+    return this.rows<{ stage: PipelineStage; status: JobStatus; count: number }>(
+      'SELECT stage, status, COUNT(*) AS count FROM jobs WHERE workspace = @ws GROUP BY stage, status ORDER BY stage, status',
+    );
+  }
+
+  async leases(): Promise<LeaseView[]> {
+    const clock = Date.now();
+    return this.rows<{ id: number; stage: PipelineStage; subject: string; owner: string; lease_expires_at: number }>(
+      `SELECT id, stage, subject, owner, lease_expires_at FROM jobs WHERE workspace = @ws AND status = 'leased' ORDER BY id`,
+    ).map((row) => ({
+      jobId: row.id,
+      stage: row.stage,
+      subject: row.subject,
+      owner: row.owner,
+      expiresInMs: row.lease_expires_at - clock,
+    }));
+  }
+
+  async listJobs(): Promise<JobRecord[]> {
+    return this.rows<JobRow>('SELECT * FROM jobs WHERE workspace = @ws ORDER BY id').map(toJob);
+  }
+
+  // Metadata ------------------------------------------------------------------
+
+  async getMeta(key: string): Promise<string | null> {
+    return this.row<{ value: string }>('SELECT value FROM meta WHERE workspace = @ws AND key = @key', { key })?.value ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    this.run(
+      `INSERT INTO meta (workspace, key, value) VALUES (@ws, @key, @value)
+       ON CONFLICT (workspace, key) DO UPDATE SET value = excluded.value`,
+      { key, value },
+    );
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,25 @@
+// Lists the files of a folder that Relata should index, as folder-relative paths in a stable
+// order (so the queue, and therefore which of two identical files counts as the original, is
+// deterministic).
+
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { FolderRules } from './folderRules.ts';
+
+export async function scanFolder(root: string, rules: FolderRules): Promise<string[]> {
+  const found: string[] = [];
+  const pending = [path.resolve(root)];
+  while (pending.length > 0) {
+    const directory = pending.pop()!;
+    const entries = await readdir(directory, { withFileTypes: true });
+    for (const entry of entries) {
+      const absolute = path.join(directory, entry.name);
+      if (entry.isDirectory()) {
+        if (!rules.isIgnored(absolute, true)) pending.push(absolute);
+      } else if (entry.isFile() && !rules.isIgnored(absolute, false)) {
+        found.push(rules.relative(absolute));
+      }
+    }
+  }
+  return found.sort();
+}
