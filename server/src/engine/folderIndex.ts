@@ -81,10 +81,16 @@ export class FolderIndex {
   async index(options: RunOptions = {}): Promise<IndexReport> {
     const started = performance.now();
     const scanned = await scanFolder(this.folder, this.rules);
+    await this.store.enqueueMany('ingest', scanned);
+    await this.drain(options);
+    // Deletions after additions: a file that moved has been claimed by its new path by now, so
+    // only files that are really gone are tombstoned (and a rename costs no re-parse).
     const present = new Set(scanned);
     const vanished = (await this.store.livePaths()).filter((known) => !present.has(known));
-    await this.store.enqueueMany('ingest', [...vanished.sort(), ...scanned]);
-    await this.drain(options);
+    if (vanished.length > 0) {
+      await this.store.enqueueMany('ingest', vanished.sort());
+      await this.drain(options);
+    }
     return buildIndexReport(this.store, scanned, performance.now() - started);
   }
 

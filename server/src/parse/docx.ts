@@ -1,0 +1,203 @@
+// Word documents have no stable lines or pages, so mammoth's semantic HTML (headings, paragraphs,
+// lists, tables) is walked into blocks located by their ordinal. Footnotes, endnotes and comments
+// are kept as paragraphs: people put facts there too. A file that is not a readable DOCX fails
+// with a reason naming what is wrong with it.
+
+import mammoth from 'mammoth';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import type { Location } from '../../../shared/types.ts';
+import { parsedDocument } from './document.ts';
+import { ParseError, type Block, type BlockKind, type HeadingEntry, type Parser, type TableEntry } from './types.ts';
+
+type HtmlDocument = ReturnType<typeof parseDocument>;
+type HtmlNode = HtmlDocument['children'][number];
+type HtmlElement = Parameters<typeof DomUtils.getAttributeValue>[0];
+
+export const docxParser: Parser = {
+  version: 'docx@1',
+  extensions: ['.docx'],
+  async parse(bytes) {
+    checkContainer(bytes);
+    let html: string;
+    try {
+      const result = await mammoth.convertToHtml(
+        { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+        // Comments are dropped by default; mapping their references makes mammoth emit their text.
+        { styleMap: ['comment-reference => sup'], externalFileAccess: false },
+      );
+      html = result.value; // result.messages are warnings about unmapped styles and the like, not failures.
+    } catch (error) {
+      throw describeFailure(error, bytes);
+    }
+    const walker = new BlockWalker();
+    walker.visitAll(parseDocument(html).children);
+    return parsedDocument({
+      title: walker.headings.find((h) => h.level === 1)?.text ?? null,
+      blocks: walker.blocks,
+      structure: { headings: walker.headings, tables: walker.tables },
+    });
+  },
+};
+
+class BlockWalker {
+  readonly blocks: Block[] = [];
+  readonly headings: HeadingEntry[] = [];
+  readonly tables: TableEntry[] = [];
+  private stack: { level: number; text: string }[] = [];
+
+  visitAll(nodes: readonly HtmlNode[]): void {
+    for (const node of nodes) this.visit(node);
+  }
+
+  private visit(node: HtmlNode): void {
+    if (node.type === 'text') {
+      this.add('paragraph', collapse(node.data));
+      return;
+    }
+    if (!DomUtils.isTag(node)) return;
+    const tag = node.name;
+    const level = /^h([1-6])$/.exec(tag)?.[1];
+    if (level !== undefined) return this.heading(Number(level), readableText(node));
+    switch (tag) {
+      case 'p':
+        return void this.add('paragraph', readableText(node));
+      case 'ul':
+      case 'ol':
+        for (const child of node.children) {
+          if (DomUtils.isTag(child) && child.name === 'li') this.listItem(child);
+          else this.visit(child);
+        }
+        return;
+      case 'li':
+        return this.listItem(node);
+      case 'table':
+        return this.table(node);
+      case 'dt':
+        return; // "Comment [MW1]": a label, not content.
+      default:
+        return this.visitAll(node.children);
+    }
+  }
+
+  private heading(level: number, text: string): void {
+    if (text === '') return;
+    while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.level >= level) this.stack.pop();
+    this.stack.push({ level, text });
+    const location = this.add('heading', text);
+    if (location !== null) this.headings.push({ level, text, location });
+  }
+
+  /** An item's own text is one block; a nested list inside it yields blocks of its own. */
+  private listItem(item: HtmlElement): void {
+    const own = item.children.filter((child) => !(DomUtils.isTag(child) && (child.name === 'ul' || child.name === 'ol')));
+    // Footnotes and endnotes arrive as an ordered list; they are notes, not list items.
+    const id = DomUtils.getAttributeValue(item, 'id') ?? '';
+    const kind: BlockKind = /^(footnote|endnote)-/.test(id) ? 'paragraph' : 'list_item';
+    this.add(kind, own.map(readableText).filter((text) => text !== '').join('\n'));
+    for (const child of item.children) {
+      if (DomUtils.isTag(child) && (child.name === 'ul' || child.name === 'ol')) this.visit(child);
+    }
+  }
+
+  private table(table: HtmlElement): void {
+    const rows = DomUtils.findAll((el) => el.name === 'tr' && closestTable(el) === table, table.children);
+    let columns = 0;
+    let first: number | null = null;
+    let last: number | null = null;
+    for (const row of rows) {
+      const cells = row.children.filter((c): c is HtmlElement => DomUtils.isTag(c) && (c.name === 'td' || c.name === 'th'));
+      columns = Math.max(columns, cells.length);
+      const texts = cells.map((cell) => readableText(cell).replace(/\n/g, ' '));
+      if (texts.every((text) => text === '')) continue;
+      const location = this.add('table_row', texts.join(' | '));
+      if (location !== null) {
+        first ??= location.start;
+        last = location.end;
+      }
+    }
+    if (first !== null && last !== null) {
+      this.tables.push({ rows: rows.length, columns, location: { kind: 'blocks', start: first, end: last } });
+    }
+  }
+
+  private add(kind: BlockKind, text: string): Location | null {
+    if (text.trim() === '') return null;
+    const ordinal = this.blocks.length + 1;
+    const location: Location = { kind: 'blocks', start: ordinal, end: ordinal };
+    this.blocks.push({ kind, text, headingPath: this.stack.map((h) => h.text), location });
+    return location;
+  }
+}
+
+function closestTable(element: HtmlElement): HtmlElement | null {
+  let parent = element.parent;
+  while (parent !== null) {
+    if (DomUtils.isTag(parent) && parent.name === 'table') return parent;
+    parent = parent.parent;
+  }
+  return null;
+}
+
+/**
+ * The text a reader sees. Note markers ("[1]") and the "↑" links back from a note are navigation
+ * in the HTML, not content; paragraphs inside a cell or item are kept on separate lines.
+ */
+function readableText(node: HtmlNode): string {
+  const parts: string[] = [];
+  const walk = (current: HtmlNode): void => {
+    if (current.type === 'text') {
+      parts.push(current.data);
+      return;
+    }
+    if (!DomUtils.isTag(current)) return;
+    if (current.name === 'a' && /^#(footnote|endnote|comment)-/.test(DomUtils.getAttributeValue(current, 'href') ?? '')) return;
+    if (current.name === 'br') return void parts.push('\n');
+    if (current.name === 'img') return void parts.push(DomUtils.getAttributeValue(current, 'alt') ?? '');
+    const block = current.name === 'p' || /^h[1-6]$/.test(current.name);
+    if (block) parts.push('\n');
+    for (const child of current.children) walk(child);
+    if (block) parts.push('\n');
+  };
+  walk(node);
+  return parts
+    .join('')
+    .split('\n')
+    .map(collapse)
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+function collapse(text: string): string {
+  return text.replace(/[ \t\u00a0]+/g, ' ').trim();
+}
+
+/** Rejects, before unzipping, files whose first bytes already say they are no DOCX. */
+function checkContainer(bytes: Uint8Array): void {
+  if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
+    throw new ParseError(
+      'not a DOCX file: this is an OLE compound file, either a password-protected DOCX (Relata does not guess passwords) or a legacy .doc renamed',
+    );
+  }
+  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) {
+    throw new ParseError('not a DOCX file: the file is not a valid ZIP archive');
+  }
+}
+
+function describeFailure(error: unknown, bytes: Uint8Array): ParseError {
+  // mammoth reads nothing but these bytes, so whatever it rejects is the file's fault.
+  const message = String((error as { message?: unknown } | null)?.message ?? error).split('\n')[0]!.trim();
+  if (/could not find main document part/i.test(message)) {
+    return new ParseError('not a DOCX file: word/document.xml is missing (the ZIP archive holds no Word document)');
+  }
+  if (/end of central directory/i.test(message)) {
+    // Starts like a ZIP entry but has no directory at the end: the tail was cut off.
+    return bytes[2] === 0x03 && bytes[3] === 0x04
+      ? new ParseError('truncated DOCX: the ZIP archive has no central directory (incomplete download or copy?)')
+      : new ParseError('not a DOCX file: the file is not a valid ZIP archive');
+  }
+  if (/corrupted zip|end of data reached|zip/i.test(message)) {
+    return new ParseError(`malformed DOCX: damaged ZIP archive (${message.replace(/\.$/, '')})`);
+  }
+  return new ParseError(`malformed DOCX: ${message.replace(/\.$/, '')}`);
+}

@@ -1,0 +1,179 @@
+// Markdown carries its own structure (headings, lists, tables, code), so blocks follow the syntax
+// tree rather than blank lines: each block knows its heading path and the source lines it came
+// from, and its text is what a reader sees, without the markup.
+
+import type { Heading, List, ListItem, Nodes, Root, RootContent, Table } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { frontmatter } from 'micromark-extension-frontmatter';
+import { gfm } from 'micromark-extension-gfm';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import { parse as parseYaml } from 'yaml';
+import type { Location } from '../../../shared/types.ts';
+import { decodeText } from './decode.ts';
+import { parsedDocument } from './document.ts';
+import type { Block, BlockKind, HeadingEntry, Parser, TableEntry } from './types.ts';
+
+export const markdownParser: Parser = {
+  version: 'markdown@1',
+  extensions: ['.md', '.markdown'],
+  async parse(bytes) {
+    const tree = fromMarkdown(decodeText(bytes), {
+      extensions: [gfm(), frontmatter(['yaml'])],
+      mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+    });
+    const outline = new Outline();
+    outline.visitAll(tree.children);
+    const title = frontMatterTitle(tree) ?? outline.headings.find((h) => h.level === 1)?.text ?? null;
+    return parsedDocument({
+      title,
+      blocks: outline.blocks,
+      structure: { headings: outline.headings, tables: outline.tables },
+    });
+  },
+};
+
+/** Walks the tree in document order, keeping the stack of enclosing headings. */
+class Outline {
+  readonly blocks: Block[] = [];
+  readonly headings: HeadingEntry[] = [];
+  readonly tables: TableEntry[] = [];
+  private stack: { level: number; text: string }[] = [];
+
+  visitAll(nodes: readonly RootContent[]): void {
+    for (const node of nodes) this.visit(node);
+  }
+
+  private visit(node: RootContent): void {
+    switch (node.type) {
+      case 'heading':
+        return this.heading(node);
+      case 'paragraph':
+        return this.add('paragraph', plainText(node), lines(node));
+      case 'code':
+        return this.add('code', node.value, lines(node));
+      case 'html':
+        return this.add('paragraph', htmlBlockText(node.value), lines(node));
+      case 'list':
+        return this.list(node);
+      case 'table':
+        return this.table(node);
+      case 'blockquote':
+      case 'footnoteDefinition':
+        return this.visitAll(node.children);
+      default:
+        // yaml (read for the title), thematic breaks and link definitions carry no prose.
+        return;
+    }
+  }
+
+  private heading(node: Heading): void {
+    const text = plainText(node).trim();
+    if (text === '') return;
+    while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.level >= node.depth) this.stack.pop();
+    this.stack.push({ level: node.depth, text });
+    const location = lines(node);
+    this.headings.push({ level: node.depth, text, location });
+    this.add('heading', text, location);
+  }
+
+  private list(node: List): void {
+    for (const item of node.children) this.listItem(item);
+  }
+
+  /**
+   * An item's own paragraphs form its block; a nested list, code block or table inside it
+   * becomes blocks of its own, so blocks stay in document order.
+   */
+  private listItem(item: ListItem): void {
+    const marker = item.checked === true ? '[x] ' : item.checked === false ? '[ ] ' : '';
+    let pending: (RootContent & { type: 'paragraph' | 'heading' })[] = [];
+    let first = true;
+    const flush = (): void => {
+      if (pending.length === 0) return;
+      const text = pending.map(plainText).join('\n');
+      const start = lines(pending[0]!).start;
+      const end = lines(pending[pending.length - 1]!).end;
+      this.add('list_item', (first ? marker : '') + text, { kind: 'lines', start, end });
+      first = false;
+      pending = [];
+    };
+    for (const child of item.children) {
+      if (child.type === 'paragraph' || child.type === 'heading') {
+        pending.push(child);
+      } else {
+        flush();
+        this.visit(child);
+      }
+    }
+    flush();
+  }
+
+  private table(node: Table): void {
+    let columns = 0;
+    for (const row of node.children) {
+      columns = Math.max(columns, row.children.length);
+      const text = row.children.map((cell) => plainText(cell).trim()).join(' | ');
+      this.add('table_row', text, lines(row));
+    }
+    this.tables.push({ rows: node.children.length, columns, location: lines(node) });
+  }
+
+  private add(kind: BlockKind, text: string, location: Location): void {
+    if (text.trim() === '') return;
+    this.blocks.push({ kind, text, headingPath: this.stack.map((h) => h.text), location });
+  }
+}
+
+function lines(node: Nodes): Location {
+  // fromMarkdown always sets positions; the fallback only satisfies the type.
+  const start = node.position?.start.line ?? 1;
+  return { kind: 'lines', start, end: node.position?.end.line ?? start };
+}
+
+/** The text a reader sees: link and emphasis text kept, inline code kept, markup and URLs dropped. */
+function plainText(node: Nodes): string {
+  switch (node.type) {
+    case 'text':
+    case 'inlineCode':
+      return node.value;
+    case 'break':
+      return '\n';
+    case 'image':
+    case 'imageReference':
+      return node.alt ?? '';
+    case 'html':
+    case 'footnoteReference':
+      return '';
+    default:
+      return 'children' in node ? node.children.map((child) => plainText(child as Nodes)).join('') : '';
+  }
+}
+
+/** Raw HTML blocks often wrap prose (asides, pull quotes): keep their text, not their tags. */
+function htmlBlockText(html: string): string {
+  const text = DomUtils.textContent(parseDocument(html).children);
+  return text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .split(/\r\n|\n|\r/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+function frontMatterTitle(tree: Root): string | null {
+  const yaml = tree.children.find((node) => node.type === 'yaml');
+  if (yaml === undefined) return null;
+  let data: unknown;
+  try {
+    data = parseYaml(yaml.value, { logLevel: 'silent' });
+  } catch {
+    return null; // A broken front matter must not cost the reader the document.
+  }
+  if (typeof data !== 'object' || data === null || !('title' in data)) return null;
+  const title = (data as { title: unknown }).title;
+  if (typeof title !== 'string' && typeof title !== 'number') return null;
+  const text = String(title).trim();
+  return text === '' ? null : text;
+}

@@ -1,0 +1,269 @@
+// PDFs hold positioned glyphs, not paragraphs: this rebuilds lines and paragraphs from pdf.js text
+// items page by page, so passages can say which page they came from. It also turns pdf.js's
+// failure modes (password, broken structure, truncation) into reasons a user can act on, and
+// flags files with no text layer instead of pretending they were read (no OCR is attempted).
+
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { ItemFlag } from '../../../shared/types.ts';
+import { parsedDocument } from './document.ts';
+import { ParseError, ParseTimeoutError, type Block, type Parser } from './types.ts';
+
+/** Below this many non-space characters per page on average, the PDF is taken for a scan. */
+export const LITTLE_TEXT_CHARS_PER_PAGE = 20;
+export const PDF_TIMEOUT_MS = 60_000;
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type TextContentItem = Awaited<ReturnType<Awaited<ReturnType<PDFDocumentProxy['getPage']>>['getTextContent']>>['items'][number];
+
+export const pdfParser = createPdfParser();
+
+export function createPdfParser(options: { timeoutMs?: number } = {}): Parser {
+  const timeoutMs = options.timeoutMs ?? PDF_TIMEOUT_MS;
+  return {
+    version: 'pdf@1',
+    extensions: ['.pdf'],
+    async parse(bytes) {
+      if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
+      const pdfjs = await loadPdfJs();
+      const task = pdfjs.getDocument({
+        // A copy: pdf.js takes ownership of the buffer it is given, and the caller still needs its bytes.
+        data: new Uint8Array(bytes),
+        verbosity: pdfjs.VerbosityLevel.ERRORS, // pdf.js's warnings go to the console, which belongs to the CLI.
+        isEvalSupported: false,
+        disableFontFace: true,
+        useSystemFonts: false,
+        stopAtErrors: false,
+        ...assetPaths(),
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ParseTimeoutError(`PDF took longer than ${timeoutMs / 1000} s to read; gave up`)),
+          timeoutMs,
+        );
+      });
+      const reading = readDocument(task, bytes);
+      reading.catch(() => undefined); // If the timeout wins, the abandoned read must not surface as unhandled.
+      try {
+        return await Promise.race([reading, timedOut]);
+      } catch (error) {
+        throw asParseError(error, bytes);
+      } finally {
+        clearTimeout(timer);
+        await task.destroy().catch(() => undefined);
+      }
+    },
+  };
+}
+
+async function readDocument(task: PDFDocumentLoadingTask, bytes: Uint8Array) {
+  const doc = await task.promise;
+  const blocks: Block[] = [];
+  let visibleChars = 0;
+  let firstPageError: unknown;
+  let failedPages = 0;
+  // Page by page, releasing each page's resources, so a long PDF does not hold every page in memory.
+  for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) {
+    try {
+      const page = await doc.getPage(pageNumber);
+      const content = await page.getTextContent();
+      page.cleanup();
+      for (const paragraph of paragraphs(content.items)) {
+        visibleChars += paragraph.replace(/\s+/gu, '').length;
+        blocks.push({
+          kind: 'paragraph',
+          text: paragraph,
+          headingPath: [],
+          location: { kind: 'pages', start: pageNumber, end: pageNumber },
+        });
+      }
+    } catch (error) {
+      // One corrupt page should not cost the reader the others.
+      failedPages++;
+      firstPageError ??= error;
+    }
+  }
+  if (doc.numPages > 0 && failedPages === doc.numPages) throw asParseError(firstPageError, bytes);
+
+  const metadata = await doc.getMetadata().catch(() => null);
+  const info = (metadata?.info ?? {}) as { Title?: unknown; EncryptFilterName?: unknown };
+  const flags: ItemFlag[] = [];
+  if (info.EncryptFilterName) flags.push('encrypted_no_password');
+  if (visibleChars < LITTLE_TEXT_CHARS_PER_PAGE * Math.max(doc.numPages, 1)) flags.push('little_text');
+  const xmpTitle = metadata?.metadata?.get('dc:title');
+  return parsedDocument({
+    title: cleanTitle(info.Title) ?? cleanTitle(xmpTitle),
+    blocks,
+    structure: { headings: [], tables: [], pages: doc.numPages },
+    flags,
+  });
+}
+
+interface Line {
+  text: string;
+  /** Baseline height on the page (PDF units grow upwards). */
+  y: number;
+  size: number;
+}
+
+/**
+ * Joins text items into lines (pdf.js marks line ends with hasEOL), then lines into paragraphs:
+ * a new paragraph starts after a blank line, when the gap to the previous line is clearly
+ * larger than the page's usual line spacing, or when the text jumps back up (a new column).
+ */
+export function paragraphs(items: readonly TextContentItem[]): string[] {
+  const lines: Line[] = [];
+  let parts: string[] = [];
+  let y: number | null = null;
+  let size = 0;
+  const endLine = (): void => {
+    lines.push({ text: parts.join('').replace(/\s+/g, ' ').trim(), y: y ?? 0, size });
+    parts = [];
+    y = null;
+    size = 0;
+  };
+  for (const item of items) {
+    if (!('str' in item)) continue;
+    if (item.str !== '') {
+      const transform = item.transform as number[];
+      y ??= transform[5] ?? 0;
+      size = Math.max(size, item.height || Math.abs(transform[3] ?? 0));
+      parts.push(item.str);
+    }
+    if (item.hasEOL) endLine();
+  }
+  if (parts.length > 0) endLine();
+
+  const spacing = usualLineSpacing(lines);
+  const result: string[] = [];
+  let current: string[] = [];
+  let previous: Line | null = null;
+  const flush = (): void => {
+    // Rejoin words hyphenated across a line break ("ex-\nisting"), so they can be found.
+    if (current.length > 0) result.push(current.join('\n').replace(/(\p{Ll})-\n(\p{Ll})/gu, '$1$2'));
+    current = [];
+  };
+  for (const line of lines) {
+    if (line.text === '') {
+      flush();
+      previous = null;
+      continue;
+    }
+    if (previous !== null && current.length > 0 && startsParagraph(previous, line, spacing)) {
+      flush();
+    }
+    current.push(line.text);
+    previous = line;
+  }
+  flush();
+  return result;
+}
+
+function startsParagraph(previous: Line, line: Line, spacing: number | null): boolean {
+  const gap = previous.y - line.y;
+  const size = Math.max(previous.size, line.size, 1);
+  if (gap < -size) return true; // Jumped upwards: next column or a new region.
+  if (gap <= size * 0.3) return false; // Same baseline (table cells, split runs).
+  const usual = spacing ?? size * 1.2;
+  return gap > Math.max(usual * 1.5, size * 1.6);
+}
+
+/** The median downward distance between consecutive lines: the page's leading. */
+function usualLineSpacing(lines: readonly Line[]): number | null {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const gap = lines[i - 1]!.y - lines[i]!.y;
+    const size = Math.max(lines[i]!.size, 1);
+    if (gap > size * 0.3 && gap < size * 4) gaps.push(gap);
+  }
+  if (gaps.length === 0) return null;
+  gaps.sort((a, b) => a - b);
+  return gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/** Metadata titles are often a file name ("Microsoft Word - agenda.doc", "10811.exe"): keep only real titles. */
+function cleanTitle(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const title = raw
+    .replace(/^Microsoft (Word|PowerPoint|Excel) - /i, '')
+    .replace(/\.(docx?|xlsx?|pptx?|pdf|txt|rtf|odt|exe|indd|qxd|ps|eps|tiff?|jpe?g|png|html?)$/i, '')
+    .trim();
+  if (title === '') return null;
+  if (!/\s/.test(title) && (/_/.test(title) || /^[\d\W]+$/.test(title))) return null;
+  return title;
+}
+
+function asParseError(error: unknown, bytes: Uint8Array): Error {
+  if (error instanceof ParseError) return error;
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = String((error as { message?: unknown } | null)?.message ?? error).replace(/\.$/, '');
+  switch (name) {
+    case 'PasswordException':
+      return new ParseError('encrypted PDF: needs a password to open; Relata does not guess passwords');
+    case 'InvalidPDFException':
+      if (!hasPdfHeader(bytes)) return new ParseError('not a PDF file: the %PDF header is missing');
+      if (isTruncated(bytes)) {
+        return new ParseError('truncated PDF: the file ends before its end-of-file marker (incomplete download or copy?)');
+      }
+      return new ParseError(`malformed PDF: ${message}`);
+    case 'UnknownErrorException':
+    case 'FormatError':
+    case 'XRefParseException':
+    case 'MissingDataException':
+    case 'ResponseException':
+      if (isTruncated(bytes)) {
+        return new ParseError(`truncated PDF: the file ends before its end-of-file marker (${message})`);
+      }
+      return new ParseError(`malformed PDF: ${message}`);
+    default:
+      return error instanceof Error ? error : new Error(message);
+  }
+}
+
+function hasPdfHeader(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes('%PDF-');
+}
+
+/** A complete PDF ends with %%EOF (give or take trailing whitespace); a cut-off download does not. */
+function isTruncated(bytes: Uint8Array): boolean {
+  const tailStart = Math.max(0, bytes.length - 1024);
+  return !Buffer.from(bytes.buffer, bytes.byteOffset + tailStart, bytes.length - tailStart).includes('%%EOF');
+}
+
+let pdfJs: Promise<PdfJs> | undefined;
+
+/**
+ * Loaded on first use: pdf.js is large and most runs touch no PDF. In Node, pdf.js runs its
+ * "worker" on the main thread; handing it the worker module directly (rather than a path for it
+ * to import) keeps that working when the code is bundled.
+ */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfJs ??= (async () => {
+    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })();
+  return pdfJs;
+}
+
+let assets: { cMapUrl?: string; cMapPacked?: boolean; standardFontDataUrl?: string } | undefined;
+
+/** Character maps (CJK fonts) and standard font data, without which some PDFs yield no or garbled text. */
+function assetPaths(): NonNullable<typeof assets> {
+  if (assets === undefined) {
+    try {
+      const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+      assets = {
+        // pdf.js insists on a trailing '/', on every platform.
+        cMapUrl: path.join(root, 'cmaps') + '/',
+        cMapPacked: true,
+        standardFontDataUrl: path.join(root, 'standard_fonts') + '/',
+      };
+    } catch {
+      assets = {};
+    }
+  }
+  return assets;
+}

@@ -1,0 +1,32 @@
+// The one place that knows which parser reads which file type, so ingest (what to skip) and
+// parse (what to run) agree.
+
+import path from 'node:path';
+import { docxParser } from './docx.ts';
+import { jsonParser } from './json.ts';
+import { markdownParser } from './markdown.ts';
+import { pdfParser } from './pdf.ts';
+import { textParser } from './text.ts';
+import { ParseError, type ParsedDocument, type Parser } from './types.ts';
+
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser];
+
+const byExtension = new Map<string, Parser>(
+  PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
+);
+
+/** Lower-case extensions with their dot, e.g. ".md". */
+export const SUPPORTED_EXTENSIONS: readonly string[] = [...byExtension.keys()];
+
+/** The parser for a file name or path, by its extension (case-insensitive); null if unsupported. */
+export function parserFor(fileName: string): Parser | null {
+  return byExtension.get(path.extname(fileName).toLowerCase()) ?? null;
+}
+
+export async function parseFile(bytes: Uint8Array, fileName: string): Promise<ParsedDocument> {
+  const parser = parserFor(fileName);
+  if (parser === null) {
+    throw new ParseError(`unsupported file type ${path.extname(fileName).toLowerCase() || '(none)'}`);
+  }
+  return parser.parse(bytes, path.basename(fileName));
+}

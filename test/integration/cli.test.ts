@@ -1,0 +1,98 @@
+// The `relata` command line as a user runs it: the built dist/cli.js, real files, exit codes,
+// and stdout holding exactly one JSON document with --json.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { EVAL_ROOT, REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
+
+function relata(args: string[], cwd = REPO_ROOT) {
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, RELATA_WORKSPACE: 'cli-test' } });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function countFiles(folder: string): number {
+  return readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+}
+
+const documents = path.join(EVAL_ROOT, 'documents');
+
+test('indexing the real edge-case documents reports every file with a status and a reason', {
+  skip: needsBuild || (existsSync(documents) ? false : `evaluation documents not found at ${documents}`),
+  timeout: 5 * 60_000,
+}, (t) => {
+  const data = tempDir(t);
+  const run = relata(['index', documents, '--data', data, '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  assert.equal(report.files.length, countFiles(documents), 'every file of the folder appears');
+  const byPath = new Map<string, { status: string; reason: string | null; flags: string[] }>(
+    report.files.map((file: { path: string }) => [file.path, file]),
+  );
+  for (const file of report.files) {
+    assert.ok(['indexed', 'failed', 'skipped', 'duplicate'].includes(file.status), `${file.path}: ${file.status}`);
+    if (file.status !== 'indexed') assert.ok(file.reason, `${file.path} has a reason`);
+  }
+  for (const encrypted of ['pdf/encrypted-user-password-test.pdf', 'pdf/encrypted-aes256-user-baz.pdf', 'pdf/encrypted-rc4-40-user-baz.pdf', 'pdf/encrypted-aes256-r6-usersecret.pdf']) {
+    assert.equal(byPath.get(encrypted)?.status, 'failed');
+    assert.match(byPath.get(encrypted)?.reason ?? '', /password/);
+  }
+  assert.match(byPath.get('pdf/malformed-empty-0-bytes.pdf')?.reason ?? '', /empty/);
+  assert.match(byPath.get('docx/malformed-empty-zip-renamed.docx')?.reason ?? '', /not a DOCX/);
+  assert.match(byPath.get('docx/malformed-truncated-tables.docx')?.reason ?? '', /truncated/);
+  for (const scanned of ['pdf/scanned-image-only-3pp.pdf', 'pdf/scanned-image-only-2pp.pdf']) {
+    assert.equal(byPath.get(scanned)?.status, 'indexed');
+    assert.ok(byPath.get(scanned)?.flags.includes('little_text'));
+  }
+  assert.equal(byPath.get('MANIFEST.tsv')?.status, 'skipped');
+  assert.equal(report.items.indexed + report.items.failed + report.items.skipped + report.items.duplicates, report.files.length);
+});
+
+test('with --json, stdout is exactly one JSON document for every command', { skip: needsBuild }, (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), { 'guide.md': '# Guide\n\nHow the crane is inspected.\n' });
+  const data = path.join(root, 'data');
+  const index = relata(['index', folder, '--data', data, '--json']);
+  assert.equal(index.code, 0, index.stderr);
+  const report = JSON.parse(index.stdout);
+  assert.deepEqual(Object.keys(report), ['workspace', 'items', 'chunks', 'files', 'elapsed_ms']);
+  assert.equal(report.workspace, 'cli-test');
+  assert.deepEqual(report.files[0], {
+    path: 'guide.md', status: 'indexed', reason: null, duplicate_of: null, parser_version: 'markdown@1', flags: [],
+  });
+
+  const status = JSON.parse(relata(['status', '--data', data, '--json']).stdout);
+  assert.equal(status.queue_depth, 0);
+  assert.deepEqual(status.leases, []);
+  assert.equal(status.items.indexed, 1);
+
+  const items = JSON.parse(relata(['items', '--data', data, '--json']).stdout);
+  assert.equal(items.items[0].path, 'guide.md');
+
+  const item = relata(['item', path.relative(root, path.join(folder, 'guide.md')), '--data', data, '--json'], root);
+  assert.equal(item.code, 0, item.stderr);
+  const detail = JSON.parse(item.stdout);
+  assert.equal(detail.title, 'Guide');
+  assert.equal(detail.versions.length, 1);
+  assert.equal(detail.chunks[0].location.kind, 'lines');
+  assert.deepEqual(detail.chunks[0].headingPath, ['Guide']);
+  assert.match(detail.chunks[0].firstWords, /^Guide/);
+});
+
+test('usage errors exit with status 2 and say what is wrong', { skip: needsBuild }, () => {
+  const noFolder = relata(['index']);
+  assert.equal(noFolder.code, 2);
+  assert.match(noFolder.stderr, /index needs exactly one folder/);
+  const unknownFlag = relata(['index', '.', '--colour']);
+  assert.equal(unknownFlag.code, 2);
+  assert.match(unknownFlag.stderr, /--colour/);
+  const unknownCommand = relata(['frobnicate']);
+  assert.equal(unknownCommand.code, 2);
+  assert.match(unknownCommand.stderr, /unknown command "frobnicate"/);
+  assert.equal(relata(['index', '/no/such/folder']).code, 2);
+});
