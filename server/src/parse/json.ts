@@ -22,11 +22,9 @@ export const jsonParser: Parser = {
     if (source.trim() === '') throw new ParseError('invalid JSON: the file is empty');
     const lineOf = lineLocator(source);
     const errors: JsonSyntaxError[] = [];
-    const root = parseTree(source, errors, {
-      disallowComments: true,
-      allowTrailingComma: false,
-      allowEmptyContent: false,
-    });
+    const root = withinStack(() =>
+      parseTree(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }),
+    );
     const error = errors[0];
     if (error !== undefined || root === undefined) {
       const offset = error?.offset ?? 0;
@@ -39,10 +37,12 @@ export const jsonParser: Parser = {
     const blocks: Block[] = [];
     const addGroup = (node: Node, path: Segment[], span: Node, heading: string[]): void => {
       const leaves: string[] = [];
-      collectLeaves(node, path, source, (leafPath, value) => {
-        if (keyPaths.length < MAX_KEY_PATHS) keyPaths.push(leafPath);
-        leaves.push(leafPath === '' ? value : `${leafPath}: ${value}`);
-      });
+      withinStack(() =>
+        collectLeaves(node, path, source, (leafPath, value) => {
+          if (keyPaths.length < MAX_KEY_PATHS) keyPaths.push(leafPath);
+          leaves.push(leafPath === '' ? value : `${leafPath}: ${value}`);
+        }),
+      );
       const location: Location = {
         kind: 'lines',
         start: lineOf(span.offset).line,
@@ -70,6 +70,16 @@ export const jsonParser: Parser = {
     });
   },
 };
+
+/** Thousands of nested arrays exhaust the stack: the file's shape, not a bug, so a ParseError. */
+function withinStack<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof RangeError) throw new ParseError('JSON nested too deeply to read');
+    throw error;
+  }
+}
 
 function collectLeaves(node: Node, path: Segment[], source: string, emit: (path: string, value: string) => void): void {
   if (node.type === 'object' && node.children?.length) {

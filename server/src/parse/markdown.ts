@@ -13,18 +13,26 @@ import { parse as parseYaml } from 'yaml';
 import type { Location } from '../../../shared/types.ts';
 import { decodeText } from './decode.ts';
 import { parsedDocument } from './document.ts';
-import type { Block, BlockKind, HeadingEntry, Parser, TableEntry } from './types.ts';
+import { ParseError, type Block, type BlockKind, type HeadingEntry, type Parser, type TableEntry } from './types.ts';
 
 export const markdownParser: Parser = {
   version: 'markdown@1',
   extensions: ['.md', '.markdown'],
   async parse(bytes) {
-    const tree = fromMarkdown(decodeText(bytes), {
-      extensions: [gfm(), frontmatter(['yaml'])],
-      mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
-    });
+    const source = decodeText(bytes);
+    let tree: Root;
     const outline = new Outline();
-    outline.visitAll(tree.children);
+    try {
+      tree = fromMarkdown(source, {
+        extensions: [gfm(), frontmatter(['yaml'])],
+        mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+      });
+      outline.visitAll(tree.children);
+    } catch (error) {
+      // Thousands of nested quotes or lists exhaust the parser's stack: the file's shape, not a bug.
+      if (error instanceof RangeError) throw new ParseError('Markdown nested too deeply to read');
+      throw error;
+    }
     const title = frontMatterTitle(tree) ?? outline.headings.find((h) => h.level === 1)?.text ?? null;
     return parsedDocument({
       title,

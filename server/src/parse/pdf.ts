@@ -241,9 +241,15 @@ let pdfJs: Promise<PdfJs> | undefined;
  */
 function loadPdfJs(): Promise<PdfJs> {
   pdfJs ??= (async () => {
-    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
+    try {
+      const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } catch (error) {
+      pdfJs = undefined; // Not the file's fault: no ParseError, and a later call may try again.
+      // pdf.js needs DOMMatrix at load, which Node only gets from the optional @napi-rs/canvas package.
+      throw new Error(`PDF support is unavailable: pdf.js failed to load (${String(error)}); is @napi-rs/canvas installed?`);
+    }
   })();
   return pdfJs;
 }

@@ -1,0 +1,37 @@
+// Every evaluation PDF and DOCX must end as parsed or as a ParseError with a reason: never
+// another error type, never a hang. Prints the outcome table.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { parseFile } from '../../server/src/parse/registry.ts';
+import { ParseError } from '../../server/src/parse/types.ts';
+import { DOCUMENTS_DIR, skipUnless } from './parse-eval.ts';
+
+test('every evaluation document is parsed or fails with a ParseError', { skip: skipUnless(DOCUMENTS_DIR), timeout: 300_000 }, async (t) => {
+  const rows: { file: string; outcome: string; ms: number }[] = [];
+  const started = performance.now();
+  for (const folder of ['pdf', 'docx']) {
+    const files = fs.readdirSync(path.join(DOCUMENTS_DIR, folder)).filter((f) => f.endsWith(`.${folder}`)).sort();
+    assert.ok(files.length > 0);
+    for (const file of files) {
+      const bytes = new Uint8Array(fs.readFileSync(path.join(DOCUMENTS_DIR, folder, file)));
+      const begun = performance.now();
+      let outcome: string;
+      try {
+        const doc = await parseFile(bytes, file);
+        assert.equal(doc.text, doc.blocks.map((b) => b.text).join('\n\n'));
+        outcome = `ok${doc.flags.length ? ` [${doc.flags.join(', ')}]` : ''} (${doc.blocks.length} blocks)`;
+      } catch (error) {
+        assert.ok(error instanceof ParseError, `${folder}/${file}: ${String(error)} is not a ParseError`);
+        assert.ok(!/\n\s+at /.test(error.message), 'no stack in the reason');
+        outcome = `error: ${error.message}`;
+      }
+      rows.push({ file: `${folder}/${file}`, outcome, ms: Math.round(performance.now() - begun) });
+    }
+  }
+  const width = Math.max(...rows.map((r) => r.file.length));
+  for (const row of rows) t.diagnostic(`${row.file.padEnd(width)}  ${String(row.ms).padStart(5)} ms  ${row.outcome}`);
+  t.diagnostic(`full pass: ${rows.length} files in ${Math.round(performance.now() - started)} ms`);
+});

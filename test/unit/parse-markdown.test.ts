@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { markdownParser } from '../../server/src/parse/markdown.ts';
+import { KNOWLEDGE_BASES_DIR, skipUnless } from './parse-eval.ts';
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+const NOTE = `---
+title: Lending policy
+tags: [loans]
+---
+
+# Loans
+
+Rates are set **monthly** by the [credit committee](https://example.com) using \`rate_table\`.
+
+## Fixed rates
+
+- First item
+- Second item
+  continued here
+  - Nested item
+- [x] Done task
+
+| Term | Rate |
+|------|------|
+| 10y  | 4.5% |
+| 20y  | 5.1% |
+
+\`\`\`sh
+relata index .
+\`\`\`
+
+> Quoted advice
+> on two lines
+
+### Details
+
+<aside class="pquote">
+  Held in an <b>aside</b>, see [the blog](https://example.com/blog)
+</aside>
+
+# Appendix
+
+Closing words.
+`;
+
+test('blocks follow the syntax tree with plain text, heading paths and line ranges', async () => {
+  const doc = await markdownParser.parse(utf8(NOTE), 'policy.md');
+  const summary = doc.blocks.map((b) => [b.kind, b.text, b.headingPath.join(' > '), b.location.start, b.location.end]);
+  assert.deepEqual(summary, [
+    ['heading', 'Loans', 'Loans', 6, 6],
+    ['paragraph', 'Rates are set monthly by the credit committee using rate_table.', 'Loans', 8, 8],
+    ['heading', 'Fixed rates', 'Loans > Fixed rates', 10, 10],
+    ['list_item', 'First item', 'Loans > Fixed rates', 12, 12],
+    ['list_item', 'Second item\ncontinued here', 'Loans > Fixed rates', 13, 14],
+    ['list_item', 'Nested item', 'Loans > Fixed rates', 15, 15],
+    ['list_item', '[x] Done task', 'Loans > Fixed rates', 16, 16],
+    ['table_row', 'Term | Rate', 'Loans > Fixed rates', 18, 18],
+    ['table_row', '10y | 4.5%', 'Loans > Fixed rates', 20, 20],
+    ['table_row', '20y | 5.1%', 'Loans > Fixed rates', 21, 21],
+    ['code', 'relata index .', 'Loans > Fixed rates', 23, 25],
+    ['paragraph', 'Quoted advice\non two lines', 'Loans > Fixed rates', 27, 28],
+    ['heading', 'Details', 'Loans > Fixed rates > Details', 30, 30],
+    ['paragraph', 'Held in an aside, see the blog', 'Loans > Fixed rates > Details', 32, 34],
+    ['heading', 'Appendix', 'Appendix', 36, 36],
+    ['paragraph', 'Closing words.', 'Appendix', 38, 38],
+  ]);
+  assert.equal(doc.title, 'Lending policy');
+  assert.deepEqual(
+    doc.structure.headings.map((h) => [h.level, h.text, h.location.start]),
+    [
+      [1, 'Loans', 6],
+      [2, 'Fixed rates', 10],
+      [3, 'Details', 30],
+      [1, 'Appendix', 36],
+    ],
+  );
+  assert.deepEqual(doc.structure.tables, [{ rows: 3, columns: 2, location: { kind: 'lines', start: 18, end: 21 } }]);
+  assert.equal(doc.text, doc.blocks.map((b) => b.text).join('\n\n'));
+  assert.ok(!doc.text.includes('title: Lending policy'), 'front matter is not content');
+});
+
+test('a malformed front matter is ignored: the first h1 becomes the title', async () => {
+  const doc = await markdownParser.parse(utf8('---\ntitle: [unclosed\n  : : :\n---\n\nIntro\n\n# Real title\n'), 'x.md');
+  assert.equal(doc.title, 'Real title');
+  assert.equal(doc.blocks[0]!.text, 'Intro');
+});
+
+test('no front matter title and no h1 means no title; an empty file is flagged little_text', async () => {
+  const doc = await markdownParser.parse(utf8('## Only a subheading\n\ntext'), 'x.md');
+  assert.equal(doc.title, null);
+  const empty = await markdownParser.parse(utf8(''), 'empty.md');
+  assert.deepEqual(empty.blocks, []);
+  assert.deepEqual(empty.flags, ['little_text']);
+});
+
+test('heading paths pop back to the enclosing level', async () => {
+  const doc = await markdownParser.parse(utf8('# A\n## B\n### C\n## D\ntext\n'), 'x.md');
+  assert.deepEqual(doc.blocks.at(-1)!.headingPath, ['A', 'D']);
+});
+
+const guideEn = path.join(KNOWLEDGE_BASES_DIR, 'opensource-guide-en');
+
+test('a knowledge-base article: front-matter title, heading paths, line ranges', { skip: skipUnless(guideEn) }, async () => {
+  const file = path.join(guideEn, 'best-practices.md');
+  const doc = await markdownParser.parse(new Uint8Array(fs.readFileSync(file)), 'best-practices.md');
+  assert.equal(doc.title, 'Best Practices for Maintainers');
+  const vision = doc.blocks.find((b) => b.kind === 'heading' && b.text === "Write down your project's vision");
+  assert.ok(vision);
+  assert.deepEqual(vision.headingPath, ['Documenting your processes', "Write down your project's vision"]);
+  const lines = fs.readFileSync(file, 'utf8').split(/\r\n|\n|\r/);
+  assert.equal(lines[vision.location.start - 1], "### Write down your project's vision");
+  const slate = doc.blocks.find((b) => b.text.includes('feature request for Slate.'));
+  assert.ok(slate, 'link text is kept, its URL dropped');
+  assert.ok(lines[slate.location.start - 1]!.includes('[Slate](https://github.com/lord/slate)'));
+});
+
+test('every knowledge-base article: each block\'s words are found in its line range', { skip: skipUnless(KNOWLEDGE_BASES_DIR) }, async () => {
+  let checked = 0;
+  for (const guide of fs.readdirSync(KNOWLEDGE_BASES_DIR)) {
+    for (const name of fs.readdirSync(path.join(KNOWLEDGE_BASES_DIR, guide)).filter((n) => n.endsWith('.md'))) {
+      const file = path.join(KNOWLEDGE_BASES_DIR, guide, name);
+      const doc = await markdownParser.parse(new Uint8Array(fs.readFileSync(file)), name);
+      assert.ok(doc.title, `${guide}/${name} has a front-matter title`);
+      const lines = fs.readFileSync(file, 'utf8').split(/\r\n|\n|\r/);
+      for (const block of doc.blocks) {
+        assert.equal(block.location.kind, 'lines');
+        assert.ok(block.location.start <= block.location.end);
+        const source = lines.slice(block.location.start - 1, block.location.end).join('\n');
+        for (const word of block.text.match(/\p{L}{4,}/gu) ?? []) {
+          assert.ok(source.includes(word), `${guide}/${name}: "${word}" not in lines ${block.location.start}-${block.location.end}`);
+        }
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 1000, `checked ${checked} blocks`);
+});
