@@ -3,12 +3,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { EVAL_ROOT } from '../support/tempFolder.ts';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-
-export const EVAL_DIR = path.resolve(repoRoot, '../shared/eval');
-export const DOCUMENTS_DIR = path.join(EVAL_DIR, 'documents');
-export const KNOWLEDGE_BASES_DIR = path.join(EVAL_DIR, 'knowledge-bases');
+export const DOCUMENTS_DIR = path.join(EVAL_ROOT, 'documents');
+export const KNOWLEDGE_BASES_DIR = path.join(EVAL_ROOT, 'knowledge-bases');
 
 /** `false` when the folder exists, else a reason for node:test's `skip`. */
 export function skipUnless(dir: string): false | string {

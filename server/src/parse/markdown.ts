@@ -15,6 +15,12 @@ import { decodeText } from './decode.ts';
 import { parsedDocument } from './document.ts';
 import { ParseError, type Block, type BlockKind, type HeadingEntry, type Parser, type TableEntry } from './types.ts';
 
+// Built once: assembling the GFM syntax extensions costs more than parsing a small file.
+const MARKDOWN_OPTIONS = {
+  extensions: [gfm(), frontmatter(['yaml'])],
+  mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+};
+
 export const markdownParser: Parser = {
   version: 'markdown@1',
   extensions: ['.md', '.markdown'],
@@ -23,10 +29,7 @@ export const markdownParser: Parser = {
     let tree: Root;
     const outline = new Outline();
     try {
-      tree = fromMarkdown(source, {
-        extensions: [gfm(), frontmatter(['yaml'])],
-        mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
-      });
+      tree = fromMarkdown(source, MARKDOWN_OPTIONS);
       outline.visitAll(tree.children);
     } catch (error) {
       // Thousands of nested quotes or lists exhaust the parser's stack: the file's shape, not a bug.

@@ -68,8 +68,7 @@ async function readDocument(task: PDFDocumentLoadingTask, bytes: Uint8Array) {
   for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) {
     try {
       const page = await doc.getPage(pageNumber);
-      const content = await page.getTextContent();
-      page.cleanup();
+      const content = await page.getTextContent().finally(() => page.cleanup());
       for (const paragraph of paragraphs(content.items)) {
         visibleChars += paragraph.replace(/\s+/gu, '').length;
         blocks.push({

@@ -542,12 +542,16 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.db
       .transaction(() => {
         const clock = Date.now();
-        const row = this.row<JobRow>(
-          `SELECT * FROM jobs WHERE workspace = @ws
-             AND (status = 'queued' OR (status = 'leased' AND lease_expires_at < @clock))
+        // Two index look-ups rather than one OR, which would scan every finished job per claim.
+        const queued = this.row<JobRow>(
+          `SELECT * FROM jobs WHERE workspace = @ws AND status = 'queued' ORDER BY id LIMIT 1`,
+        );
+        const expired = this.row<JobRow>(
+          `SELECT * FROM jobs WHERE workspace = @ws AND status = 'leased' AND lease_expires_at < @clock
            ORDER BY id LIMIT 1`,
           { clock },
         );
+        const row = queued && expired ? (queued.id < expired.id ? queued : expired) : (queued ?? expired);
         if (!row) return null;
         this.run(
           `UPDATE jobs SET status = 'leased', owner = @owner, lease_expires_at = @expires, attempts = attempts + 1,
