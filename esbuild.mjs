@@ -1,7 +1,7 @@
 // Bundles the `relata` command line (and, as later issues add them, the language server, the
 // extension and the webviews). Type-checking is separate: `npm run typecheck` (tsc --noEmit).
-// Native and self-locating packages stay external: better-sqlite3 loads a compiled addon and
-// pdfjs-dist loads its worker module by path, so both must be resolved from node_modules.
+// Native and self-locating packages stay external: better-sqlite3 loads a compiled addon, and
+// pdfjs-dist finds its character maps and standard fonts inside its own package folder.
 
 import * as esbuild from 'esbuild';
 

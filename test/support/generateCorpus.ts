@@ -9,6 +9,7 @@ const WORDS = (
   'operator shift sensor alarm sprinkler leak repair approval review policy training checklist vendor'
 ).split(' ');
 
+/** mulberry32: a small seeded PRNG, so generated data can be reproduced from its seed. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

@@ -9,6 +9,7 @@ import {
   countWords,
   type Chunk,
 } from '../../server/src/chunk/chunker.ts';
+import { seededRandom } from '../support/generateCorpus.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -321,18 +322,6 @@ describe('chunkBlocks', () => {
 // ---------------------------------------------------------------------------------------------
 // Property-style test over random block lists
 
-/** mulberry32: small, fast, good enough for test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const VOCAB = [
   'the', 'crane', 'bay', 'forklift', 'Northgate', 'inspection', 'supplier', 'EUR', '42,000',
   'Dr.', 'Ms.', 'e.g.', 'U.S.', 'No.', '3.5', 'end?Next', '"quoted"', '(see', 'page)', '§4.2',
@@ -408,7 +397,7 @@ function generate(rand: () => number): Generated {
 describe('chunkBlocks invariants over random documents', () => {
   it('holds for 400 seeded random block lists', () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const { blocks, minWords, maxWords } = generate(prng(seed));
+      const { blocks, minWords, maxWords } = generate(seededRandom(seed));
       const ctx = `seed ${seed} (min ${minWords}, max ${maxWords})`;
       const chunks = chunkBlocks(blocks, { minWords, maxWords });
 
