@@ -24,7 +24,9 @@ export function terminalProgress(label: string): ProgressReporter {
   return {
     update({ done, pending, last }) {
       const total = done + pending;
-      const payload = { stage: last?.job.stage ?? '', subject: (last?.job.subject ?? '').slice(-40) };
+      // Ingest jobs are named by path; later stages by item id, which means nothing to a reader.
+      const subject = last?.job.stage === 'ingest' ? last.job.subject.slice(-40) : '';
+      const payload = { stage: last?.job.stage ?? '', subject };
       if (!started) {
         bar.start(total, done, payload);
         started = true;

@@ -82,14 +82,18 @@ export class FolderIndex {
     const started = performance.now();
     const scanned = await scanFolder(this.folder, this.rules);
     await this.store.enqueueMany('ingest', scanned);
-    await this.drain(options);
+    const firstPass = await this.drain(options);
     // Deletions after additions: a file that moved has been claimed by its new path by now, so
     // only files that are really gone are tombstoned (and a rename costs no re-parse).
     const present = new Set(scanned);
     const vanished = (await this.store.livePaths()).filter((known) => !present.has(known));
     if (vanished.length > 0) {
       await this.store.enqueueMany('ingest', vanished.sort());
-      await this.drain(options);
+      const onProgress = options.onProgress;
+      await this.drain({
+        ...options,
+        onProgress: onProgress && ((progress) => onProgress({ ...progress, done: progress.done + firstPass })),
+      });
     }
     return buildIndexReport(this.store, scanned, performance.now() - started);
   }
