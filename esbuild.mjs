@@ -1,17 +1,30 @@
 // Bundles the `relata` command line (and, as later issues add them, the language server, the
 // extension and the webviews). Type-checking is separate: `npm run typecheck` (tsc --noEmit).
-// Native and self-locating packages stay external: better-sqlite3 loads a compiled addon, and
-// pdfjs-dist finds its character maps and standard fonts inside its own package folder.
+// Native and self-locating packages stay external: better-sqlite3, sqlite-vec and
+// onnxruntime-node load compiled binaries; pdfjs-dist finds its character maps and fonts, and
+// USE-lite's packages their weights and .wasm files, inside their own package folders. Embedder
+// worker threads are entries of their own, written beside cli.js where the embedders look.
 
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 
-const external = ['better-sqlite3', 'pdfjs-dist', 'pdfjs-dist/*'];
+const external = [
+  'better-sqlite3',
+  'sqlite-vec',
+  'onnxruntime-node',
+  'pdfjs-dist',
+  'pdfjs-dist/*',
+  '@energetic-ai/*',
+];
 
 /** @type {import('esbuild').BuildOptions} */
 const cli = {
-  entryPoints: { cli: 'server/src/cli/main.ts' },
+  entryPoints: {
+    cli: 'server/src/cli/main.ts',
+    useLiteWorker: 'server/src/embed/useLite/useLiteWorker.ts',
+    onnxWorker: 'server/src/embed/onnx/onnxWorker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

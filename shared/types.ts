@@ -21,7 +21,7 @@ export type ItemFlag =
   /** The PDF is encrypted but opens without a password (owner password only). */
   | 'encrypted_no_password';
 
-export type PipelineStage = 'ingest' | 'parse' | 'chunk';
+export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed';
 export type JobStatus = 'queued' | 'leased' | 'done' | 'failed';
 
 export interface ChunkView {

@@ -26,8 +26,9 @@ function folderBytes(folder: string): number {
 
 async function measure(corpus: string, folder: string): Promise<Measurement> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-bench-'));
-  const index = await FolderIndex.open({ folder, dataDir, workspace: 'bench' });
-  const stageMs = { ingest: 0, parse: 0, chunk: 0 };
+  // Parse and chunk only: embedding has its own benchmark (bench:embed).
+  const index = await FolderIndex.open({ folder, dataDir, workspace: 'bench', embedding: { kind: 'none' } });
+  const stageMs = { ingest: 0, parse: 0, chunk: 0, embed: 0 };
   try {
     const started = performance.now();
     const report = await index.index({

@@ -16,7 +16,7 @@ const KILLS = 5;
 
 function indexSync(folder: string, dataDir: string): number {
   const started = performance.now();
-  const run = spawnSync(process.execPath, [CLI, 'index', folder, '--data', dataDir, '--workspace', 'crash', '--json'], {
+  const run = spawnSync(process.execPath, [CLI, 'index', folder, '--data', dataDir, '--workspace', 'crash', '--embedding-model', 'none', '--json'], {
     encoding: 'utf8',
   });
   assert.equal(run.status, 0, run.stderr);
@@ -26,7 +26,7 @@ function indexSync(folder: string, dataDir: string): number {
 /** Starts an indexer and SIGKILLs it after `delayMs`; resolves with whether it was still running. */
 function indexAndKill(folder: string, dataDir: string, delayMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'index', folder, '--data', dataDir, '--workspace', 'crash', '--json'], {
+    const child = spawn(process.execPath, [CLI, 'index', folder, '--data', dataDir, '--workspace', 'crash', '--embedding-model', 'none', '--json'], {
       stdio: 'ignore',
     });
     let exited = false;

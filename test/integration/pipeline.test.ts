@@ -7,11 +7,20 @@ import { test, type TestContext } from 'node:test';
 import { FolderIndex, type Progress } from '../../server/src/engine/folderIndex.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
 
+// Embedding has its own tests; these are about ingest, parse and chunk.
+const NO_EMBEDDING = { kind: 'none' } as const;
+
 const paragraph = (topic: string, n = 40) =>
   Array.from({ length: n }, (_, i) => `The ${topic} note number ${i} explains one detail.`).join(' ');
 
 async function openIndex(t: TestContext, folder: string, options: Partial<Parameters<typeof FolderIndex.open>[0]> = {}) {
-  const index = await FolderIndex.open({ folder, dataDir: path.join(path.dirname(folder), 'data'), workspace: 'alice', ...options });
+  const index = await FolderIndex.open({
+    folder,
+    dataDir: path.join(path.dirname(folder), 'data'),
+    workspace: 'alice',
+    embedding: NO_EMBEDDING,
+    ...options,
+  });
   t.after(() => index.close());
   return index;
 }
@@ -173,6 +182,7 @@ test('.gitignore, exclude patterns and the data directory are never indexed', as
     folder,
     dataDir: path.join(folder, '.relata-data'),
     workspace: 'alice',
+    embedding: NO_EMBEDDING,
     settings: { exclude: ['drafts/'] },
   });
   t.after(() => index.close());
@@ -184,10 +194,10 @@ test('two workspaces in one store never see each other', async (t) => {
   const root = tempDir(t);
   const folder = writeFiles(path.join(root, 'folder'), { 'secret.md': paragraph('confidential') });
   const dataDir = path.join(root, 'data');
-  const alice = await FolderIndex.open({ folder, dataDir, workspace: 'alice' });
+  const alice = await FolderIndex.open({ folder, dataDir, workspace: 'alice', embedding: NO_EMBEDDING });
   t.after(() => alice.close());
   await alice.index();
-  const bob = await FolderIndex.open({ folder: path.join(root, 'folder'), dataDir, workspace: 'bob' });
+  const bob = await FolderIndex.open({ folder: path.join(root, 'folder'), dataDir, workspace: 'bob', embedding: NO_EMBEDDING });
   t.after(() => bob.close());
   assert.deepEqual(await bob.store.listItems(), []);
   assert.deepEqual(await bob.store.searchChunksLexical('confidential', 5), []);
@@ -200,7 +210,7 @@ test('a data directory holding another folder\'s index is refused with a clear e
   const first = writeFiles(path.join(root, 'first'), { 'a.md': 'a' });
   const second = writeFiles(path.join(root, 'second'), { 'b.md': 'b' });
   const dataDir = path.join(root, 'data');
-  const index = await FolderIndex.open({ folder: first, dataDir, workspace: 'alice' });
+  const index = await FolderIndex.open({ folder: first, dataDir, workspace: 'alice', embedding: NO_EMBEDDING });
   await index.close();
   await assert.rejects(FolderIndex.open({ folder: second, dataDir, workspace: 'alice' }), /holds the index of .*first/);
 });

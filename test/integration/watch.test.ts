@@ -20,7 +20,7 @@ async function eventually(check: () => Promise<boolean>, what: string, timeoutMs
 test('additions, edits and deletions in a watched folder reach the store; ignored files do not', async (t) => {
   const root = tempDir(t);
   const folder = writeFiles(path.join(root, 'folder'), { '.gitignore': 'scratch/\n', 'first.md': '# First\n\nalpha text\n' });
-  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice' });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
   t.after(() => index.close());
   await index.index();
   const watch = watchFolder(index, { debounceMs: 100 });

@@ -4,7 +4,9 @@
 
 import { userInfo } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import { BlobStore } from '../store/blobs.ts';
+import type { ModelDescriptor } from '../embed/types.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
 import { openStore } from '../store/index.ts';
@@ -20,6 +22,8 @@ export interface FolderIndexOptions {
   dataDir?: string;
   workspace?: string;
   settings?: Partial<PipelineSettings>;
+  /** Default: RELATA_EMBEDDING_MODEL, else the offline default model. */
+  embedding?: EmbeddingChoice;
 }
 
 export interface Progress {
@@ -52,7 +56,13 @@ export class FolderIndex {
     this.store = store;
     const settings = { ...defaultPipelineSettings(), ...options.settings };
     this.rules = new FolderRules(this.folder, settings.exclude, dataDir);
-    this.context = { store, blobs: new BlobStore(path.join(dataDir, 'blobs')), folder: this.folder, settings };
+    this.context = {
+      store,
+      blobs: new BlobStore(path.join(dataDir, 'blobs')),
+      folder: this.folder,
+      settings,
+      embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
+    };
   }
 
   static async open(options: FolderIndexOptions): Promise<FolderIndex> {
@@ -87,13 +97,22 @@ export class FolderIndex {
     // only files that are really gone are tombstoned (and a rename costs no re-parse).
     const present = new Set(scanned);
     const vanished = (await this.store.livePaths()).filter((known) => !present.has(known));
+    let done = firstPass;
+    const onProgress = options.onProgress;
+    const continuing = (): RunOptions => ({
+      ...options,
+      onProgress: onProgress && ((progress) => onProgress({ ...progress, done: progress.done + done })),
+    });
     if (vanished.length > 0) {
       await this.store.enqueueMany('ingest', vanished.sort());
-      const onProgress = options.onProgress;
-      await this.drain({
-        ...options,
-        onProgress: onProgress && ((progress) => onProgress({ ...progress, done: progress.done + firstPass })),
-      });
+      done += await this.drain(continuing());
+    }
+    // Chunks without vectors from the configured model: never embedded, embedded while embedding
+    // was off, or by another model (a model change re-embeds; old vectors stay until replaced).
+    const model = await this.embeddingModel();
+    if (model) {
+      await this.store.enqueueMany('embed', await this.store.itemsNeedingVectors(model.id));
+      await this.drain(continuing());
     }
     return buildIndexReport(this.store, scanned, performance.now() - started);
   }
@@ -118,7 +137,14 @@ export class FolderIndex {
     return worker.runUntilIdle();
   }
 
+  /** The configured embedding model, loading it if needed; null when embedding is off or nothing is chunked yet. */
+  async embeddingModel(): Promise<ModelDescriptor | null> {
+    if (!this.context.embedder.enabled || (await this.store.countChunks()) === 0) return null;
+    return (await this.context.embedder.get())?.descriptor ?? null;
+  }
+
   async close(): Promise<void> {
+    await this.context.embedder.close();
     await this.store.close();
   }
 }

@@ -13,6 +13,7 @@ import type {
   Location,
   PipelineStage,
 } from '../../../shared/types.ts';
+import type { ModelDescriptor } from '../embed/types.ts';
 import type { ParsedDocument } from '../parse/types.ts';
 
 export interface ItemRecord {
@@ -113,6 +114,29 @@ export interface LexicalHit {
   bm25: number;
 }
 
+/** One vector of a chunk: a window of its text fitted to the model's token limit. */
+export interface VectorEntry {
+  chunkId: string;
+  window: number;
+  /** Character offsets of the window in the chunk text. */
+  start: number;
+  end: number;
+  vector: Float32Array;
+}
+
+export interface VectorHit {
+  chunkId: string;
+  itemId: string;
+  window: number;
+  /** Cosine similarity of the window to the query. */
+  similarity: number;
+}
+
+export interface ModelUsage extends ModelDescriptor {
+  vectors: number;
+  chunks: number;
+}
+
 export interface WorkspaceStore {
   readonly workspace: string;
 
@@ -149,6 +173,24 @@ export interface WorkspaceStore {
   searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]>;
   /** BM25 over chunk text, best first. */
   searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]>;
+
+  // Vectors -----------------------------------------------------------------
+  /** Record a model before its first vectors are stored (its descriptor is kept for `status`). */
+  registerModel(model: ModelDescriptor): Promise<void>;
+  /** The item's chunks that have no vector from this model yet. */
+  chunksWithoutVectors(itemId: string, modelId: string): Promise<ChunkRecord[]>;
+  /**
+   * Store the vectors of whole chunks, replacing every earlier vector of those chunks (from any
+   * model), if the item still holds these bytes. False when stale. A chunk never ends with
+   * vectors from two models.
+   */
+  storeVectors(itemId: string, contentHash: string, model: ModelDescriptor, entries: VectorEntry[]): Promise<boolean>;
+  /** Indexed items with at least one chunk lacking a vector from this model. */
+  itemsNeedingVectors(modelId: string): Promise<string[]>;
+  /** Nearest windows by cosine similarity, among this model's vectors only. */
+  searchVectors(modelId: string, query: Float32Array, k: number): Promise<VectorHit[]>;
+  /** Vectors and chunks covered per model. */
+  modelUsage(): Promise<ModelUsage[]>;
 
   // Leased job queue ------------------------------------------------------
   /** Queue a stage for a subject (a path for ingest, an item id otherwise). Re-queuing an existing job bumps its generation. */

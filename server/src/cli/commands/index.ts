@@ -4,6 +4,7 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { FolderIndex } from '../../engine/folderIndex.ts';
 import type { IndexReport } from '../../engine/report.ts';
+import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { MEBIBYTE } from '../../pipeline/settings.ts';
 import { watchFolder } from '../../workspace/watch.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
@@ -14,16 +15,22 @@ export const indexCommand: Command = {
   name: 'index',
   summary: 'index a folder (ingest → parse → chunk), then print a summary',
   usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
+       [--embedding-model default|none|DIR] [--embedding-threads N]
 
 ${COMMON_USAGE}
   --watch           keep running and index changes as they happen (Ctrl+C to stop)
   --exclude PATTERN skip paths matching a gitignore-style pattern (repeatable)
-  --max-file-mb N   skip files larger than N MB (default 50)`,
+  --max-file-mb N   skip files larger than N MB (default 50)
+  --embedding-model default (offline Universal Sentence Encoder lite), none (lexical search only),
+                    or a local ONNX sentence-transformer folder (default: RELATA_EMBEDDING_MODEL, else default)
+  --embedding-threads N  worker threads that embed (default: one per core)`,
   options: {
     ...COMMON_OPTIONS,
     watch: { type: 'boolean' },
     exclude: { type: 'string', multiple: true },
     'max-file-mb': { type: 'string' },
+    'embedding-model': { type: 'string' },
+    'embedding-threads': { type: 'string' },
   },
   async run({ values, positionals, log, out }: CommandInput) {
     if (positionals.length !== 1) throw new UsageError('index needs exactly one folder');
@@ -33,7 +40,16 @@ ${COMMON_USAGE}
     const maxFileMb = values['max-file-mb'] === undefined ? 50 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
 
+    const threads = values['embedding-threads'] === undefined ? undefined : Number(values['embedding-threads']);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
+      throw new UsageError('--embedding-threads must be a positive whole number');
+    }
+    const embedding =
+      values['embedding-model'] === undefined && threads === undefined
+        ? undefined
+        : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
     const index = await FolderIndex.open({
+      embedding,
       folder,
       dataDir: values.data as string | undefined,
       workspace: values.workspace as string | undefined,

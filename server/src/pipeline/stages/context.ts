@@ -1,6 +1,7 @@
 // What every stage needs: the workspace's store, the blob store, the folder being indexed and
 // the settings. Stages are functions of this context and one job subject, and are idempotent.
 
+import type { LazyEmbedder } from '../../embed/choice.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
 import type { PipelineSettings } from '../settings.ts';
@@ -11,4 +12,6 @@ export interface StageContext {
   /** Absolute path of the folder whose files become items. */
   folder: string;
   settings: PipelineSettings;
+  /** The workspace's embedding model, loaded on first use. */
+  embedder: LazyEmbedder;
 }

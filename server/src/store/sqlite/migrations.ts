@@ -102,6 +102,39 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX jobs_claimable ON jobs (workspace, status, id);
     `,
   },
+  {
+    version: 2,
+    description: 'embedding models and vectors (vector rows live in sqlite-vec tables, one per dimension)',
+    sql: `
+      CREATE TABLE embedding_models (
+        workspace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        dims INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        max_tokens INTEGER NOT NULL,
+        first_used_at TEXT NOT NULL,
+        PRIMARY KEY (workspace, id)
+      );
+
+      -- One row per vector: a chunk has one vector per window (a passage fitted to the model's
+      -- token limit). seq is the rowid of the vector in the vec_f32_<dims> table.
+      CREATE TABLE vectors (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        chunk_id TEXT NOT NULL,
+        window INTEGER NOT NULL,
+        char_start INTEGER NOT NULL,
+        char_end INTEGER NOT NULL,
+        model_id TEXT NOT NULL,
+        dims INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (workspace, chunk_id, model_id, window)
+      );
+      CREATE INDEX vectors_item ON vectors (workspace, item_id);
+      CREATE INDEX vectors_model ON vectors (workspace, model_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

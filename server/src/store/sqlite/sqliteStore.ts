@@ -4,12 +4,17 @@
 // return promises only to honour the contract shared with networked backends.
 
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ItemFlag, ItemStatus, JobStatus, Location, PipelineStage } from '../../../../shared/types.ts';
+import type { ModelDescriptor } from '../../embed/types.ts';
 import type {
   ChunkRecord,
+  ModelUsage,
+  VectorEntry,
+  VectorHit,
   FailOptions,
   FileObservation,
   IngestOutcome,
@@ -124,6 +129,7 @@ export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
+  sqliteVec.load(db);
   migrate(db);
   return new SqliteWorkspaceStore(db, options.workspace);
 }
@@ -135,6 +141,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   ) {}
 
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly vectorTables = new Set<string>();
 
   /** Cached prepared statement; every one of them takes the workspace as a named `@ws` parameter. */
   private sql(text: string): Database.Statement {
@@ -343,8 +350,13 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       .immediate();
   }
 
-  /** Remove an item's chunks and its lexical index rows: nothing stale is served. */
+  /** Remove an item's chunks, their vectors and its lexical index rows: nothing stale is served. */
   private dropChunks(itemId: string): void {
+    this.dropVectors(
+      this.rows<{ seq: number; dims: number }>('SELECT seq, dims FROM vectors WHERE workspace = @ws AND item_id = @itemId', {
+        itemId,
+      }),
+    );
     this.run(
       'DELETE FROM chunk_fts WHERE rowid IN (SELECT seq FROM chunks WHERE workspace = @ws AND item_id = @itemId)',
       { itemId },
@@ -423,7 +435,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
               wordCount: chunk.wordCount,
             },
           );
-          this.insertFts('INSERT INTO chunk_fts (rowid, text) VALUES (@seq, @text)', {
+          this.indexRun('INSERT INTO chunk_fts (rowid, text) VALUES (@seq, @text)', {
             seq: inserted.lastInsertRowid,
             text: chunk.text,
           });
@@ -436,7 +448,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const { seq } = this.row<{ seq: number }>('SELECT seq FROM items WHERE workspace = @ws AND id = @itemId', {
           itemId,
         })!;
-        this.insertFts('INSERT INTO item_fts (rowid, title, text) VALUES (@seq, @title, @text)', {
+        this.indexRun('INSERT INTO item_fts (rowid, title, text) VALUES (@seq, @title, @text)', {
           seq,
           title: item.title ?? '',
           text: extracted,
@@ -445,16 +457,17 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `UPDATE items SET status = 'indexed', reason = NULL, updated_at = @now WHERE workspace = @ws AND id = @itemId`,
           { now: now(), itemId },
         );
+        this.enqueueNow('embed', itemId);
         return true;
       })
       .immediate();
   }
 
   /**
-   * FTS rows carry no workspace column: they are keyed by the seq of a row that does, and are
-   * only ever read through a join on that row's workspace (see the lexical searches below).
+   * Maintenance of derived index rows (FTS, vectors) keyed by the seq of a row that carries the
+   * workspace. They are only ever read through that row or, for vectors, by a workspace partition.
    */
-  private insertFts(text: string, params: Record<string, unknown>): void {
+  private indexRun(text: string, params: Record<string, unknown>): void {
     let statement = this.statements.get(text);
     if (!statement) {
       statement = this.db.prepare(text);
@@ -507,6 +520,135 @@ class SqliteWorkspaceStore implements WorkspaceStore {
        WHERE chunk_fts MATCH @match AND chunks.workspace = @ws ORDER BY score LIMIT @limit`,
       { match, limit },
     ).map((row) => ({ id: row.chunk_id, itemId: row.item_id, bm25: -row.score }));
+  }
+
+  // Vectors -------------------------------------------------------------------
+
+  /** sqlite-vec tables have a fixed dimension, so there is one per dimension in use. */
+  private vectorTable(dims: number): string {
+    if (!Number.isInteger(dims) || dims <= 0 || dims > 8192) throw new Error(`unsupported vector dimension: ${dims}`);
+    const table = `vec_f32_${dims}`;
+    if (this.vectorTables.has(table)) return table;
+    this.vectorTables.add(table);
+    this.db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0 (
+         workspace TEXT PARTITION KEY, model_id TEXT, embedding FLOAT[${dims}] distance_metric=cosine)`,
+    );
+    return table;
+  }
+
+  private dropVectors(rows: { seq: number; dims: number }[]): void {
+    for (const row of rows) {
+      this.indexRun(`DELETE FROM ${this.vectorTable(row.dims)} WHERE rowid = @seq`, { seq: BigInt(row.seq) });
+      this.run('DELETE FROM vectors WHERE workspace = @ws AND seq = @seq', { seq: row.seq });
+    }
+  }
+
+  async registerModel(model: ModelDescriptor): Promise<void> {
+    this.vectorTable(model.dims);
+    this.run(
+      `INSERT INTO embedding_models (workspace, id, dims, version, max_tokens, first_used_at)
+       VALUES (@ws, @id, @dims, @version, @maxTokens, @now)
+       ON CONFLICT (workspace, id) DO NOTHING`,
+      { id: model.id, dims: model.dims, version: model.version, maxTokens: model.maxTokens, now: now() },
+    );
+  }
+
+  async chunksWithoutVectors(itemId: string, modelId: string): Promise<ChunkRecord[]> {
+    return this.rows<ChunkRow>(
+      `SELECT * FROM chunks WHERE workspace = @ws AND item_id = @itemId
+         AND NOT EXISTS (SELECT 1 FROM vectors WHERE vectors.workspace = @ws AND vectors.chunk_id = chunks.id
+                           AND vectors.model_id = @modelId)
+       ORDER BY ordinal`,
+      { itemId, modelId },
+    ).map(toChunk);
+  }
+
+  async storeVectors(itemId: string, contentHash: string, model: ModelDescriptor, entries: VectorEntry[]): Promise<boolean> {
+    const table = this.vectorTable(model.dims);
+    return this.db
+      .transaction(() => {
+        const item = this.itemById(itemId);
+        if (!item || item.deletedAt || item.contentHash !== contentHash) return false;
+        const chunkIds = [...new Set(entries.map((entry) => entry.chunkId))];
+        for (const chunkId of chunkIds) {
+          const owned = this.row<{ n: number }>(
+            'SELECT COUNT(*) AS n FROM chunks WHERE workspace = @ws AND id = @chunkId AND item_id = @itemId',
+            { chunkId, itemId },
+          )!.n;
+          if (owned === 0) return false; // re-chunked meanwhile: these vectors describe nothing current
+          this.dropVectors(
+            this.rows<{ seq: number; dims: number }>('SELECT seq, dims FROM vectors WHERE workspace = @ws AND chunk_id = @chunkId', {
+              chunkId,
+            }),
+          );
+        }
+        const stamp = now();
+        for (const entry of entries) {
+          if (entry.vector.length !== model.dims) {
+            throw new Error(`vector for chunk ${entry.chunkId} has ${entry.vector.length} dimensions, model ${model.id} has ${model.dims}`);
+          }
+          const inserted = this.run(
+            `INSERT INTO vectors (workspace, item_id, chunk_id, window, char_start, char_end, model_id, dims, created_at)
+             VALUES (@ws, @itemId, @chunkId, @window, @start, @end, @modelId, @dims, @now)`,
+            {
+              itemId,
+              chunkId: entry.chunkId,
+              window: entry.window,
+              start: entry.start,
+              end: entry.end,
+              modelId: model.id,
+              dims: model.dims,
+              now: stamp,
+            },
+          );
+          this.run(`INSERT INTO ${table} (rowid, workspace, model_id, embedding) VALUES (@seq, @ws, @modelId, @embedding)`, {
+            seq: BigInt(inserted.lastInsertRowid),
+            modelId: model.id,
+            embedding: Buffer.from(entry.vector.buffer, entry.vector.byteOffset, entry.vector.byteLength),
+          });
+        }
+        return true;
+      })
+      .immediate();
+  }
+
+  async itemsNeedingVectors(modelId: string): Promise<string[]> {
+    return this.rows<{ item_id: string }>(
+      `SELECT DISTINCT chunks.item_id FROM chunks JOIN items ON items.id = chunks.item_id
+       WHERE chunks.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM vectors WHERE vectors.workspace = @ws AND vectors.chunk_id = chunks.id
+                           AND vectors.model_id = @modelId)
+       ORDER BY items.path`,
+      { modelId },
+    ).map((row) => row.item_id);
+  }
+
+  async searchVectors(modelId: string, query: Float32Array, k: number): Promise<VectorHit[]> {
+    const model = this.row<{ dims: number }>('SELECT dims FROM embedding_models WHERE workspace = @ws AND id = @modelId', {
+      modelId,
+    });
+    if (!model) return [];
+    if (query.length !== model.dims) {
+      throw new Error(`query vector has ${query.length} dimensions, model ${modelId} has ${model.dims}`);
+    }
+    return this.rows<{ chunk_id: string; item_id: string; window: number; distance: number }>(
+      `SELECT vectors.chunk_id, vectors.item_id, vectors.window, knn.distance
+       FROM (SELECT rowid, distance FROM ${this.vectorTable(model.dims)}
+             WHERE embedding MATCH @query AND k = @k AND workspace = @ws AND model_id = @modelId) AS knn
+       JOIN vectors ON vectors.seq = knn.rowid AND vectors.workspace = @ws
+       ORDER BY knn.distance`,
+      { query: Buffer.from(query.buffer, query.byteOffset, query.byteLength), k: BigInt(k), modelId },
+    ).map((row) => ({ chunkId: row.chunk_id, itemId: row.item_id, window: row.window, similarity: 1 - row.distance }));
+  }
+
+  async modelUsage(): Promise<ModelUsage[]> {
+    return this.rows<{ id: string; dims: number; version: string; max_tokens: number; vectors: number; chunks: number }>(
+      `SELECT m.id, m.dims, m.version, m.max_tokens,
+         (SELECT COUNT(*) FROM vectors v WHERE v.workspace = @ws AND v.model_id = m.id) AS vectors,
+         (SELECT COUNT(DISTINCT v.chunk_id) FROM vectors v WHERE v.workspace = @ws AND v.model_id = m.id) AS chunks
+       FROM embedding_models m WHERE m.workspace = @ws ORDER BY m.first_used_at, m.id`,
+    ).map((row) => ({ id: row.id, dims: row.dims, version: row.version, maxTokens: row.max_tokens, vectors: row.vectors, chunks: row.chunks }));
   }
 
   // Leased job queue ----------------------------------------------------------

@@ -1,0 +1,15 @@
+import { createUseLiteEmbedder } from '../server/src/embed/useLite/useLiteEmbedder.ts';
+import { dot } from '../server/src/embed/vectors.ts';
+let t = performance.now();
+const e = await createUseLiteEmbedder({ threads: 2 });
+console.log('start ms', (performance.now() - t).toFixed(0), e.descriptor);
+const texts = ['The cat sat on the mat.', 'A kitten rests on a rug.', 'Quarterly revenue grew by 12 percent.', '', 'x', ''];
+t = performance.now();
+const v = await e.embed(texts);
+console.log('embed ms', (performance.now() - t).toFixed(0), v.length, v.map((x) => x.length), v.map((x) => Math.hypot(...x).toFixed(6)));
+console.log('cos 0-1', dot(v[0]!, v[1]!), 'cos 0-2', dot(v[0]!, v[2]!));
+const alone = await e.embed(['']);
+console.log('empty same', dot(alone[0]!, v[3]!), dot(v[5]!, v[3]!));
+console.log('countTokens', e.countTokens('The cat sat on the mat.'));
+await e.close();
+console.log('rss MB', (process.memoryUsage().rss / 1e6).toFixed(0));

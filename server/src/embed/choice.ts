@@ -1,0 +1,66 @@
+// Which embedder a folder uses, as a user names it: the offline default, a local ONNX model
+// folder, or none (lexical search only). One parser for the CLI flag, the environment variable
+// and (later) the editor setting, and one factory, so they cannot drift apart.
+
+import path from 'node:path';
+import type { Embedder } from './types.ts';
+
+export type EmbeddingChoice =
+  | { kind: 'none' }
+  | { kind: 'use-lite'; threads?: number }
+  | { kind: 'onnx'; modelDir: string; threads?: number };
+
+export const DEFAULT_EMBEDDING: EmbeddingChoice = { kind: 'use-lite' };
+
+/** "default", "none", or a path to a local ONNX sentence-transformer folder. */
+export function parseEmbeddingChoice(value: string | undefined, threads?: number): EmbeddingChoice {
+  const spec = value?.trim();
+  if (!spec || spec === 'default' || spec === 'use-lite') return { kind: 'use-lite', threads };
+  if (spec === 'none' || spec === 'off') return { kind: 'none' };
+  return { kind: 'onnx', modelDir: path.resolve(spec), threads };
+}
+
+export function embeddingChoiceFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingChoice {
+  const threads = Number(env.RELATA_EMBEDDING_THREADS);
+  return parseEmbeddingChoice(env.RELATA_EMBEDDING_MODEL, Number.isInteger(threads) && threads > 0 ? threads : undefined);
+}
+
+export async function createEmbedder(choice: EmbeddingChoice): Promise<Embedder | null> {
+  switch (choice.kind) {
+    case 'none':
+      return null;
+    case 'use-lite': {
+      const { createUseLiteEmbedder } = await import('./useLite/index.ts');
+      return createUseLiteEmbedder({ threads: choice.threads });
+    }
+    case 'onnx': {
+      const { createOnnxEmbedder } = await import('./onnx/index.ts');
+      return createOnnxEmbedder(choice.modelDir, { threads: choice.threads });
+    }
+  }
+}
+
+/**
+ * Loads the embedder on first use and keeps it: a model costs a second and hundreds of MB per
+ * thread, so folders with nothing to embed never pay for it.
+ */
+export class LazyEmbedder {
+  private loading: Promise<Embedder | null> | null = null;
+
+  constructor(readonly choice: EmbeddingChoice) {}
+
+  get enabled(): boolean {
+    return this.choice.kind !== 'none';
+  }
+
+  get(): Promise<Embedder | null> {
+    this.loading ??= createEmbedder(this.choice);
+    return this.loading;
+  }
+
+  async close(): Promise<void> {
+    const embedder = await this.loading?.catch(() => null);
+    await embedder?.close();
+    this.loading = null;
+  }
+}

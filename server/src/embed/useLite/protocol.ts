@@ -1,0 +1,16 @@
+// Messages between the embedder (calling thread) and its USE-lite worker threads, in one place
+// so both sides agree on them.
+
+/** Calling thread to worker: embed these texts. */
+export interface EmbedRequest {
+  job: number;
+  texts: string[];
+}
+
+/** Worker to calling thread. Vectors come as one transferred buffer: count × dims floats. */
+export type WorkerMessage =
+  | { kind: 'ready'; loadMs: number }
+  | { kind: 'vectors'; job: number; buffer: ArrayBuffer; count: number }
+  | { kind: 'failed'; job: number; message: string }
+  /** The worker cannot go on (model did not load): every job it holds or will get fails. */
+  | { kind: 'broken'; message: string };

@@ -1,0 +1,51 @@
+// Worker-thread entry point: one USE-lite model per thread, so embedding runs beside the caller's
+// event loop instead of on it (TF.js on WASM computes on the thread that calls it). Bundled by
+// esbuild as dist/useLiteWorker.js; see workerScript.ts for how the embedder finds it.
+
+import { parentPort } from 'node:worker_threads';
+import type { EmbedRequest, WorkerMessage } from './protocol.ts';
+import { UseLiteModel } from './useLiteModel.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('useLiteWorker must run in a worker thread');
+
+function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  port!.postMessage(message, transfer);
+}
+
+const started = performance.now();
+const loading = UseLiteModel.load();
+
+loading.then(
+  () => send({ kind: 'ready', loadMs: Math.round(performance.now() - started) }),
+  (error: unknown) => send({ kind: 'broken', message: `USE-lite model failed to load: ${describe(error)}` }),
+);
+
+// Requests are handled one at a time in arrival order: the model is single-threaded anyway, and
+// a queue here keeps memory to one batch.
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (request: EmbedRequest) => {
+  queue = queue.then(() => handle(request));
+});
+
+async function handle({ job, texts }: EmbedRequest): Promise<void> {
+  let model: UseLiteModel;
+  try {
+    model = await loading;
+  } catch {
+    return; // 'broken' was sent; the embedder rejects this job itself
+  }
+  try {
+    const vectors = await model.embed(texts);
+    const buffer = vectors.buffer as ArrayBuffer;
+    send({ kind: 'vectors', job, buffer, count: texts.length }, [buffer]);
+  } catch (error) {
+    send({ kind: 'failed', job, message: `USE-lite could not embed ${texts.length} texts: ${describe(error)}` });
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
+  return String(error);
+}
