@@ -12,7 +12,7 @@ import type { EmbedRequest, WorkerMessage } from './protocol.ts';
 import { UseLiteTokenizer } from './tokenizer.ts';
 import { startUseLiteWorker } from './workerScript.ts';
 
-/** Texts per graph run: per-passage cost is flat from ~16 up, and bigger runs hold more memory. */
+/** Texts per graph run: per-passage cost is flat from ~8 up (measured), bigger runs hold more memory. */
 const DEFAULT_BATCH = 32;
 
 export interface UseLiteOptions {

@@ -1,6 +1,6 @@
 // Worker-thread entry point: one USE-lite model per thread, so embedding runs beside the caller's
 // event loop instead of on it (TF.js on WASM computes on the thread that calls it). Bundled by
-// esbuild as dist/useLiteWorker.js; see workerScript.ts for how the embedder finds it.
+// esbuild as dist/useLiteWorker.js; see ../workerThread.ts for how the embedder finds it.
 
 import { parentPort } from 'node:worker_threads';
 import type { EmbedRequest, WorkerMessage } from './protocol.ts';
