@@ -65,8 +65,8 @@ test('an indexer killed at random moments ends with the same store as an uninter
   assert.ok(killsMidRun.some(Boolean), 'at least one kill landed while the indexer was working');
   indexSync(folder, crashed);
 
-  const expected = snapshotStore(reference);
-  const actual = snapshotStore(crashed);
+  const expected = snapshotStore(reference, 'crash');
+  const actual = snapshotStore(crashed, 'crash');
   assert.equal(expected.items.length, 300);
   assert.deepEqual(actual.items, expected.items, 'same items, statuses, hashes, versions');
   assert.deepEqual(actual.chunkIds, expected.chunkIds, 'same chunk ids');

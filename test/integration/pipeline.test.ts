@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
+import Database from 'better-sqlite3';
 import { FolderIndex, type Progress } from '../../server/src/engine/folderIndex.ts';
+import { workspaceIndexNames } from '../../server/src/store/sqlite/workspaceIndexes.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
 
 // Embedding has its own tests; these are about ingest, parse and chunk.
@@ -213,4 +215,22 @@ test('a data directory holding another folder\'s index is refused with a clear e
   const index = await FolderIndex.open({ folder: first, dataDir, workspace: 'alice', embedding: NO_EMBEDDING });
   await index.close();
   await assert.rejects(FolderIndex.open({ folder: second, dataDir, workspace: 'alice' }), /holds the index of .*first/);
+});
+
+test('a store whose lexical index is missing rebuilds it from the stored chunks on open', async (t) => {
+  const folder = setup(t, { 'a.md': `# Crane\n\n${paragraph('gantry')}` });
+  const dataDir = path.join(path.dirname(folder), 'data');
+  const first = await FolderIndex.open({ folder, dataDir, workspace: 'alice', embedding: NO_EMBEDDING });
+  await first.index();
+  await first.close();
+  const db = new Database(path.join(dataDir, 'relata.sqlite'));
+  const names = workspaceIndexNames('alice');
+  db.exec(`DROP TABLE ${names.chunks}; DROP TABLE ${names.items};`);
+  db.close();
+
+  const reopened = await FolderIndex.open({ folder, dataDir, workspace: 'alice', embedding: NO_EMBEDDING });
+  t.after(() => reopened.close());
+  const item = await reopened.store.getItemByPath('a.md');
+  assert.equal((await reopened.store.searchChunksLexical('gantry', 5))[0]?.itemId, item!.id);
+  assert.equal((await reopened.store.searchItemsLexical('crane', 5))[0]?.itemId, item!.id);
 });

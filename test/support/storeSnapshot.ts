@@ -3,6 +3,7 @@
 
 import Database from 'better-sqlite3';
 import path from 'node:path';
+import { workspaceIndexNames } from '../../server/src/store/sqlite/workspaceIndexes.ts';
 
 export interface StoreSnapshot {
   items: { path: string; status: string; hash: string | null; version: number; parser: string | null; title: string | null }[];
@@ -15,7 +16,7 @@ export interface StoreSnapshot {
   chunkRows: number;
 }
 
-export function snapshotStore(dataDir: string): StoreSnapshot {
+export function snapshotStore(dataDir: string, workspace: string): StoreSnapshot {
   const db = new Database(path.join(dataDir, 'relata.sqlite'), { readonly: true });
   try {
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
@@ -36,7 +37,7 @@ export function snapshotStore(dataDir: string): StoreSnapshot {
       ),
       leasedJobs: count(`SELECT COUNT(*) AS n FROM jobs WHERE status = 'leased'`),
       unfinishedJobs: count(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'leased')`),
-      chunkFtsRows: count('SELECT COUNT(*) AS n FROM chunk_fts'),
+      chunkFtsRows: count(`SELECT COUNT(*) AS n FROM ${workspaceIndexNames(workspace).chunks}`),
       chunkRows: count('SELECT COUNT(*) AS n FROM chunks'),
     };
   } finally {

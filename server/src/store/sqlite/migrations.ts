@@ -135,6 +135,14 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX vectors_model ON vectors (workspace, model_id);
     `,
   },
+  {
+    version: 3,
+    description: 'lexical indexes per workspace (see workspaceIndexes.ts), replacing the shared ones',
+    sql: `
+      DROP TABLE item_fts;
+      DROP TABLE chunk_fts;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -30,6 +30,7 @@ import type {
 } from '../contract.ts';
 import { migrate } from './migrations.ts';
 import { toFtsQuery } from './ftsQuery.ts';
+import { ensureWorkspaceIndexes, type WorkspaceIndexNames } from './workspaceIndexes.ts';
 
 export const DATABASE_FILE = 'relata.sqlite';
 
@@ -131,13 +132,15 @@ export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
   db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   sqliteVec.load(db);
   migrate(db);
-  return new SqliteWorkspaceStore(db, options.workspace);
+  return new SqliteWorkspaceStore(db, options.workspace, ensureWorkspaceIndexes(db, options.workspace));
 }
 
 class SqliteWorkspaceStore implements WorkspaceStore {
   constructor(
     private readonly db: Database.Database,
     readonly workspace: string,
+    /** This workspace's own FTS5 tables. */
+    private readonly fts: WorkspaceIndexNames,
   ) {}
 
   private readonly statements = new Map<string, Database.Statement>();
@@ -358,11 +361,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       }),
     );
     this.run(
-      'DELETE FROM chunk_fts WHERE rowid IN (SELECT seq FROM chunks WHERE workspace = @ws AND item_id = @itemId)',
+      `DELETE FROM ${this.fts.chunks} WHERE rowid IN (SELECT seq FROM chunks WHERE workspace = @ws AND item_id = @itemId)`,
       { itemId },
     );
     this.run('DELETE FROM chunks WHERE workspace = @ws AND item_id = @itemId', { itemId });
-    this.run('DELETE FROM item_fts WHERE rowid = (SELECT seq FROM items WHERE workspace = @ws AND id = @itemId)', {
+    this.run(`DELETE FROM ${this.fts.items} WHERE rowid = (SELECT seq FROM items WHERE workspace = @ws AND id = @itemId)`, {
       itemId,
     });
   }
@@ -435,7 +438,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
               wordCount: chunk.wordCount,
             },
           );
-          this.indexRun('INSERT INTO chunk_fts (rowid, text) VALUES (@seq, @text)', {
+          this.indexRun(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, {
             seq: inserted.lastInsertRowid,
             text: chunk.text,
           });
@@ -448,7 +451,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const { seq } = this.row<{ seq: number }>('SELECT seq FROM items WHERE workspace = @ws AND id = @itemId', {
           itemId,
         })!;
-        this.indexRun('INSERT INTO item_fts (rowid, title, text) VALUES (@seq, @title, @text)', {
+        this.indexRun(`INSERT INTO ${this.fts.items} (rowid, title, text) VALUES (@seq, @title, @text)`, {
           seq,
           title: item.title ?? '',
           text: extracted,
@@ -504,8 +507,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     const match = toFtsQuery(query);
     if (!match) return [];
     return this.rows<{ item_id: string; score: number }>(
-      `SELECT items.id AS item_id, bm25(item_fts) AS score FROM item_fts JOIN items ON items.seq = item_fts.rowid
-       WHERE item_fts MATCH @match AND items.workspace = @ws AND items.deleted_at IS NULL
+      // CROSS JOIN keeps the full-text match as the outer loop: the other order runs the match
+      // once per row of the workspace (measured: 1.5 s instead of milliseconds at 5,000 chunks).
+      `SELECT items.id AS item_id, bm25(${this.fts.items}) AS score
+       FROM ${this.fts.items} CROSS JOIN items ON items.seq = ${this.fts.items}.rowid
+       WHERE ${this.fts.items} MATCH @match AND items.workspace = @ws AND items.deleted_at IS NULL
        ORDER BY score LIMIT @limit`,
       { match, limit },
     ).map((row) => ({ id: row.item_id, itemId: row.item_id, bm25: -row.score }));
@@ -515,9 +521,9 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     const match = toFtsQuery(query);
     if (!match) return [];
     return this.rows<{ chunk_id: string; item_id: string; score: number }>(
-      `SELECT chunks.id AS chunk_id, chunks.item_id, bm25(chunk_fts) AS score
-       FROM chunk_fts JOIN chunks ON chunks.seq = chunk_fts.rowid
-       WHERE chunk_fts MATCH @match AND chunks.workspace = @ws ORDER BY score LIMIT @limit`,
+      `SELECT chunks.id AS chunk_id, chunks.item_id, bm25(${this.fts.chunks}) AS score
+       FROM ${this.fts.chunks} CROSS JOIN chunks ON chunks.seq = ${this.fts.chunks}.rowid
+       WHERE ${this.fts.chunks} MATCH @match AND chunks.workspace = @ws ORDER BY score LIMIT @limit`,
       { match, limit },
     ).map((row) => ({ id: row.chunk_id, itemId: row.item_id, bm25: -row.score }));
   }
