@@ -21,7 +21,7 @@ export type ItemFlag =
   /** The PDF is encrypted but opens without a password (owner password only). */
   | 'encrypted_no_password';
 
-export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed';
+export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed' | 'extract';
 export type JobStatus = 'queued' | 'leased' | 'done' | 'failed';
 
 export interface ChunkView {
@@ -54,7 +54,45 @@ export interface ItemView {
   updatedAt: string;
 }
 
+export type EntityTypeName = 'organisation' | 'person' | 'email' | 'date';
+
+export interface EntityView {
+  chunkId: string;
+  type: EntityTypeName;
+  surface: string;
+  key: string;
+  value?: string;
+  start: number;
+  end: number;
+  producer: 'deterministic' | 'model';
+  extractorVersion: string;
+}
+
+export interface ClaimView {
+  chunkId: string;
+  kind: 'money' | 'quantity' | 'percentage' | 'event_date';
+  subject: string;
+  attribute: string;
+  value: number | string;
+  unit: string | null;
+  text: string;
+  start: number;
+  end: number;
+  entityKeys: string[];
+  producer: 'deterministic' | 'model';
+  extractorVersion: string;
+}
+
+export interface ConceptView {
+  key: string;
+  phrase: string;
+  weight: number;
+}
+
 export interface ItemDetailView extends ItemView {
   versions: ItemVersionView[];
   chunks: ChunkView[];
+  entities: EntityView[];
+  claims: ClaimView[];
+  concepts: ConceptView[];
 }

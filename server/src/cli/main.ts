@@ -3,13 +3,14 @@
 
 import { parseArgs } from 'node:util';
 import type { Command, CommandValues } from './command.ts';
+import { entitiesCommand } from './commands/entities.ts';
 import { indexCommand } from './commands/index.ts';
 import { itemCommand } from './commands/item.ts';
 import { itemsCommand } from './commands/items.ts';
 import { statusCommand } from './commands/status.ts';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
 
-const COMMANDS: Command[] = [indexCommand, statusCommand, itemsCommand, itemCommand];
+const COMMANDS: Command[] = [indexCommand, statusCommand, itemsCommand, itemCommand, entitiesCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import { BlobStore } from '../store/blobs.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
+import { EXTRACTOR_VERSIONS } from '../extract/versions.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
 import { openStore } from '../store/index.ts';
@@ -105,6 +106,12 @@ export class FolderIndex {
     });
     if (vanished.length > 0) {
       await this.store.enqueueMany('ingest', vanished.sort());
+      done += await this.drain(continuing());
+    }
+    // Items extracted by older extractors (or never): extraction is cheap, so it runs before embedding.
+    const stale = await this.store.itemsNeedingExtraction(EXTRACTOR_VERSIONS);
+    if (stale.length > 0) {
+      await this.store.enqueueMany('extract', stale);
       done += await this.drain(continuing());
     }
     // Chunks without vectors from the configured model: never embedded, embedded while embedding

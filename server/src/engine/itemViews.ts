@@ -1,7 +1,8 @@
 // Converts stored records into the views that the CLI prints and the protocol will carry.
 // Keeping this in the engine means the command line and the editor show the same facts.
 
-import type { ChunkView, ItemDetailView, ItemView } from '../../../shared/types.ts';
+import type { ChunkView, ConceptView, ItemDetailView, ItemView } from '../../../shared/types.ts';
+import { weightConcepts } from '../extract/concepts.ts';
 import type { ChunkRecord, ItemRecord, WorkspaceStore } from '../store/contract.ts';
 
 const FIRST_WORDS = 12;
@@ -40,7 +41,17 @@ export async function itemDetail(store: WorkspaceStore, item: ItemRecord): Promi
     ...itemView(item, () => original?.path ?? null),
     versions: await store.listVersions(item.id),
     chunks: (await store.listChunks(item.id)).map(chunkView),
+    entities: (await store.listEntities(item.id)).map(({ itemId: _itemId, ...entity }) => entity),
+    claims: (await store.listClaims(item.id)).map(({ itemId: _itemId, ...claim }) => claim),
+    concepts: await itemConcepts(store, item.id),
   };
+}
+
+/** The item's key phrases weighted against the workspace's document frequency, now. */
+export async function itemConcepts(store: WorkspaceStore, itemId: string): Promise<ConceptView[]> {
+  const phrases = await store.listPhrases(itemId);
+  const frequencies = await store.phraseDocumentFrequencies(phrases.map((phrase) => phrase.key));
+  return weightConcepts(phrases, (key) => frequencies.get(key) ?? 0, await store.countIndexedItems());
 }
 
 export async function itemViews(store: WorkspaceStore): Promise<ItemView[]> {

@@ -14,6 +14,7 @@ import type {
   PipelineStage,
 } from '../../../shared/types.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
+import type { Claim, Entity, PhraseCount } from '../extract/types.ts';
 import type { ParsedDocument } from '../parse/types.ts';
 
 export interface ItemRecord {
@@ -137,6 +138,34 @@ export interface ModelUsage extends ModelDescriptor {
   chunks: number;
 }
 
+export interface StoredEntity extends Entity {
+  itemId: string;
+  chunkId: string;
+}
+
+export interface StoredClaim extends Claim {
+  itemId: string;
+  chunkId: string;
+}
+
+export interface ItemExtraction {
+  entities: Omit<StoredEntity, 'itemId'>[];
+  claims: Omit<StoredClaim, 'itemId'>[];
+  phrases: PhraseCount[];
+  /** The extractor versions that produced this, e.g. "entities@1+claims@1+concepts@1". */
+  versions: string;
+}
+
+/** One entity key across the workspace: its corpus frequency is the number of items mentioning it. */
+export interface EntitySummary {
+  key: string;
+  type: Entity['type'];
+  /** The most common surface form. */
+  surface: string;
+  frequency: number;
+  itemIds: string[];
+}
+
 export interface WorkspaceStore {
   readonly workspace: string;
 
@@ -191,6 +220,24 @@ export interface WorkspaceStore {
   searchVectors(modelId: string, query: Float32Array, k: number): Promise<VectorHit[]>;
   /** Vectors and chunks covered per model. */
   modelUsage(): Promise<ModelUsage[]>;
+
+  // Extraction --------------------------------------------------------------
+  /**
+   * Replace the item's deterministic entities, claims and phrase counts, if it still holds these
+   * bytes. Results from other producers (a model) are left alone. False when stale.
+   */
+  storeExtraction(itemId: string, contentHash: string, extraction: ItemExtraction): Promise<boolean>;
+  /** Indexed items not yet extracted with these extractor versions (new, changed, or older extractors). */
+  itemsNeedingExtraction(versions: string): Promise<string[]>;
+  listEntities(itemId: string): Promise<StoredEntity[]>;
+  listClaims(itemId: string): Promise<StoredClaim[]>;
+  /** Every entity key of the workspace with its frequency, most frequent first. */
+  entitySummaries(): Promise<EntitySummary[]>;
+  listPhrases(itemId: string): Promise<PhraseCount[]>;
+  /** Items whose phrases include each key (document frequency), for weighting concepts. */
+  phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>>;
+  /** Live indexed items. */
+  countIndexedItems(): Promise<number>;
 
   // Leased job queue ------------------------------------------------------
   /** Queue a stage for a subject (a path for ingest, an item id otherwise). Re-queuing an existing job bumps its generation. */

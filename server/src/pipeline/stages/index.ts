@@ -4,12 +4,13 @@
 import type { PipelineStage } from '../../../../shared/types.ts';
 import { chunk } from './chunk.ts';
 import { embed } from './embed.ts';
+import { extract } from './extract.ts';
 import type { StageContext } from './context.ts';
 import { ingest } from './ingest.ts';
 import { parse } from './parse.ts';
 
 export type Stage = (context: StageContext, subject: string) => Promise<void>;
 
-export const STAGES: Record<PipelineStage, Stage> = { ingest, parse, chunk, embed };
+export const STAGES: Record<PipelineStage, Stage> = { ingest, parse, chunk, embed, extract };
 
 export type { StageContext } from './context.ts';

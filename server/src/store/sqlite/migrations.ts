@@ -143,6 +143,64 @@ const MIGRATIONS: Migration[] = [
       DROP TABLE chunk_fts;
     `,
   },
+  {
+    version: 4,
+    description: 'extraction: entities, claims and key-phrase counts per item, and which extractors ran',
+    sql: `
+      CREATE TABLE entities (
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        chunk_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        surface TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT,
+        char_start INTEGER NOT NULL,
+        char_end INTEGER NOT NULL,
+        producer TEXT NOT NULL,
+        extractor_version TEXT NOT NULL
+      );
+      CREATE INDEX entities_key ON entities (workspace, key, item_id);
+      CREATE INDEX entities_item ON entities (workspace, item_id);
+
+      CREATE TABLE claims (
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        chunk_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        attribute TEXT NOT NULL,
+        value TEXT NOT NULL,
+        unit TEXT,
+        text TEXT NOT NULL,
+        char_start INTEGER NOT NULL,
+        char_end INTEGER NOT NULL,
+        entity_keys TEXT NOT NULL,
+        producer TEXT NOT NULL,
+        extractor_version TEXT NOT NULL
+      );
+      CREATE INDEX claims_attribute ON claims (workspace, kind, attribute);
+      CREATE INDEX claims_item ON claims (workspace, item_id);
+
+      CREATE TABLE item_phrases (
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        phrase TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (workspace, item_id, key)
+      );
+      CREATE INDEX item_phrases_key ON item_phrases (workspace, key);
+
+      CREATE TABLE item_extractions (
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        versions TEXT NOT NULL,
+        PRIMARY KEY (workspace, item_id)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

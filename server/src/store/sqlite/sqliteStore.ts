@@ -10,8 +10,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ItemFlag, ItemStatus, JobStatus, Location, PipelineStage } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
+import type { PhraseCount } from '../../extract/types.ts';
+import type { EntityType } from '../../extract/types.ts';
 import type {
   ChunkRecord,
+  EntitySummary,
+  ItemExtraction,
+  StoredClaim,
+  StoredEntity,
   ModelUsage,
   VectorEntry,
   VectorHit,
@@ -365,6 +371,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       { itemId },
     );
     this.run('DELETE FROM chunks WHERE workspace = @ws AND item_id = @itemId', { itemId });
+    // Every producer's results point into the chunks being dropped.
+    this.dropExtraction(itemId, null);
     this.run(`DELETE FROM ${this.fts.items} WHERE rowid = (SELECT seq FROM items WHERE workspace = @ws AND id = @itemId)`, {
       itemId,
     });
@@ -461,6 +469,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           { now: now(), itemId },
         );
         this.enqueueNow('embed', itemId);
+        this.enqueueNow('extract', itemId);
         return true;
       })
       .immediate();
@@ -655,6 +664,179 @@ class SqliteWorkspaceStore implements WorkspaceStore {
          (SELECT COUNT(DISTINCT v.chunk_id) FROM vectors v WHERE v.workspace = @ws AND v.model_id = m.id) AS chunks
        FROM embedding_models m WHERE m.workspace = @ws ORDER BY m.first_used_at, m.id`,
     ).map((row) => ({ id: row.id, dims: row.dims, version: row.version, maxTokens: row.max_tokens, vectors: row.vectors, chunks: row.chunks }));
+  }
+
+  // Extraction ----------------------------------------------------------------
+
+  /** Drop one producer's entities and claims (all producers' when null), and the phrase counts. */
+  private dropExtraction(itemId: string, producer: string | null): void {
+    const byProducer = 'AND (@producer IS NULL OR producer = @producer)';
+    this.run(`DELETE FROM entities WHERE workspace = @ws AND item_id = @itemId ${byProducer}`, { itemId, producer });
+    this.run(`DELETE FROM claims WHERE workspace = @ws AND item_id = @itemId ${byProducer}`, { itemId, producer });
+    this.run('DELETE FROM item_phrases WHERE workspace = @ws AND item_id = @itemId', { itemId });
+    this.run('DELETE FROM item_extractions WHERE workspace = @ws AND item_id = @itemId', { itemId });
+  }
+
+  async storeExtraction(itemId: string, contentHash: string, extraction: ItemExtraction): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const item = this.itemById(itemId);
+        if (!item || item.deletedAt || item.contentHash !== contentHash || item.status !== 'indexed') return false;
+        this.dropExtraction(itemId, 'deterministic');
+        for (const entity of extraction.entities) {
+          this.run(
+            `INSERT INTO entities (workspace, item_id, chunk_id, type, surface, key, value, char_start, char_end, producer, extractor_version)
+             VALUES (@ws, @itemId, @chunkId, @type, @surface, @key, @value, @start, @end, @producer, @version)`,
+            {
+              itemId,
+              chunkId: entity.chunkId,
+              type: entity.type,
+              surface: entity.surface,
+              key: entity.key,
+              value: entity.value ?? null,
+              start: entity.start,
+              end: entity.end,
+              producer: entity.producer,
+              version: entity.extractorVersion,
+            },
+          );
+        }
+        for (const claim of extraction.claims) {
+          this.run(
+            `INSERT INTO claims (workspace, item_id, chunk_id, kind, subject, attribute, value, unit, text, char_start, char_end,
+               entity_keys, producer, extractor_version)
+             VALUES (@ws, @itemId, @chunkId, @kind, @subject, @attribute, @value, @unit, @text, @start, @end,
+               @entityKeys, @producer, @version)`,
+            {
+              itemId,
+              chunkId: claim.chunkId,
+              kind: claim.kind,
+              subject: claim.subject,
+              attribute: claim.attribute,
+              value: JSON.stringify(claim.value),
+              unit: claim.unit,
+              text: claim.text,
+              start: claim.start,
+              end: claim.end,
+              entityKeys: JSON.stringify(claim.entityKeys),
+              producer: claim.producer,
+              version: claim.extractorVersion,
+            },
+          );
+        }
+        for (const phrase of extraction.phrases) {
+          this.run(
+            `INSERT INTO item_phrases (workspace, item_id, key, phrase, count) VALUES (@ws, @itemId, @key, @phrase, @count)`,
+            { itemId, key: phrase.key, phrase: phrase.phrase, count: phrase.count },
+          );
+        }
+        this.run(
+          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions) VALUES (@ws, @itemId, @hash, @versions)`,
+          { itemId, hash: contentHash, versions: extraction.versions },
+        );
+        return true;
+      })
+      .immediate();
+  }
+
+  async itemsNeedingExtraction(versions: string): Promise<string[]> {
+    return this.rows<{ id: string }>(
+      `SELECT items.id FROM items
+       LEFT JOIN item_extractions x ON x.workspace = @ws AND x.item_id = items.id
+       WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL
+         AND (x.item_id IS NULL OR x.versions != @versions OR x.content_hash != items.content_hash)
+       ORDER BY items.path`,
+      { versions },
+    ).map((row) => row.id);
+  }
+
+  async listEntities(itemId: string): Promise<StoredEntity[]> {
+    return this.rows<{
+      item_id: string; chunk_id: string; type: EntityType; surface: string; key: string; value: string | null;
+      char_start: number; char_end: number; producer: 'deterministic' | 'model'; extractor_version: string;
+    }>('SELECT * FROM entities WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', { itemId }).map(
+      (row) => ({
+        itemId: row.item_id,
+        chunkId: row.chunk_id,
+        type: row.type,
+        surface: row.surface,
+        key: row.key,
+        ...(row.value === null ? {} : { value: row.value }),
+        start: row.char_start,
+        end: row.char_end,
+        producer: row.producer,
+        extractorVersion: row.extractor_version,
+      }),
+    );
+  }
+
+  async listClaims(itemId: string): Promise<StoredClaim[]> {
+    return this.rows<{
+      item_id: string; chunk_id: string; kind: StoredClaim['kind']; subject: string; attribute: string; value: string;
+      unit: string | null; text: string; char_start: number; char_end: number; entity_keys: string;
+      producer: 'deterministic' | 'model'; extractor_version: string;
+    }>('SELECT * FROM claims WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', { itemId }).map(
+      (row) => ({
+        itemId: row.item_id,
+        chunkId: row.chunk_id,
+        kind: row.kind,
+        subject: row.subject,
+        attribute: row.attribute,
+        value: JSON.parse(row.value) as number | string,
+        unit: row.unit,
+        text: row.text,
+        start: row.char_start,
+        end: row.char_end,
+        entityKeys: JSON.parse(row.entity_keys) as string[],
+        producer: row.producer,
+        extractorVersion: row.extractor_version,
+      }),
+    );
+  }
+
+  async entitySummaries(): Promise<EntitySummary[]> {
+    const rows = this.rows<{ key: string; type: EntityType; surface: string; item_id: string; mentions: number }>(
+      `SELECT key, type, surface, item_id, COUNT(*) AS mentions FROM entities
+       WHERE workspace = @ws GROUP BY key, type, surface, item_id`,
+    );
+    const byKey = new Map<string, { type: EntityType; surfaces: Map<string, number>; items: Set<string> }>();
+    for (const row of rows) {
+      const entry = byKey.get(row.key) ?? { type: row.type, surfaces: new Map(), items: new Set() };
+      entry.surfaces.set(row.surface, (entry.surfaces.get(row.surface) ?? 0) + row.mentions);
+      entry.items.add(row.item_id);
+      byKey.set(row.key, entry);
+    }
+    return [...byKey.entries()]
+      .map(([key, entry]) => ({
+        key,
+        type: entry.type,
+        surface: [...entry.surfaces.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
+        frequency: entry.items.size,
+        itemIds: [...entry.items].sort(),
+      }))
+      .sort((a, b) => b.frequency - a.frequency || a.key.localeCompare(b.key));
+  }
+
+  async listPhrases(itemId: string): Promise<PhraseCount[]> {
+    return this.rows<PhraseCount>(
+      'SELECT key, phrase, count FROM item_phrases WHERE workspace = @ws AND item_id = @itemId ORDER BY count DESC, key',
+      { itemId },
+    );
+  }
+
+  async phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>> {
+    const frequencies = new Map<string, number>();
+    for (const key of keys) {
+      const row = this.row<{ n: number }>('SELECT COUNT(*) AS n FROM item_phrases WHERE workspace = @ws AND key = @key', { key });
+      frequencies.set(key, row!.n);
+    }
+    return frequencies;
+  }
+
+  async countIndexedItems(): Promise<number> {
+    return this.row<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM items WHERE workspace = @ws AND status = 'indexed' AND deleted_at IS NULL`,
+    )!.n;
   }
 
   // Leased job queue ----------------------------------------------------------

@@ -1,0 +1,55 @@
+// A sentence as a list of words, with each figure and date collapsed into one token, so the
+// attribute and subject rules can look "two words before the figure" without re-reading the
+// figure's digits and separators as words.
+
+export type TokenKind = 'word' | 'number' | 'punct' | 'figure' | 'date';
+
+export interface Token {
+  kind: TokenKind;
+  /** As written. */
+  text: string;
+  /** Lower case, for matching. */
+  lower: string;
+  /** Offsets in the sentence. */
+  start: number;
+  end: number;
+  /** For figure and date tokens: the index of the figure or date they stand for. */
+  ref?: number;
+}
+
+const WORD = /[A-Za-z0-9\u00c0-\u024f][\w\u00c0-\u024f'’&-]*[\w\u00c0-\u024f]|[A-Za-z0-9\u00c0-\u024f]|[^\s\w]/g;
+
+/**
+ * Tokens of the sentence; `spans` (figures, then dates) are given as [start, end, kind, ref]
+ * and each becomes a single token.
+ */
+export function tokenize(sentence: string, spans: readonly [number, number, 'figure' | 'date', number][]): Token[] {
+  const tokens: Token[] = [];
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  let next = 0;
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(sentence); m !== null; m = WORD.exec(sentence)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    while (next < sorted.length && sorted[next]![1] <= start) next++;
+    const span = sorted[next];
+    if (span && start < span[1] && end > span[0]) {
+      const last = tokens[tokens.length - 1];
+      if (!(last && last.ref === span[3] && last.kind === span[2])) {
+        const text = sentence.slice(span[0], span[1]);
+        tokens.push({ kind: span[2], text, lower: text.toLowerCase(), start: span[0], end: span[1], ref: span[3] });
+      }
+      continue;
+    }
+    const text = m[0];
+    const kind: TokenKind = /^\d[\d.,]*$/.test(text) ? 'number' : /^[^\w]$/.test(text) ? 'punct' : 'word';
+    tokens.push({ kind, text, lower: text.toLowerCase(), start, end });
+  }
+  return tokens;
+}
+
+/** Index of the first token that starts at or after offset, or tokens.length. */
+export function tokenAt(tokens: readonly Token[], offset: number): number {
+  const i = tokens.findIndex((t) => t.start >= offset || (t.start <= offset && t.end > offset));
+  return i < 0 ? tokens.length : i;
+}

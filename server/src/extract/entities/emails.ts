@@ -1,0 +1,28 @@
+// Email addresses: the most reliable identifier a document carries for a person or a mailbox.
+// A practical subset of RFC 5322 (dot-atom local part, dotted host names, an alphabetic top-level
+// domain); quoted local parts and IP-literal hosts are rare in documents and left out.
+
+import type { Found } from './found.ts';
+
+const LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?`;
+/** The local part, read backwards from the "@": the longest run of allowed characters. */
+const LOCAL_BEFORE = /[\p{L}\p{N}._%+-]{1,64}$/u;
+const DOMAIN_AFTER = new RegExp(String.raw`^(?:${LABEL}\.)+\p{L}{2,63}(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])`, 'u');
+const LOCAL_CHAR = /[\p{L}\p{N}._%+-]/u;
+
+export function findEmails(text: string): Found[] {
+  const found: Found[] = [];
+  // Anchored on each "@": scanning every position of a long text for a local part is slow.
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    const before = text.slice(Math.max(0, at - 65), at);
+    const local = LOCAL_BEFORE.exec(before)?.[0].replace(/^\.+/, '');
+    if (local === undefined || local === '' || local.endsWith('.') || local.includes('..')) continue;
+    const start = at - local.length;
+    if (start > 0 && LOCAL_CHAR.test(text[start - 1]!) && text[start - 1] !== '.') continue;
+    const domain = DOMAIN_AFTER.exec(text.slice(at + 1, at + 256))?.[0];
+    if (domain === undefined) continue;
+    const address = `${local}@${domain}`;
+    found.push({ type: 'email', surface: address, key: `email:${address.toLowerCase()}`, start, end: start + address.length });
+  }
+  return found;
+}

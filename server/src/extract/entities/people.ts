@@ -1,0 +1,139 @@
+// People named with an honorific: "Dr. Amara Osei", "MR. JOHN SMITH", "Ms Osei". The honorific
+// is the evidence that the following capitalised words are a person's name; bare names are left
+// to a model, because rules cannot tell "Jordan" the person from Jordan the country.
+//
+// Limits, stated honestly: a brand or character named like a person ("Mr. Clean", "Dr Pepper")
+// has the same form as a real name ("Mr. Green"), so no rule on the text alone separates them.
+// Two signals are used: a trademark sign right after the name (a brand says so), and a short
+// stop-list of famous brand characters. Anything else named that way is reported as a person.
+
+import type { Found } from './found.ts';
+
+/** Honorifics, lower-case and without the full stop (organisations.ts reads this too). */
+export const HONORIFIC_WORDS = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady', 'rev', 'mx']);
+
+/** Brand characters named like people: a stop-list, not a rule (see the comment at the top). */
+const BRAND_CHARACTERS = new Set([
+  'mr clean', 'mr softee', 'mr coffee', 'mr peanut', 'mr potato', 'mr muscle', 'mr sheen', 'mr kipling',
+  'mr pibb', 'mr goodbar', 'mr whippy', 'mr bubble', 'dr pepper', 'dr martens', 'dr scholl', 'dr scholls',
+  'dr oetker', 'dr bronner', 'dr bronners',
+]);
+
+/**
+ * Capitalised words that end a name: function words ("Lord Of The ..."), legal forms, street
+ * types ("Lord Street"), the labels and titles that follow a name in a signature block ("Dr.
+ * Wendy Graham Print Name", "Mr. Wei Li Fax"), and nouns that make a name a product's or a
+ * firm's ("the Dr. Murray Products").
+ */
+const NOT_NAMES = new Set([
+  'and', 'or', 'the', 'of', 'for', 'in', 'on', 'at', 'to', 'by', 'with', 'from', 'about', 're', 'is', 'are',
+  'was', 'will', 'shall', 'may', 'a', 'an', 'this', 'that', 'ltd', 'limited', 'inc', 'llc', 'plc', 'corp',
+  'corporation', 'company', 'co', 'gmbh', 'ag',
+  'street', 'st', 'road', 'rd', 'avenue', 'ave', 'lane', 'drive', 'square', 'place', 'court', 'way', 'close',
+  'name', 'title', 'print', 'date', 'signature', 'signed', 'fax', 'tel', 'telephone', 'phone', 'email', 'mobile',
+  'president', 'director', 'deputy', 'chairman', 'chief', 'vice', 'manager', 'secretary', 'treasurer', 'ceo',
+  'cfo', 'coo', 'cto', 'officer', 'partner', 'products', 'product', 'group', 'foundation', 'trust', 'fund',
+  'holdings', 'enterprises', 'associates', 'partners', 'family', 'estate', 'agreement',
+]);
+
+/** Particles inside a name ("Ludwig van Beethoven"), only between two name words. */
+const PARTICLES = new Set(['van', 'von', 'de', 'da', 'del', 'della', 'der', 'den', 'di', 'du', 'la', 'le', 'bin', 'al', 'ibn']);
+
+const HONORIFIC = /(?<![\p{L}\p{N}.])(Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame|Lord|Lady|Rev|Mx|MR|MRS|MS|MISS|DR|PROF|SIR|DAME|LORD|LADY|REV|MX)(\.?)(?=[^\S\n]+)/gu;
+const WORD = /[^\S\n]+(\S+)/uy;
+const STACKED = /[^\S\n]+(\p{Lu}\p{L}*)\.?(?=[^\S\n])/uy;
+const NAME_WORD = /^\p{Lu}(?:[\p{L}'’-]*\p{L})?$/u;
+const INITIAL = /^\p{Lu}\.?$/u;
+const TRADEMARK = /^[^\S\n]?[™®©]/u;
+const MAX_NAME_WORDS = 3;
+const UPPER_ABBREVIATIONS = new Set(['MR', 'MRS', 'MS', 'DR', 'MX', 'REV', 'PROF']);
+
+/**
+ * "12 Harbour Dr. Springfield": "Dr." after a capitalised word with a house number before it
+ * on the same line is the street type Drive, not Doctor.
+ */
+function isStreetDrive(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const before = text.slice(Math.max(lineStart, at - 60), at).trim().split(/\s+/);
+  const previous = before[before.length - 1] ?? '';
+  if (!/^\p{Lu}\p{L}+$/u.test(previous)) return false;
+  return before.slice(-5, -1).some((w) => /^\d+[A-Za-z]?$/.test(w));
+}
+
+/** Name words after the honorific at `from`: [words, end offset]. */
+function readName(text: string, from: number): { words: string[]; end: number } {
+  const words: string[] = [];
+  let end = from;
+  let at = from;
+  let pendingParticle: { word: string; end: number } | null = null;
+  while (words.length < MAX_NAME_WORDS) {
+    WORD.lastIndex = at;
+    const m = WORD.exec(text);
+    if (m === null) break;
+    const raw = m[1]!;
+    const wordStart = m.index + m[0].length - raw.length;
+    // Trailing punctuation ends the name after this word; a possessive is not part of it.
+    const core = raw.replace(/(?:['’]s)?[,;:.!?)"'”’]*$/u, '');
+    const closes = core.length < raw.length && !INITIAL.test(raw);
+    const lower = core.toLowerCase();
+    if (words.length > 0 && PARTICLES.has(core) && !closes) {
+      pendingParticle = { word: core, end: wordStart + core.length };
+      at = wordStart + raw.length;
+      continue;
+    }
+    if (INITIAL.test(raw)) {
+      if (pendingParticle !== null) break;
+      words.push(raw.replace('.', ''));
+      end = wordStart + raw.length;
+      at = end;
+      continue;
+    }
+    if (!NAME_WORD.test(core) || NOT_NAMES.has(lower) || HONORIFIC_WORDS.has(lower)) break;
+    if (pendingParticle !== null) {
+      words.push(pendingParticle.word);
+      pendingParticle = null;
+    }
+    words.push(core);
+    end = wordStart + core.length;
+    at = end;
+    if (closes) break;
+  }
+  // A lone initial ("Dr. J.") is too little to key a person on.
+  if (words.length === 1 && INITIAL.test(words[0]!)) return { words: [], end };
+  return { words, end };
+}
+
+export function findPeople(text: string): Found[] {
+  const found: Found[] = [];
+  HONORIFIC.lastIndex = 0;
+  for (let m = HONORIFIC.exec(text); m !== null; m = HONORIFIC.exec(text)) {
+    const honorific = m[1]!.toLowerCase();
+    if (honorific === 'dr' && isStreetDrive(text, m.index)) continue;
+    // An upper-case "MS" or "DR" without a full stop is an abbreviation (MS Word, DR = Dominican Republic).
+    if (UPPER_ABBREVIATIONS.has(m[1]!) && m[2] === '') continue;
+    // Titles can stack ("Rev. Dr. Amara Osei"): read the name after the last one.
+    let nameFrom = m.index + m[0].length;
+    for (;;) {
+      STACKED.lastIndex = nameFrom;
+      const next = STACKED.exec(text);
+      if (next === null || !HONORIFIC_WORDS.has(next[1]!.toLowerCase())) break;
+      nameFrom += next[0].length;
+    }
+    const { words, end } = readName(text, nameFrom);
+    if (words.length === 0) continue;
+    // "Rev." is also revision, revenue and Revised ("Wash. Rev. Code"): a reverend needs a full name.
+    if (honorific === 'rev' && words.length < 2) continue;
+    if (TRADEMARK.test(text.slice(end, end + 2))) continue;
+    const name = words.join(' ').toLowerCase();
+    if (BRAND_CHARACTERS.has(`${honorific} ${words[0]!.toLowerCase().replace(/['’]/g, '')}`)) continue;
+    found.push({
+      type: 'person',
+      surface: text.slice(m.index, end),
+      key: `person:${name}`,
+      start: m.index,
+      end,
+    });
+    HONORIFIC.lastIndex = end;
+  }
+  return found;
+}
