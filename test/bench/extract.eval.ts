@@ -26,13 +26,13 @@
 // The figures are in-sample: CUAD has no development split, and the extractor's rules were
 // revised after reading misses on these same contracts (see docs/EVALUATION.md).
 //
-//   node --import tsx test/bench/extract.eval.ts [--examples N]
+//   node --import tsx test/bench/extract.eval.ts [--examples N] [--audit organisation|person|date|email]
 
 import { cpus } from 'node:os';
 import { extractEntities } from '../../server/src/extract/entities/index.ts';
 import { findDates } from '../../server/src/extract/entities/dates.ts';
 import { findEmails } from '../../server/src/extract/entities/emails.ts';
-import { normaliseName } from '../../server/src/extract/entities/legalSuffixes.ts';
+import { findLegalForms, normaliseName } from '../../server/src/extract/entities/legalSuffixes.ts';
 import { findOrganisations } from '../../server/src/extract/entities/organisations.ts';
 import { findPeople } from '../../server/src/extract/entities/people.ts';
 import type { Entity } from '../../server/src/extract/types.ts';
@@ -41,9 +41,33 @@ import { cuadAvailable, loadContracts, type Contract } from '../support/cuad.ts'
 const args = process.argv.slice(2);
 const examplesArg = args.indexOf('--examples');
 const EXAMPLES = examplesArg >= 0 ? Number(args[examplesArg + 1]) : 3;
+const auditArg = args.indexOf('--audit');
+const AUDIT = auditArg >= 0 ? args[auditArg + 1] : undefined;
 
 if (!cuadAvailable()) {
   console.log('CUAD is not at ../shared/eval/cuad: nothing to measure.');
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// --audit TYPE: 100 mentions of one entity type drawn with a fixed seed, each with its context,
+// for judging by hand whether the extractor found a real name with the right boundaries.
+
+if (AUDIT !== undefined) {
+  const mentions: string[] = [];
+  for (const c of loadContracts()) {
+    for (const e of extractEntities(c.text)) {
+      if (e.type !== AUDIT) continue;
+      const flat = (s: string) => s.replace(/\s+/g, ' ');
+      mentions.push(`${flat(c.text.slice(Math.max(0, e.start - 50), e.start))}[[${flat(e.surface)}]]${flat(c.text.slice(e.end, e.end + 25))}`);
+    }
+  }
+  let seed = 20261101;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const picked = new Set<number>();
+  while (picked.size < Math.min(100, mentions.length)) picked.add(Math.floor(random() * mentions.length));
+  [...picked].sort((a, b) => a - b).forEach((i, k) => console.log(`${k + 1} ${mentions[i]}`));
+  console.log(`(${picked.size} of ${mentions.length} ${AUDIT} mentions)`);
   process.exit(0);
 }
 
@@ -168,6 +192,21 @@ function rawPattern(goldName: string): RegExp | null {
   return new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(String.raw`[^\p{L}\p{N}]{1,6}`), 'iu');
 }
 
+/** The legal-form families right after `at` ("Acme, Inc." → "inc"), or null when none follows. */
+function legalFormAfter(text: string, at: number): string | null {
+  const after = text.slice(at, at + 40);
+  const form = findLegalForms(after, true)[0];
+  return form === undefined || !/^\s*,?\s*$/.test(after.slice(0, form.start)) ? null : form.families.join(' ');
+}
+
+/** The families a gold key ends with, as organisationKey wrote them. */
+function goldForm(key: string): string {
+  return nameOf(key).split(' ').slice(-1)[0]!;
+}
+
+/** Where the signature block starts (as far as one pattern can tell). */
+const SIGNATURES = /IN WITNESS WHEREOF|Signature Page|By:\s*\/s\//i;
+
 // ---------------------------------------------------------------------------------------------
 // Load and extract (timed)
 
@@ -270,7 +309,10 @@ contracts.forEach((c, i) => {
       const near = [...wholeKeys].find((k) => nearlySame(nameOf(k), nameOf(key)));
       missKinds.add('gold name not in the text as written (misspelt or paraphrased by the annotator)', near ? `${example} text: ${short(nameOf(near), 50)}` : example);
     } else if (wholeKeys.has(key)) {
-      missKinds.add('found, but only outside the preamble', example);
+      const first = all.find((e) => e.key === key)!;
+      const witness = c.text.search(SIGNATURES);
+      const where = witness >= 0 && first.start > witness ? 'only in the signature block' : 'only later in the text';
+      missKinds.add(`found, but ${where}`, `${example} at ${first.start}`);
     } else if (raw !== null && /\n/.test(raw[0])) {
       missKinds.add('name split across lines', `${example} text: ${short(raw[0], 60)}`);
     } else if ([...wholeKeys].some((k) => nameOf(k).includes(goldName) || (goldName.includes(nameOf(k).split(' ').slice(0, -1).join(' ')) && nameOf(k).split(' ').length > 1))) {
@@ -278,6 +320,10 @@ contracts.forEach((c, i) => {
       missKinds.add('name boundary differs (too many or too few words taken)', `${example} extracted: ${near.slice(0, 2).map((k) => short(nameOf(k), 50)).join(', ')}`);
     } else if (raw !== null && !/\p{Lu}/u.test(raw[0].slice(0, 1))) {
       missKinds.add('lower-case name in the text', `${example} text: ${short(raw[0], 60)}`);
+    } else if (raw !== null && legalFormAfter(c.text, raw.index + raw[0].length) !== goldForm(key)) {
+      const form = legalFormAfter(c.text, raw.index + raw[0].length);
+      const text = short(c.text.slice(raw.index, raw.index + raw[0].length + 20), 70);
+      missKinds.add(form === null ? 'no legal form after the name in the text' : 'legal form written differently in the text', `${example} text: ${text}`);
     } else {
       const after = raw === null ? '' : c.text.slice(raw.index + raw[0].length, raw.index + raw[0].length + 25);
       const kind = raw !== null && raw[0] === raw[0].toUpperCase() ? 'other (ALL-CAPS in the text)' : 'other';
@@ -325,7 +371,7 @@ for (const window of WINDOWS) {
     const example = `${c.agreementDate.raw} ${short(c.agreementDateContext.join(' | '), 50)} [${tag}]`;
     if (all.length > 0) {
       const first = all[0]!;
-      const witness = c.text.search(/IN WITNESS WHEREOF|Signature Page|By:\s*\/s\//i);
+      const witness = c.text.search(SIGNATURES);
       const inSignatures = witness >= 0 && first.start > witness;
       dateMisses.add(inSignatures ? 'only in the signature block' : 'only later in the text', `${example} at ${first.start}: ${short(first.surface, 40)}`);
     } else if (c.agreementDateContext.length === 0) {

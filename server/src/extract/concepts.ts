@@ -9,6 +9,7 @@
 // would hold the worker for several seconds); this chunker is about 100× faster and finds
 // nearly the same phrases. docs/EXTRACTION.md has the measurements and the weighting formula.
 
+import { lookupUnit } from './claims/units.ts';
 import type { PhraseCount } from './types.ts';
 import { DETERMINERS, lexiconTags, phraseKey } from './words.ts';
 
@@ -67,6 +68,7 @@ const BREAK_TAGS = new Set([
 ]);
 const TRAILING_TAGS = new Set(['Adjective', 'Comparable', 'Superlative']);
 const LEGAL_FORMS = new Set(['ltd', 'limited', 'inc', 'llc', 'plc', 'gmbh', 'corp', 'corporation', 'co', 'ag', 'sa', 'bv', 'nv']);
+const AUXILIARY = new Set(['to', 'will', 'shall', 'must', 'should', 'may', 'can', 'could', 'would', 'might', 'please']);
 const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName']);
 const HONORIFICS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sir']);
 
@@ -111,7 +113,7 @@ export function countPhrases(text: string): PhraseCount[] {
   const tallies = new Map<string, Tally>();
   const add = (words: string[]): void => {
     const key = phraseKey(words);
-    if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || key.length < 3))) return;
+    if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || key.length < 3 || lookupUnit(words[0]!) !== null))) return;
     const tally = tallies.get(key) ?? { count: 0, surfaces: new Map() };
     tally.count++;
     const surface = words.join(' ');
@@ -136,13 +138,15 @@ export function countPhrases(text: string): PhraseCount[] {
   };
 
   const tokens = text.match(TOKEN) ?? [];
+  let previous = '';
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const first = token.charCodeAt(0);
-    const isLetter = (first >= 65 && first <= 90) || (first >= 97 && first <= 122);
+    const isLetter = ((first >= 65 && first <= 90) || (first >= 97 && first <= 122)) && !/[@:]/.test(token);
     if (!isLetter) {
       flush();
       if (token !== '.') skipNames = 0;
+      previous = '';
       continue;
     }
     const lower = token.toLowerCase().replace(/['’]s$/, '');
@@ -164,6 +168,9 @@ export function countPhrases(text: string): PhraseCount[] {
       continue;
     }
     let cls = classify(lower);
+    // "to add contingency", "must avoid disruption": after "to" or a modal, a known verb is one.
+    if (cls !== 'break' && AUXILIARY.has(previous) && lexiconTags(lower).includes('Infinitive')) cls = 'break';
+    previous = lower;
     // "GC-2 serves the lane", "the review records EUR 51,500": an -s word before a determiner or figure is a verb.
     if (cls !== 'break' && /[a-z]s$/.test(lower) && isVerbContext(tokens[i + 1])) cls = 'break';
     if (cls === 'break') {
@@ -171,6 +178,10 @@ export function countPhrases(text: string): PhraseCount[] {
       continue;
     }
     if (run.length === 0 && WEAK_LEADING.has(lower)) continue;
+    // "Northgate Distribution Centre site inspection": a name of several capitalised words ends
+    // where lower-case words begin.
+    const capital = /^[A-Z]/.test(token);
+    if (!capital && run.length >= 2 && run.slice(-2).every((w) => /^[A-Z]/.test(w.text))) flush();
     run.push({ text: token.replace(/['’]s$/, ''), cls });
     // "Example Ltd's final invoice": what follows an organisation's name starts afresh.
     if (LEGAL_FORMS.has(lower) && run.length > 1) run = [];

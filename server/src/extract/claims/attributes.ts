@@ -89,7 +89,7 @@ const TABLES: Record<CueGroup, string> = {
     delay = delay, delayed~, late
     lead time = lead time
     warranty period = warranty, guarantee
-    notice period = notice
+    notice period = notice period, notice
     term = term`,
   effort: `
     effort = effort, labour, labor`,
@@ -178,10 +178,6 @@ function cueAt(tokens: readonly Token[], i: number, cue: Cue): boolean {
   return !(cue.noun && isContentAt(tokens, next) && !adjective);
 }
 
-/** Whether an attribute is the kind's default, i.e. no cue said what the figure is. */
-export function isDefaultAttribute(attribute: string, group: CueGroup): boolean {
-  return attribute === DEFAULTS[group];
-}
 
 /** How far, in tokens, a cue may stand from its figure. */
 const WINDOW_BEFORE = 8;
@@ -236,6 +232,11 @@ export function headerAttribute(header: string, group: CueGroup): string {
 export const ATTRIBUTE_NOUNS: ReadonlySet<string> = new Set(
   Object.values(CUES).flatMap((cues) => cues.filter((c) => c.noun && c.words.length === 1).map((c) => c.words[0]!)),
 );
+
+/** Noun cues of several words ("notice period", "lead time"), likewise. */
+export const ATTRIBUTE_PHRASES: readonly string[] = [
+  ...new Set(Object.values(CUES).flatMap((cues) => cues.filter((c) => c.noun && c.words.length > 1).map((c) => c.words.join(' ')))),
+];
 
 /**
  * A sentence that opens with "the cost of X …" frames every figure after it that has no cue of

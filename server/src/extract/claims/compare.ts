@@ -1,8 +1,8 @@
 // When two claims are about the same thing, and whether they agree: the one place the rules for
 // claim_support and claim_contradiction live. Comparable means the same kind, attribute and unit
 // (so the same currency: there is no exchange rate) and a subject that matches: the same
-// normalised subject, or the same head noun backed by something more (the shorter subject's
-// words all in the longer one, a shared entity, or a topic both items share). Subjects naming
+// normalised subject of two or more words, or the same head noun backed by something more (the
+// shorter subject's words all in the longer one, a shared entity, or a topic both items share). Subjects naming
 // different identifiers ("gc1 …" and "gc2 …") never match. Equal values support, different ones
 // contradict; the detail says so without deciding which source is right.
 
@@ -30,7 +30,8 @@ const identifiers = (subject: string): string[] => words(subject).filter((w) => 
 /** Whether two normalised subjects name the same thing, by the rules in the top comment. */
 export function sameSubject(a: Claim, b: Claim, context: CompareContext = {}): boolean {
   if (a.subject === '' || b.subject === '') return false;
-  if (a.subject === b.subject) return true;
+  // One word ("termination", "pump") is too little to say two documents mean the same one.
+  if (a.subject === b.subject && a.subject.includes(' ')) return true;
   const idsA = identifiers(a.subject);
   const idsB = identifiers(b.subject);
   if (idsA.length > 0 && idsB.length > 0 && !idsA.some((id) => idsB.includes(id))) return false;

@@ -15,7 +15,9 @@ export interface DateSpan {
   end: number;
 }
 
-const parser = chrono.strict.clone();
+// The British casual parser reads "May 2025" (the strict one does not) and day-first numeric
+// dates; whatever it infers rather than reads (a missing year, "tomorrow") is filtered out below.
+const parser = chrono.en.GB;
 const REFERENCE = new Date(Date.UTC(2000, 0, 1));
 const NUMERIC = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})$/;
 
@@ -59,6 +61,16 @@ const EVENT_NOUNS: Record<string, string> = {
   'expiry date': 'expiry date', 'expiration date': 'expiry date', 'termination date': 'termination date',
   'handover date': 'handover date', 'installation date': 'installation date', 'go-live date': 'go-live date',
 };
+
+const EVENT_WORD = new RegExp(
+  `\\b(?:${[...Object.keys(EVENT_VERBS), ...Object.keys(EVENT_NOUNS).map((n) => n.split(' ')[0])].join('|')})\\b`,
+  'i',
+);
+
+/** Whether text has an event word at all: chrono is the costly part of reading claims, and a date without an event is no claim. */
+export function mayHaveEvent(text: string): boolean {
+  return EVENT_WORD.test(text);
+}
 
 /** Words allowed between an event verb and its date: "completed, on 16 May 2025", "signed on". */
 const BETWEEN = new Set(['on', 'in', ',', 'it', 'them', 'successfully', 'finally', 'formally', 'fully', 'duly', 'eventually', 'only', 'already', 'over', 'back']);

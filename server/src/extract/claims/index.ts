@@ -14,9 +14,8 @@ import {
   findAttribute,
   findFrame,
   headerAttribute,
-  isDefaultAttribute,
 } from './attributes.ts';
-import { findDates, findEvent } from './eventDates.ts';
+import { findDates, findEvent, mayHaveEvent } from './eventDates.ts';
 import { findFigures, parseNumber, signOf, tidy } from './figures.ts';
 import { blank, nonFigureSpans } from './masks.ts';
 import { type Sentence, segmentPassage, type TableRow } from './passage.ts';
@@ -58,7 +57,8 @@ const NEEDS_CUE: ReadonlySet<CueGroup> = new Set(['duration', 'percentage']);
 
 const NO_CUE: AttributeCue = { attribute: '', index: -1, end: -1, noun: false, negate: false };
 const AGGREGATE_LABELS = new Set(['total', 'subtotal', 'sub-total', 'grand total', 'sum', 'overall', 'all']);
-const HINT = /\d/;
+/** A passage with neither a digit nor a spelled-out number has no figures or dates: skip it cheaply. */
+const HINT = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|hundred)\b/i;
 
 export function extractClaims(text: string, context: ClaimContext = {}): Claim[] {
   if (!HINT.test(text)) return [];
@@ -66,8 +66,13 @@ export function extractClaims(text: string, context: ClaimContext = {}): Claim[]
   const claims: Claim[] = [];
   const seen = new Set<string>();
   let entities = context.entities;
+  const subjectsUnder = new Map<string | null, string[]>();
   for (const segment of segmentPassage(text)) {
-    const passage = passageSubjects(context.title, segment.heading ? [...headingPath, segment.heading] : headingPath);
+    let passage = subjectsUnder.get(segment.heading);
+    if (!passage) {
+      passage = passageSubjects(context.title, segment.heading ? [...headingPath, segment.heading] : headingPath);
+      subjectsUnder.set(segment.heading, passage);
+    }
     const drafts = segment.kind === 'row' ? rowClaims(segment, passage) : sentenceClaims(segment, passage);
     for (const draft of drafts) {
       const key = `${draft.kind}|${draft.subject}|${draft.attribute}|${draft.value}|${draft.unit}`;
@@ -102,7 +107,7 @@ interface Read {
 
 function read(text: string): Read {
   const masked = blank(text, nonFigureSpans(text));
-  const dates = findDates(masked);
+  const dates = mayHaveEvent(text) ? findDates(masked) : [];
   const figures = findFigures(text, blank(masked, dates.map((d) => [d.start, d.end])));
   const tokens = tokenize(text, [
     ...figures.map((f, i): [number, number, 'figure', number] => [f.start, f.end, 'figure', i]),
@@ -134,7 +139,7 @@ function sentenceClaims(sentence: Sentence, passage: string[]): Draft[] {
       const group: CueGroup = figure.kind === 'quantity' ? figure.dimension! : figure.kind;
       const cue = findAttribute(tokens, at, group, 0, tokens.length);
       const frame = cue.index < 0 ? findFrame(tokens, at, group) : null;
-      if (NEEDS_CUE.has(group) && !frame && isDefaultAttribute(cue.attribute, group)) continue;
+      if (NEEDS_CUE.has(group) && !frame && cue.index < 0) continue;
       const subject = findSubject(tokens, at, cue, frame, {
         passage,
         label: sentence.label,

@@ -34,7 +34,7 @@ const ABBREVIATIONS = new Set(
 
 function blocksOf(text: string): { text: string; start: number }[] {
   const blocks: { text: string; start: number }[] = [];
-  const separator = /\n[ \t]*\n\s*/g;
+  const separator = /\r?\n[ \t\r]*\n\s*/g;
   let start = 0;
   for (let m = separator.exec(text); m !== null; m = separator.exec(text)) {
     blocks.push({ text: text.slice(start, m.index), start });
@@ -118,12 +118,13 @@ export function segmentPassage(text: string): Segment[] {
   let inTable = false;
   const blocks = blocksOf(text);
   for (const [index, block] of blocks.entries()) {
-    const lines = block.text.split('\n');
+    const rawLines = block.text.split('\n');
+    const lines = rawLines.map((line) => line.replace(/\r$/, ''));
     if (lines.every((line) => isRow(line) || isRule(line))) {
       let offset = block.start;
-      for (const line of lines) {
+      for (const [n, line] of lines.entries()) {
         const start = offset;
-        offset += line.length + 1;
+        offset += rawLines[n]!.length + 1;
         if (isRule(line)) continue;
         const cells = cellsOf(line);
         if (!inTable) {

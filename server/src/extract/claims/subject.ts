@@ -6,8 +6,8 @@
 // subject of its own ("The work was completed on …", "It cost …") takes the innermost specific
 // heading or the title.
 
-import { isIdentifier, phraseKey } from '../words.ts';
-import { ATTRIBUTE_NOUNS, type AttributeCue } from './attributes.ts';
+import { isIdentifier, lexiconTags, phraseKey } from '../words.ts';
+import { ATTRIBUTE_NOUNS, ATTRIBUTE_PHRASES, type AttributeCue } from './attributes.ts';
 import { type Token, tokenize } from './tokens.ts';
 import { DETERMINERS, isContentAt, isFunctionWord, isVerbAt } from './wordClass.ts';
 
@@ -15,7 +15,8 @@ import { DETERMINERS, isContentAt, isFunctionWord, isVerbAt } from './wordClass.
 const WEAK_MODIFIERS = new Set(
   `new old final total overall full whole entire actual current approved existing other same such certain various
   several many main additional further first last next previous following above below respective relevant specific
-  particular general recent latest complete completed successful planned proposed original revised`.split(/\s+/),
+  particular general recent latest complete completed successful planned proposed original revised advance prior
+  minimum maximum initial material providing`.split(/\s+/),
 );
 
 /** Nouns too vague to be a subject on their own; the passage's heading or title is used instead. */
@@ -23,7 +24,10 @@ const GENERIC_NOUNS = new Set(
   `work works project projects job jobs task tasks thing things matter item items activity activities total subtotal
   sum figure figures amount amounts number numbers everything anything something part parts scope purpose quarter
   year month week day period time case way one ones other others it this that they we you he she there which who
-  what same following above below`.split(/\s+/),
+  what same following above below
+  agreement contract party parties company licensee licensor franchisee franchisor distributor supplier vendor
+  customer client consultant contractor buyer seller purchaser employee employer lessee lessor tenant landlord
+  reseller manufacturer provider recipient affiliate`.split(/\s+/),
 );
 
 /** Heading words that name a section of a document rather than a subject. */
@@ -48,7 +52,7 @@ const TIME_NOUNS = new Set('quarter year month week day period time season half 
 
 const YEAR = /^(19|20)\d\d$/;
 
-export interface Phrase {
+interface Phrase {
   /** The words of the phrase up to "of". */
   words: string[];
   /** The words after "of", if any. */
@@ -59,7 +63,7 @@ export interface Phrase {
  * Reads a noun phrase starting at token i: leading determiners skipped, content words collected,
  * plus one of-complement ("refurbishment of gantry crane GC-2"). Null when no content word starts there.
  */
-export function readPhrase(tokens: readonly Token[], i: number): Phrase | null {
+function readPhrase(tokens: readonly Token[], i: number): Phrase | null {
   let k = i;
   while (tokens[k] && DETERMINERS.has(tokens[k]!.lower)) k++;
   // "the only invoice", "the same work"
@@ -106,7 +110,7 @@ function clean(words: readonly string[]): string[] {
 }
 
 /** The subject key of a phrase: weak modifiers dropped, "X of Y" read as "Y X", head singular. */
-export function phraseSubject(phrase: Phrase): string {
+function phraseSubject(phrase: Phrase): string {
   const words = clean(phrase.words);
   const complement = clean(phrase.complement);
   if (complement.length > 0 && words.length <= 2) return phraseKey([...complement, ...words]);
@@ -121,11 +125,24 @@ export function isGeneric(subject: string, attributeNouns = true): boolean {
   const words = subject.split(' ');
   if (words.length === 1 && (GENERIC_NOUNS.has(subject) || DOCUMENT_WORDS.has(subject))) return true;
   if (!attributeNouns) return false;
-  if (words.length === 1 && ATTRIBUTE_NOUNS.has(subject)) return true;
-  return ATTRIBUTE_NOUNS.has(headOf(subject)) && words.every((w) => WEAK_MODIFIERS.has(w) || ATTRIBUTE_NOUNS.has(w) || !isNounish(w));
+  // A phrase headed by an attribute ("the approved budget", "written notice period") names a
+  // subject only through what remains when the attribute's words are taken away.
+  const phrase = ATTRIBUTE_PHRASES.find((p) => subject === p || subject.endsWith(` ${p}`));
+  if (phrase) return saysNothing(words.slice(0, words.length - phrase.split(' ').length));
+  if (!ATTRIBUTE_NOUNS.has(headOf(subject))) return false;
+  return saysNothing(words.slice(0, -1));
 }
 
-const isNounish = (word: string): boolean => !/(ly|ed)$/.test(word) && !['quarterly', 'annual', 'monthly', 'weekly'].includes(word);
+/** Modifiers that are only qualifiers ("written", "quarterly") or one vague noun ("agreement term"). */
+function saysNothing(modifiers: readonly string[]): boolean {
+  const rest = modifiers.filter((w) => !WEAK_MODIFIERS.has(w) && !ATTRIBUTE_NOUNS.has(w) && isNounish(w));
+  return rest.length === 0 || (rest.length === 1 && (GENERIC_NOUNS.has(rest[0]!) || DOCUMENT_WORDS.has(rest[0]!)));
+}
+
+/** Adjectives and participles ("written notice", "quarterly budget") qualify an attribute; they name no subject. */
+const NOT_NOUN_TAGS = new Set(['Adjective', 'PastTense', 'Participle', 'Comparable', 'Superlative', 'Adverb']);
+const isNounish = (word: string): boolean =>
+  !/(ly|ed)$/.test(word) && !lexiconTags(word).some((tag) => NOT_NOUN_TAGS.has(tag));
 
 /** The subject key of a short free text: a table row's label, a heading, a part of a title. */
 export function subjectOfText(text: string): string {
@@ -151,7 +168,7 @@ const isMonth = (word: string): boolean => MONTHS.includes(word);
  * "sprinkler branch line leak". Parts that end in a document word or an identifier label the
  * document and are skipped.
  */
-export function titleSubject(title: string): string {
+function titleSubject(title: string): string {
   for (const part of title.split(/:\s+|\s+[-–—|]\s+/)) {
     const main = part.split(/[,(]/)[0]!.trim();
     const words = main.toLowerCase().split(/\s+/).filter(Boolean);
@@ -218,7 +235,7 @@ function clauseOpening(
   tokens: readonly Token[],
   cs: number,
   limit: number,
-): { phrase: Phrase | null; relative: boolean; personal?: boolean } {
+): { phrase: Phrase | null; personal?: boolean } {
   let i = cs;
   while (
     i < limit &&
@@ -231,19 +248,18 @@ function clauseOpening(
   // "Subject to Section 4.4, …" opens like a preposition.
   if (tokens[i]?.lower === 'subject' && tokens[i + 1]?.lower === 'to') i++;
   const first = tokens[i];
-  if (!first || i >= limit) return { phrase: null, relative: false };
-  if (RELATIVE.has(first.lower)) return { phrase: null, relative: true };
-  if (PERSONAL.has(first.lower)) return { phrase: null, relative: false, personal: true };
+  if (!first || i >= limit || RELATIVE.has(first.lower)) return { phrase: null };
+  if (PERSONAL.has(first.lower)) return { phrase: null, personal: true };
   if (PREPOSITIONS.has(first.lower) || first.lower === 'to') {
     const comma = tokens.findIndex((t, k) => k > i && k < limit && t.text === ',');
-    if (comma < 0) return { phrase: null, relative: false };
+    if (comma < 0) return { phrase: null };
     i = comma + 1;
   }
-  return { phrase: readPhrase(tokens, i), relative: false };
+  return { phrase: readPhrase(tokens, i) };
 }
 
 /** The subject of the clause holding token `at`, climbing out of relative clauses ("…, which is EUR 6,500"). */
-export function clauseSubject(tokens: readonly Token[], at: number): string {
+function clauseSubject(tokens: readonly Token[], at: number): string {
   let end = at;
   while (end >= 0) {
     let cs = 0;
@@ -268,10 +284,6 @@ export function clauseSubject(tokens: readonly Token[], at: number): string {
   return '';
 }
 
-/**
- * The subject of the figure (or date) at token `at`, whose attribute came from `cue` (index −1
- * for a default attribute) or from a sentence `frame` ("The cost of X …").
- */
 /** The noun phrase ending right before token `at` ("the budget approved in …"), or ''. */
 export function phraseBefore(tokens: readonly Token[], at: number): string {
   let k = at;
@@ -281,6 +293,10 @@ export function phraseBefore(tokens: readonly Token[], at: number): string {
   return phrase === null ? '' : phraseSubject({ words: phrase.words.slice(0, at - k), complement: [] });
 }
 
+/**
+ * The subject of the figure (or date) at token `at`, whose attribute came from `cue` (index −1
+ * for a default attribute) or from a sentence `frame` ("The cost of X …").
+ */
 export function findSubject(
   tokens: readonly Token[],
   at: number,
@@ -296,30 +312,32 @@ export function findSubject(
   };
 
   if (frame) fromPhrase(frame.end + 1);
-  // "the cost of the GC-2 refurbishment"; for money also "the budget for …", "spending on …".
-  const linking = context.money ? ['of', 'for', 'on'] : ['of'];
+  // "the cost of the GC-2 refurbishment", "the warranty on the hoist"; for money also "the budget
+  // for …" (a duration's "notice for a change of control" gives a reason, not a subject).
+  const linking = context.money ? ['of', 'for', 'on'] : ['of', 'on'];
   if (cue.index >= 0 && cue.noun && linking.includes(tokens[cue.end]?.lower ?? '')) fromPhrase(cue.end + 1);
+  // "the crane's weight"
+  const owner = cue.index > 0 ? tokens[cue.index - 1] : undefined;
+  if (owner && /['’]s$/.test(owner.text)) {
+    let k = cue.index - 1;
+    while (k > 0 && isContentAt(tokens, k - 1)) k--;
+    candidates.push(phraseSubject({ words: tokens.slice(k, cue.index).map((t) => t.text), complement: [] }));
+  }
   // "a license issue fee of $500,000": the cue's own modifiers name what it is the fee for.
   if (cue.index > 0 && cue.noun && !isVerbAt(tokens, cue.index) && isContentAt(tokens, cue.index - 1)) {
     let k = cue.index - 1;
     while (k > 0 && isContentAt(tokens, k - 1)) k--;
     candidates.push(phraseSubject({ words: tokens.slice(k, cue.end).map((t) => t.text), complement: [] }));
   }
-  // "the crane's weight"
-  const owner = cue.index > 0 ? tokens[cue.index - 1] : undefined;
-  if (owner && /['’]s$/.test(owner.text)) {
-    let k = cue.index - 1;
-    while (k > 0 && isContentAt(tokens, k - 1)) k--;
-    fromPhrase(k);
-  }
   const figure = tokens[at]!;
   // "a 10-tonne double-girder crane", "10 t gantry crane": the figure describes the phrase that follows it.
   if (figure.kind === 'figure' && (/\d-[a-z]/i.test(figure.text) || (context.attributive && isContentAt(tokens, at + 1)))) {
     fromPhrase(at + 1);
   }
-  // "paid $3,500 for the new pumps"
-  if (['for', 'on'].includes(tokens[at + 1]?.lower ?? '')) {
-    const phrase = readPhrase(tokens, at + 2);
+  // "paid $3,500 for the new pumps", "EUR 85 per hour for the overhaul"
+  const next = tokens[at + 1]?.lower === 'per' || tokens[at + 1]?.text === '/' ? at + 3 : at + 1;
+  if (['for', 'on'].includes(tokens[next]?.lower ?? '')) {
+    const phrase = readPhrase(tokens, next + 1);
     if (phrase && !TIME_NOUNS.has(phraseSubject(phrase))) candidates.push(phraseSubject(phrase));
   }
   // "an equity investment of $4,000,000": the phrase the figure measures.

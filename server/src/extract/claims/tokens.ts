@@ -47,9 +47,3 @@ export function tokenize(sentence: string, spans: readonly [number, number, 'fig
   }
   return tokens;
 }
-
-/** Index of the first token that starts at or after offset, or tokens.length. */
-export function tokenAt(tokens: readonly Token[], offset: number): number {
-  const i = tokens.findIndex((t) => t.start >= offset || (t.start <= offset && t.end > offset));
-  return i < 0 ? tokens.length : i;
-}

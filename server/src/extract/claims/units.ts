@@ -101,7 +101,7 @@ const CURRENCY_SYMBOLS: Record<string, string> = {
   NZ$: 'NZD', HK$: 'HKD', S$: 'SGD', '₹': 'INR',
 };
 
-export const CURRENCY_CODES = [
+const CURRENCY_CODES = [
   'EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF',
   'INR', 'CNY', 'HKD', 'SGD', 'ZAR', 'BRL', 'MXN',
 ];

@@ -24,7 +24,9 @@ const FUNCTION_WORDS = new Set(
   `.split(/\s+/).filter(Boolean),
 );
 
-const VERB_TAGS = new Set(['PastTense', 'PresentTense', 'Modal', 'Copula', 'Adverb', 'Auxiliary', 'Negative', 'QuestionWord', 'Preposition', 'Conjunction', 'Pronoun']);
+// PresentTense is left out: "pumps", "records", "costs" are plural nouns as often as verbs; the
+// context rule below catches the verbs.
+const VERB_TAGS = new Set(['PastTense', 'Modal', 'Copula', 'Adverb', 'Auxiliary', 'Negative', 'QuestionWord', 'Preposition', 'Conjunction', 'Pronoun']);
 
 export function isFunctionWord(lower: string): boolean {
   return FUNCTION_WORDS.has(lower) || DETERMINERS.has(lower);
@@ -60,9 +62,13 @@ export function isVerbAt(tokens: readonly Token[], i: number): boolean {
 }
 
 /** A word that can sit inside a noun phrase at position i. */
+const NUMBER_TAGS = new Set(['Cardinal', 'Ordinal', 'TextValue', 'Fraction', 'Multiple']);
+
 export function isContentAt(tokens: readonly Token[], i: number): boolean {
   const t = tokens[i];
   if (!t || t.kind !== 'word') return false;
   if (isFunctionWord(t.lower)) return false;
+  // "one hundred and twenty (120) days": number words are part of a figure, not of a name.
+  if (lexiconTags(t.lower).some((tag) => NUMBER_TAGS.has(tag))) return false;
   return !isVerbAt(tokens, i);
 }

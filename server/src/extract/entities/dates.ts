@@ -11,7 +11,11 @@
 // - Numeric dates are read month first (US) unless the first number exceeds 12: "5/8/14" is
 //   2014-05-08, "29/3/18" is 2018-03-29. A British document's "5/8/14" is misread; the text
 //   alone cannot tell.
-// - Version and section numbers ("version 2.10.3", "Section 3.1.2", "v1.2.2019") are not dates.
+// - Version and section numbers ("version 2.10.3", "Section 3.1.2", "v1.2.2019") are not dates,
+//   nor is a dotted number with a two-digit last part ("10.2.12", a clause far more often than
+//   2 October 2012); dotted dates need a four-digit year ("12.5.2019").
+// - chrono folds a leading preposition into its match ("on 16 May 2025"); the surface and start
+//   cover the date words alone ("16 May 2025"), so one date reads the same however it is introduced.
 
 import * as chrono from 'chrono-node';
 import type { Found } from './found.ts';
@@ -100,6 +104,8 @@ const numbersAreNotDates: chrono.Refiner = {
       const to = from + r.text.length;
       if (/\p{N}[./-]$/u.test(text.slice(Math.max(0, from - 2), from))) return false;
       if (/^[./-]\p{N}/u.test(text.slice(to, to + 2))) return false;
+      // "10.2.12" opens a clause far more often than it writes 2 October 2012.
+      if (/^\d{1,2}\.\d{1,2}\.\d{2}$/.test(r.text)) return false;
       return !(/^\p{N}/u.test(r.text) && NUMBER_CONTEXT.test(text.slice(Math.max(0, from - 12), from)));
     }),
 };
@@ -123,6 +129,11 @@ function buildParser(): chrono.Chrono {
 
 const parser = buildParser();
 
+const BUDDHIST_ERA = /(\d{4})\s{0,2}BE$/i;
+
+/** Prepositions (and the whitespace after them) chrono may keep at the front of a match. */
+const LEADING_PREPOSITIONS = /^(?:(?:on|in|at|by|from|since|until|of)\s+)+/i;
+
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
@@ -133,13 +144,18 @@ export function findDates(text: string): Found[] {
     const start = result.start;
     if (!start.isCertain('year') || !start.isCertain('month')) continue;
     if (result.tags().has('result/relativeDate')) continue;
-    const from = result.index;
-    const to = from + result.text.length;
-    const year = start.get('year')!;
+    const lead = LEADING_PREPOSITIONS.exec(result.text)?.[0].length ?? 0;
+    // chrono reads a trailing "BE" as the Buddhist Era and moves the year back 543 years; in these
+    // documents it is far more often a country code ("June 18, 2024 BE 2549871 Belgium").
+    const era = BUDDHIST_ERA.exec(result.text);
+    const surface = result.text.slice(lead, era === null ? undefined : era.index + era[1]!.length);
+    const from = result.index + lead;
+    const to = from + surface.length;
+    const year = era === null ? start.get('year')! : Number(era[1]);
     if (year < 1000 || year > 2999) continue;
     const month = start.get('month')!;
     const value = start.isCertain('day') ? `${year}-${pad(month)}-${pad(start.get('day')!)}` : `${year}-${pad(month)}`;
-    found.push({ type: 'date', surface: result.text, key: `date:${value}`, start: from, end: to, value });
+    found.push({ type: 'date', surface, key: `date:${value}`, start: from, end: to, value });
   }
   return found;
 }

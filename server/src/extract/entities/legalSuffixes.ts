@@ -192,6 +192,13 @@ export function organisationKey(name: string, families: string[]): string {
  */
 export function normaliseOrganisation(fullName: string): string | null {
   const trimmed = fullName.replace(/[\s,;:]+$/u, '');
+  // "Mutual Insurance Corporation of America": the place is part of the name (as organisations.ts reads it).
+  const ofPlace = /^(.*\S)\s+of\s+(\p{Lu}[\p{L}.]*(?:\s+\p{Lu}[\p{L}.]*){0,2})$/u.exec(trimmed);
+  if (ofPlace !== null) {
+    const inner = normaliseOrganisation(ofPlace[1]!);
+    const form = findLegalForms(ofPlace[1]!, true).pop();
+    if (inner !== null && form?.forms[form.forms.length - 1]!.commonNoun) return `${inner} of ${normaliseName(ofPlace[2]!)}`;
+  }
   const chains = findLegalForms(trimmed, true);
   const last = chains[chains.length - 1];
   if (last === undefined || trimmed.slice(last.end).trim() !== '') return null;

@@ -33,7 +33,8 @@ const NOT_NAMES = new Set([
   'name', 'title', 'print', 'date', 'signature', 'signed', 'fax', 'tel', 'telephone', 'phone', 'email', 'mobile',
   'president', 'director', 'deputy', 'chairman', 'chief', 'vice', 'manager', 'secretary', 'treasurer', 'ceo',
   'cfo', 'coo', 'cto', 'officer', 'partner', 'products', 'product', 'group', 'foundation', 'trust', 'fund',
-  'holdings', 'enterprises', 'associates', 'partners', 'family', 'estate', 'agreement',
+  'holdings', 'enterprises', 'associates', 'partners', 'family', 'estate', 'agreement', 'if', 'attn', 'attention',
+  'address', 'developer', 'consultant', 'contractor', 'coordinator', 'licensee', 'licensor', 'representative',
 ]);
 
 /** Particles inside a name ("Ludwig van Beethoven"), only between two name words. */
