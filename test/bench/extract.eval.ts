@@ -29,6 +29,8 @@
 //   node --import tsx test/bench/extract.eval.ts [--examples N] [--audit organisation|person|date|email]
 
 import { cpus } from 'node:os';
+import { extractClaims } from '../../server/src/extract/claims/index.ts';
+import { countPhrases } from '../../server/src/extract/concepts.ts';
 import { extractEntities } from '../../server/src/extract/entities/index.ts';
 import { findDates } from '../../server/src/extract/entities/dates.ts';
 import { findEmails } from '../../server/src/extract/entities/emails.ts';
@@ -242,6 +244,19 @@ for (const [label, seconds] of [['first pass (cold)', coldSeconds], ['second pas
   );
 }
 console.log(`  by finder (s): ${Object.entries(finderSeconds).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+
+// What the extract stage does per item: entities, then claims (given those entities), then phrases.
+const [claimCount, stageSeconds] = timeIt(() =>
+  contracts.reduce((n, c) => {
+    const entities = extractEntities(c.text);
+    countPhrases(c.text);
+    return n + extractClaims(c.text, { entities }).length;
+  }, 0),
+);
+console.log(
+  `Speed, the whole extract stage (entities + claims + key phrases) on whole texts\n` +
+    `  ${stageSeconds.toFixed(2)} s  ${(contracts.length / stageSeconds).toFixed(0)} contracts/s  ${(totalBytes / 1e6 / stageSeconds).toFixed(1)} MB/s  (${claimCount} claims)`,
+);
 const byType = new Map<string, number>();
 for (const list of extracted) for (const e of list) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
 console.log(`  entities found: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ')}`);

@@ -5,9 +5,9 @@
 // Candidate phrases are noun phrases of one to four words, found by a fast chunker rather than
 // compromise's full tagger: a phrase is a run of words between function words, verbs,
 // punctuation and numbers, with compromise's word list deciding which known words are verbs or
-// adverbs. compromise's tagger measured 75–170 ms per 10 KB on this machine (a 330 KB contract
-// would hold the worker for several seconds); this chunker is about 100× faster and finds
-// nearly the same phrases. docs/EXTRACTION.md has the measurements and the weighting formula.
+// adverbs. compromise's tagger measured 65–200 ms per 10 KB on this machine (about 2 s for a
+// 330 KB contract); this chunker takes 1–5 ms per 10 KB and finds mostly the same phrases.
+// docs/EXTRACTION.md has the measurements and the weighting formula.
 
 import { lookupUnit } from './claims/units.ts';
 import type { PhraseCount } from './types.ts';

@@ -8,13 +8,7 @@
 import { extractEntities } from '../entities/index.ts';
 import type { Claim, ClaimKind, Entity } from '../types.ts';
 import { singular } from '../words.ts';
-import {
-  type AttributeCue,
-  type CueGroup,
-  findAttribute,
-  findFrame,
-  headerAttribute,
-} from './attributes.ts';
+import { type AttributeCue, type CueGroup, findAttribute, findFrame, headerAttribute } from './attributes.ts';
 import { findDates, findEvent, mayHaveEvent } from './eventDates.ts';
 import { findFigures, parseNumber, signOf, tidy } from './figures.ts';
 import { blank, nonFigureSpans } from './masks.ts';
@@ -46,7 +40,10 @@ interface Draft {
   unit: string | null;
 }
 
-/** Kinds whose figures may take the passage's subject when the sentence names none. A weight or a length may not: the title names a project, not the object measured. */
+/**
+ * Kinds whose figures may take the passage's subject when the sentence names none. A weight or a
+ * length may not: the title names a project, not the object measured.
+ */
 const FALLS_BACK: ReadonlySet<CueGroup> = new Set(['money', 'percentage', 'duration', 'effort']);
 
 /**
@@ -58,7 +55,8 @@ const NEEDS_CUE: ReadonlySet<CueGroup> = new Set(['duration', 'percentage']);
 const NO_CUE: AttributeCue = { attribute: '', index: -1, end: -1, noun: false, negate: false };
 const AGGREGATE_LABELS = new Set(['total', 'subtotal', 'sub-total', 'grand total', 'sum', 'overall', 'all']);
 /** A passage with neither a digit nor a spelled-out number has no figures or dates: skip it cheaply. */
-const HINT = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|hundred)\b/i;
+const HINT =
+  /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b/i;
 
 export function extractClaims(text: string, context: ClaimContext = {}): Claim[] {
   if (!HINT.test(text)) return [];

@@ -17,8 +17,9 @@ export async function extract(context: StageContext, itemId: string): Promise<vo
   const chunks = await store.listChunks(itemId);
   const extraction: ItemExtraction = { entities: [], claims: [], phrases: [], versions: EXTRACTOR_VERSIONS };
   for (const chunk of chunks) {
-    for (const entity of extractEntities(chunk.text)) extraction.entities.push({ ...entity, chunkId: chunk.id });
-    const claims = extractClaims(chunk.text, { title: item.title ?? undefined, headingPath: chunk.headingPath });
+    const entities = extractEntities(chunk.text);
+    for (const entity of entities) extraction.entities.push({ ...entity, chunkId: chunk.id });
+    const claims = extractClaims(chunk.text, { title: item.title ?? undefined, headingPath: chunk.headingPath, entities });
     for (const claim of claims) extraction.claims.push({ ...claim, chunkId: chunk.id });
   }
   extraction.phrases = countPhrases(chunks.map((chunk) => chunk.text).join('\n\n'));
