@@ -46,6 +46,16 @@ test('the demo folder yields entities, a shared organisation and two contradicti
   assert.equal(comparison?.relation, 'contradicts');
   t.diagnostic(comparison!.detail);
 
+  // The handover note says "€42k" for the same work: a difference in formatting only, so agreement.
+  const handover = item('notes/handover-gc2-2025-05-20.md');
+  const restated = cost(handover, 42000);
+  assert.ok(restated, 'the handover note\'s €42k is read as 42000 EUR');
+  assert.match(restated!.text, /€42k/);
+  const topics = (detail: { title: string; concepts: { key: string }[] }) => [detail.title, ...detail.concepts.map((concept) => concept.key)];
+  const agreement = compareClaims(restated!, claimed!, { topicsA: topics(handover), topicsB: topics(maintenance) });
+  assert.equal(agreement?.relation, 'supports');
+  t.diagnostic(agreement!.detail);
+
   const { entities } = relata(['entities', '--data', data, '--json']);
   const example = entities.find((entity: { key: string }) => entity.key.startsWith('organisation:example'));
   assert.ok(example.frequency >= 3, 'Example Ltd is mentioned across several items');
