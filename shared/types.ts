@@ -54,33 +54,60 @@ export interface ItemView {
   updatedAt: string;
 }
 
-export type EntityTypeName = 'organisation' | 'person' | 'email' | 'date';
+// What the extract stage finds in a passage (the engine's extract/types.ts names them Entity and Claim).
 
-export interface EntityView {
-  chunkId: string;
-  type: EntityTypeName;
+export type EntityType = 'organisation' | 'person' | 'email' | 'date';
+
+export type Producer = 'deterministic' | 'model';
+
+export interface ExtractedEntity {
+  type: EntityType;
+  /** The text as written, e.g. "EXAMPLE LIMITED". */
   surface: string;
+  /** Normalised key shared by every spelling of the same entity, e.g. "organisation:example ltd". */
   key: string;
-  value?: string;
+  /** Character offsets in the text that was given to the extractor (a chunk's text). */
   start: number;
   end: number;
-  producer: 'deterministic' | 'model';
+  /** For dates: the ISO form (YYYY-MM-DD, or YYYY-MM / YYYY when that is all the text says). */
+  value?: string;
+  producer: Producer;
+  /** e.g. "entities@1"; bumped on any change to the output for the same input. */
   extractorVersion: string;
 }
 
-export interface ClaimView {
-  chunkId: string;
-  kind: 'money' | 'quantity' | 'percentage' | 'event_date';
+export type ClaimKind = 'money' | 'quantity' | 'percentage' | 'event_date';
+
+/**
+ * A statement of a figure or a date about a coarse subject, e.g. the cost of the gantry crane
+ * refurbishment is 42000 EUR.
+ */
+export interface ExtractedClaim {
+  kind: ClaimKind;
+  /** Coarse subject in normalised form, e.g. "gantry crane refurbishment". */
   subject: string;
+  /** What about the subject, normalised, e.g. "cost", "weight", "completion date". */
   attribute: string;
+  /** Normalised value: a number for money, quantities and percentages; an ISO date for event dates. */
   value: number | string;
+  /** ISO 4217 code for money, a normalised unit for quantities, "%" for percentages, null for dates. */
   unit: string | null;
+  /** The sentence the claim was read from. */
   text: string;
   start: number;
   end: number;
+  /** Entity keys mentioned in the same sentence (used to decide comparability). */
   entityKeys: string[];
-  producer: 'deterministic' | 'model';
+  producer: Producer;
   extractorVersion: string;
+}
+
+export interface EntityView extends ExtractedEntity {
+  chunkId: string;
+}
+
+export interface ClaimView extends ExtractedClaim {
+  chunkId: string;
 }
 
 export interface ConceptView {
