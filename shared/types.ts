@@ -21,7 +21,7 @@ export type ItemFlag =
   /** The PDF is encrypted but opens without a password (owner password only). */
   | 'encrypted_no_password';
 
-export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed' | 'extract';
+export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed' | 'extract' | 'discover';
 export type JobStatus = 'queued' | 'leased' | 'done' | 'failed';
 
 export interface ChunkView {
@@ -122,4 +122,159 @@ export interface ItemDetailView extends ItemView {
   entities: EntityView[];
   claims: ClaimView[];
   concepts: ConceptView[];
+}
+
+// Relationships (relationship-score-v1). Field names are snake_case because these objects are
+// the JSON the CLI prints and the protocol carries, exactly as the design documents them.
+
+/** Every type a relationship can carry. Discovery infers a subset; the rest come from a person or a model. */
+export type RelationshipType =
+  | 'derived_from'
+  | 'contradicts'
+  | 'supports'
+  | 'occurred_before'
+  | 'occurred_after'
+  | 'mentions'
+  | 'similar_to'
+  | 'same_entity_as'
+  | 'supersedes'
+  | 'updates'
+  | 'possibly_explains';
+
+export type RelationshipStatus = 'pending' | 'confirmed' | 'rejected';
+
+export type SignalType =
+  | 'content_hash_match'
+  | 'semantic_similarity'
+  | 'shared_entity'
+  | 'claim_support'
+  | 'claim_contradiction'
+  | 'model_classification'
+  | 'shared_concept'
+  | 'alias_entity'
+  | 'temporal_proximity'
+  | 'shared_metadata'
+  | 'user_confirmation'
+  | 'user_rejection';
+
+/** One piece of evidence on a relationship; its contribution is strength × weight × the diminishing factor. */
+export interface SignalView {
+  type: SignalType;
+  /** What was observed, in words: "0.89 cosine", "Example Ltd", "cost". */
+  value: string;
+  /** 0-1 (before the weight). */
+  strength: number;
+  weight: number;
+  detail: string;
+}
+
+export interface ItemRef {
+  item_id: string;
+  path: string;
+  title: string | null;
+}
+
+export interface RelationshipView {
+  id: string;
+  from: ItemRef;
+  to: ItemRef;
+  type: RelationshipType;
+  /** Relationship strength 0-1 under `score_version`: a heuristic strength, not a probability. */
+  score: number;
+  score_version: string;
+  status: RelationshipStatus;
+  /** Cosine at or above the near-duplicate threshold: flagged, never merged. */
+  near_duplicate: boolean;
+  signals: SignalView[];
+  /** What produced the proposal, e.g. "discover@1". */
+  produced_by: string;
+  created_at: string;
+  updated_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  note: string | null;
+}
+
+// Search (query-rank-v1 and later rank versions).
+
+export type SearchPath =
+  | 'lexical_items'
+  | 'lexical_chunks'
+  | 'vector'
+  | 'entity'
+  | 'title'
+  | 'expansion'
+  | 'confirmed_relationship'
+  | 'recency';
+
+export interface ExpandedVia {
+  relationship_id: string;
+  type: RelationshipType;
+  score: number;
+  status: RelationshipStatus;
+}
+
+export interface Passage {
+  text: string;
+  location: Location;
+  chunk_id: string;
+}
+
+export interface SearchResultView {
+  item_id: string;
+  title: string | null;
+  path: string;
+  /** 0-1, normalised so the best result of this response is 1.00: comparable within one result set, not across queries. */
+  query_relevance: number;
+  /** Best chunk cosine to the query; null when the item has no vectors yet. Never folded into relevance. */
+  semantic_similarity: number | null;
+  why_matched: string[];
+  contributions: Partial<Record<SearchPath, number>>;
+  expanded_via: ExpandedVia | null;
+  passage: Passage | null;
+}
+
+export interface SearchResponse {
+  rank_version: string;
+  query: string;
+  results: SearchResultView[];
+  /** Paths that could not run for this query, with why (e.g. vectors still being computed). */
+  unavailable_paths: { path: SearchPath; reason: string }[];
+}
+
+// Answers from stored knowledge.
+
+export interface AnswerSource {
+  /** "S1", "S2"…: the only names the model ever sees. */
+  label: string;
+  item_id: string;
+  title: string | null;
+  path: string;
+  location: Location;
+  passage: string;
+}
+
+export interface AnswerConflict {
+  relationship_id: string;
+  items: ItemRef[];
+  detail: string;
+}
+
+export interface InjectionWarning {
+  label: string;
+  text: string;
+}
+
+export interface AnswerResult {
+  answer: string | null;
+  sufficient: boolean;
+  sources: AnswerSource[];
+  citations: string[];
+  invalid_citations: number;
+  conflicts: AnswerConflict[];
+  /** Relationships that brought a source in by expansion: proposals, not facts. */
+  inferred_relationships: RelationshipView[];
+  injection_warnings: InjectionWarning[];
+  rejected_reason: string | null;
+  model: string | null;
 }

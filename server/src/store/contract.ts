@@ -12,6 +12,9 @@ import type {
   JobStatus,
   Location,
   PipelineStage,
+  RelationshipStatus,
+  RelationshipType,
+  SignalView,
 } from '../../../shared/types.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { Claim, Entity, PhraseCount } from '../extract/types.ts';
@@ -166,6 +169,49 @@ export interface EntitySummary {
   itemIds: string[];
 }
 
+/** What discovery proposes for a pair of items; the store keys it by the unordered pair. */
+export interface RelationshipProposal {
+  fromItemId: string;
+  toItemId: string;
+  type: RelationshipType;
+  score: number;
+  scoreVersion: string;
+  nearDuplicate: boolean;
+  signals: SignalView[];
+  /** What produced it, e.g. "discover@1". */
+  producedBy: string;
+}
+
+export interface RelationshipRecord extends RelationshipProposal {
+  id: string;
+  status: RelationshipStatus;
+  /** The proposal's score before any human decision (kept when a decision moves `score`). */
+  proposedScore: number;
+  createdAt: string;
+  updatedAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+}
+
+export type ProposalOutcome = 'created' | 'updated' | 'unchanged' | 'kept_rejected';
+
+export interface RelationshipDecision {
+  status: 'confirmed' | 'rejected';
+  by: string;
+  note: string | null;
+  /** The score after the decision's signal, computed by the scoring module. */
+  score: number;
+  /** The proposal's signals plus the decision's signal. */
+  signals: SignalView[];
+}
+
+export interface RelationshipFilter {
+  status?: RelationshipStatus;
+  /** Only relationships with this item at either end. */
+  itemId?: string;
+}
+
 export interface WorkspaceStore {
   readonly workspace: string;
 
@@ -238,6 +284,24 @@ export interface WorkspaceStore {
   phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>>;
   /** Live indexed items. */
   countIndexedItems(): Promise<number>;
+
+  // Relationships -----------------------------------------------------------
+  /**
+   * Record discovery's proposal for a pair. One relationship per unordered pair (the dedupe key),
+   * so reprocessing updates rather than duplicates. A rejected pair is never re-proposed (left
+   * untouched); a confirmed one keeps its decision and decision signal while its evidence updates.
+   */
+  upsertRelationship(proposal: RelationshipProposal): Promise<{ id: string; outcome: ProposalOutcome }>;
+  getRelationship(id: string): Promise<RelationshipRecord | null>;
+  /** Relationships between live items, strongest first. */
+  listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]>;
+  /** Relationships with any of these items at either end (e.g. for search expansion), strongest first. */
+  relationshipsTouching(
+    itemIds: readonly string[],
+    options?: { minScore?: number; statuses?: readonly RelationshipStatus[] },
+  ): Promise<RelationshipRecord[]>;
+  /** A person's decision: status, who, when, note, and the rescored signals. Nothing is removed. */
+  decideRelationship(id: string, decision: RelationshipDecision): Promise<RelationshipRecord>;
 
   // Leased job queue ------------------------------------------------------
   /** Queue a stage for a subject (a path for ingest, an item id otherwise). Re-queuing an existing job bumps its generation. */
