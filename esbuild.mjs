@@ -1,5 +1,7 @@
-// Bundles the `relata` command line (and, as later issues add them, the language server, the
-// extension and the webviews). Type-checking is separate: `npm run typecheck` (tsc --noEmit).
+// Bundles the `relata` command line (which is also the language server: `relata serve --stdio`),
+// the VS Code extension (CommonJS, `vscode` external, dist/extension.cjs) and the webviews (one
+// browser script each, plus their stylesheet, in dist/webview/). Type-checking is separate:
+// `npm run typecheck` (tsc --noEmit, once for Node code and once for the webviews' DOM code).
 // Native and self-locating packages stay external: better-sqlite3, sqlite-vec and
 // onnxruntime-node load compiled binaries; pdfjs-dist finds its character maps and fonts, and
 // USE-lite's packages their weights and .wasm files, inside their own package folders. Embedder
@@ -16,6 +18,8 @@ const external = [
   'pdfjs-dist',
   'pdfjs-dist/*',
   '@energetic-ai/*',
+  'node-llama-cpp',
+  'hnswlib-node',
 ];
 
 /** @type {import('esbuild').BuildOptions} */
@@ -41,9 +45,40 @@ const cli = {
   logLevel: 'warning',
 };
 
+/** @type {import('esbuild').BuildOptions} */
+const extension = {
+  entryPoints: { extension: 'client/src/extension.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  external: ['vscode'],
+  logLevel: 'warning',
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const webviews = {
+  entryPoints: {
+    relationship: 'webview-ui/src/relationship.ts',
+    ask: 'webview-ui/src/ask.ts',
+    scoring: 'webview-ui/src/scoring.ts',
+    webview: 'webview-ui/src/webview.css',
+  },
+  outdir: 'dist/webview',
+  bundle: true,
+  platform: 'browser',
+  target: 'es2022',
+  format: 'iife',
+  sourcemap: false,
+  logLevel: 'warning',
+};
+
+const bundles = [cli, extension, webviews];
 if (watch) {
-  const context = await esbuild.context(cli);
-  await context.watch();
+  for (const options of bundles) await (await esbuild.context(options)).watch();
 } else {
-  await esbuild.build(cli);
+  await Promise.all(bundles.map((options) => esbuild.build(options)));
 }

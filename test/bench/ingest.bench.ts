@@ -28,7 +28,7 @@ async function measure(corpus: string, folder: string): Promise<Measurement> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-bench-'));
   // Parse and chunk only: embedding has its own benchmark (bench:embed).
   const index = await FolderIndex.open({ folder, dataDir, workspace: 'bench', embedding: { kind: 'none' } });
-  const stageMs = { ingest: 0, parse: 0, chunk: 0, embed: 0, extract: 0 };
+  const stageMs = { ingest: 0, parse: 0, chunk: 0, embed: 0, extract: 0, discover: 0 };
   try {
     const started = performance.now();
     const report = await index.index({

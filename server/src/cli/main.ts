@@ -3,14 +3,35 @@
 
 import { parseArgs } from 'node:util';
 import type { Command, CommandValues } from './command.ts';
+import { askCommand } from './commands/ask.ts';
+import { confirmCommand, rejectCommand } from './commands/decide.ts';
 import { entitiesCommand } from './commands/entities.ts';
 import { indexCommand } from './commands/index.ts';
 import { itemCommand } from './commands/item.ts';
 import { itemsCommand } from './commands/items.ts';
+import { relationshipsCommand } from './commands/relationships.ts';
+import { reprocessCommand } from './commands/reprocess.ts';
+import { scoringCommand } from './commands/scoring.ts';
+import { searchCommand } from './commands/search.ts';
+import { serveCommand } from './commands/serve.ts';
 import { statusCommand } from './commands/status.ts';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
 
-const COMMANDS: Command[] = [indexCommand, statusCommand, itemsCommand, itemCommand, entitiesCommand];
+const COMMANDS: Command[] = [
+  indexCommand,
+  statusCommand,
+  itemsCommand,
+  itemCommand,
+  entitiesCommand,
+  relationshipsCommand,
+  confirmCommand,
+  rejectCommand,
+  reprocessCommand,
+  scoringCommand,
+  searchCommand,
+  askCommand,
+  serveCommand,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

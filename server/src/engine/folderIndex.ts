@@ -13,6 +13,7 @@ import { defaultDataDir } from '../store/dataDir.ts';
 import { openStore } from '../store/index.ts';
 import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/settings.ts';
 import type { StageContext } from '../pipeline/stages/index.ts';
+import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { FolderRules } from '../workspace/folderRules.ts';
 import { scanFolder } from '../workspace/scan.ts';
@@ -129,7 +130,11 @@ export class FolderIndex {
     await this.store.enqueueMany('ingest', paths);
   }
 
-  /** Run queued jobs until none is left; leases of dead local indexers are handed back first. */
+  /**
+   * Run queued jobs until none is left; leases of dead local indexers are handed back first.
+   * Discovery is queued only once everything else is done, so each item is weighed against items
+   * that are already extracted and embedded.
+   */
   async drain(options: RunOptions = {}): Promise<number> {
     let done = 0;
     const worker = new Worker(this.context, {
@@ -141,7 +146,35 @@ export class FolderIndex {
       },
     });
     await worker.reclaimDeadLeases();
-    return worker.runUntilIdle();
+    let processed = await worker.runUntilIdle();
+    let previous = Infinity;
+    while (!options.signal?.aborted) {
+      const undiscovered = await this.store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));
+      // Items whose discovery failed are left for the next run rather than retried in a loop.
+      if (undiscovered.length === 0 || undiscovered.length >= previous) break;
+      previous = undiscovered.length;
+      await this.store.enqueueMany('discover', undiscovered);
+      processed += await worker.runUntilIdle();
+    }
+    return processed;
+  }
+
+  /**
+   * Recompute relationships under the current scoring model: of the items at these paths, or of
+   * every item when none are given. Proposals update in place (the dedupe key), decisions stay.
+   */
+  async reprocess(paths: readonly string[] | null, options: RunOptions = {}): Promise<number> {
+    let itemIds: string[] | null = null;
+    if (paths) {
+      itemIds = [];
+      for (const relative of paths) {
+        const item = await this.store.getItemByPath(relative);
+        if (!item) throw new Error(`${relative}: no item at this path in the index; run \`relata index\` first`);
+        itemIds.push(item.id);
+      }
+    }
+    await this.store.resetDiscovery(itemIds);
+    return this.drain(options);
   }
 
   /** The configured embedding model, loading it if needed; null when embedding is off or nothing is chunked yet. */

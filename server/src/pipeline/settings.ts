@@ -1,6 +1,8 @@
 // Pipeline settings with their defaults in one place. The CLI and the language server map
 // their flags and configuration onto this shape.
 
+import { thresholdsFromEnv, type Thresholds } from '../scoring/index.ts';
+
 export interface PipelineSettings {
   /** Files larger than this are skipped with a reason (bytes). */
   maxFileBytes: number;
@@ -10,6 +12,8 @@ export interface PipelineSettings {
   maxAttempts: number;
   /** Extra exclude patterns (gitignore syntax) on top of .gitignore and the built-in list. */
   exclude: string[];
+  /** Discovery's thresholds (RELATA_REL_MIN_SCORE, RELATA_REL_STORE_SCORE, RELATA_NEAR_DUPLICATE_SIMILARITY). */
+  thresholds: Thresholds;
 }
 
 export const MEBIBYTE = 1024 * 1024;
@@ -20,6 +24,7 @@ export function defaultPipelineSettings(env: NodeJS.ProcessEnv = process.env): P
     leaseMs: positiveNumber(env.RELATA_LEASE_MS) ?? 60_000,
     maxAttempts: 3,
     exclude: [],
+    thresholds: thresholdsFromEnv(env),
   };
 }
 

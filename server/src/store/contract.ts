@@ -174,9 +174,13 @@ export interface RelationshipProposal {
   fromItemId: string;
   toItemId: string;
   type: RelationshipType;
+  /** The score with every signal, including a person's decision when there is one. */
   score: number;
+  /** The score of the evidence alone, before any human decision. */
+  proposedScore: number;
   scoreVersion: string;
   nearDuplicate: boolean;
+  /** Every signal: the evidence, then the decision's signal when decided. */
   signals: SignalView[];
   /** What produced it, e.g. "discover@1". */
   producedBy: string;
@@ -185,12 +189,22 @@ export interface RelationshipProposal {
 export interface RelationshipRecord extends RelationshipProposal {
   id: string;
   status: RelationshipStatus;
-  /** The proposal's score before any human decision (kept when a decision moves `score`). */
-  proposedScore: number;
   createdAt: string;
   updatedAt: string;
   decidedBy: string | null;
   decidedAt: string | null;
+  note: string | null;
+}
+
+export interface RelationshipEvent {
+  at: string;
+  kind: 'proposed' | 'updated' | 'confirmed' | 'rejected';
+  /** What or who acted: "discover@1", a person's name. */
+  actor: string;
+  type: RelationshipType;
+  score: number;
+  scoreVersion: string;
+  signals: SignalView[];
   note: string | null;
 }
 
@@ -208,8 +222,28 @@ export interface RelationshipDecision {
 
 export interface RelationshipFilter {
   status?: RelationshipStatus;
+  /** Leave out pending proposals scoring below this (decided ones are always listed). */
+  minPendingScore?: number;
   /** Only relationships with this item at either end. */
   itemId?: string;
+}
+
+/** An entity mention found by key, for the search path that matches what a query names. */
+export interface EntityMention {
+  itemId: string;
+  chunkId: string;
+  key: string;
+  type: Entity['type'];
+  surface: string;
+}
+
+/** What a search result shows about its item. */
+export interface SearchItemInfo {
+  itemId: string;
+  path: string;
+  title: string | null;
+  /** When the store first saw the item's current bytes: the date search's recency path uses. */
+  versionSeenAt: string;
 }
 
 export interface WorkspaceStore {
@@ -264,6 +298,8 @@ export interface WorkspaceStore {
   itemsNeedingVectors(modelId: string): Promise<string[]>;
   /** Nearest windows by cosine similarity, among this model's vectors only. */
   searchVectors(modelId: string, query: Float32Array, k: number): Promise<VectorHit[]>;
+  /** searchVectors for several queries at once (e.g. every window of an item), in query order. */
+  searchVectorsMany(modelId: string, queries: readonly Float32Array[], k: number): Promise<VectorHit[][]>;
   /** Vectors and chunks covered per model. */
   modelUsage(): Promise<ModelUsage[]>;
 
@@ -293,6 +329,8 @@ export interface WorkspaceStore {
    */
   upsertRelationship(proposal: RelationshipProposal): Promise<{ id: string; outcome: ProposalOutcome }>;
   getRelationship(id: string): Promise<RelationshipRecord | null>;
+  /** The relationship of a pair, in either direction, whatever its status. */
+  relationshipBetween(itemA: string, itemB: string): Promise<RelationshipRecord | null>;
   /** Relationships between live items, strongest first. */
   listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]>;
   /** Relationships with any of these items at either end (e.g. for search expansion), strongest first. */
@@ -302,6 +340,36 @@ export interface WorkspaceStore {
   ): Promise<RelationshipRecord[]>;
   /** A person's decision: status, who, when, note, and the rescored signals. Nothing is removed. */
   decideRelationship(id: string, decision: RelationshipDecision): Promise<RelationshipRecord>;
+
+  // Search ------------------------------------------------------------------
+  /** Live indexed items whose title contains the text (case-insensitive for ASCII), shortest title first. */
+  searchTitles(text: string, limit: number): Promise<string[]>;
+  /** Mentions in live items of entities whose key is one of `keys` or starts with one of `keyPrefixes`. */
+  entityMentions(keys: readonly string[], keyPrefixes: readonly string[]): Promise<EntityMention[]>;
+  /** Path, title and version date of the live indexed items among these ids. */
+  searchItemInfo(itemIds: readonly string[]): Promise<SearchItemInfo[]>;
+  getChunks(chunkIds: readonly string[]): Promise<ChunkRecord[]>;
+  /** Whether any passage has a vector from this model. */
+  hasVectors(modelId: string): Promise<boolean>;
+  /** Each listed item's best window by cosine to the query, among this model's vectors. */
+  bestSimilarities(modelId: string, query: Float32Array, itemIds: readonly string[]): Promise<VectorHit[]>;
+
+  /** Every proposal, update and decision of a relationship, oldest first. */
+  relationshipHistory(id: string): Promise<RelationshipEvent[]>;
+
+  // Discovery look-ups: each bounded by an index and a limit ---------------------
+  /** Live items (indexed or duplicate) not yet discovered for their current bytes under this basis. */
+  itemsNeedingDiscovery(basis: string): Promise<string[]>;
+  recordDiscovery(itemId: string, contentHash: string, basis: string): Promise<void>;
+  /** Forget discovery for these items (all when null), so the next run recomputes them. */
+  resetDiscovery(itemIds: readonly string[] | null): Promise<void>;
+  itemsWithContentHash(contentHash: string, exceptItemId: string, limit: number): Promise<string[]>;
+  /** Live items mentioning each entity key. */
+  entityItemCounts(keys: readonly string[]): Promise<Map<string, number>>;
+  itemsMentioning(entityKey: string, exceptItemId: string, limit: number): Promise<string[]>;
+  itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]>;
+  /** Every window vector of the item from this model. */
+  itemVectors(itemId: string, modelId: string): Promise<Float32Array[]>;
 
   // Leased job queue ------------------------------------------------------
   /** Queue a stage for a subject (a path for ingest, an item id otherwise). Re-queuing an existing job bumps its generation. */

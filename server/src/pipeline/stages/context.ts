@@ -1,6 +1,7 @@
 // What every stage needs: the workspace's store, the blob store, the folder being indexed and
 // the settings. Stages are functions of this context and one job subject, and are idempotent.
 
+import type { RelationshipClassifier } from '../../discover/classifier.ts';
 import type { LazyEmbedder } from '../../embed/choice.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
@@ -14,4 +15,6 @@ export interface StageContext {
   settings: PipelineSettings;
   /** The workspace's embedding model, loaded on first use. */
   embedder: LazyEmbedder;
+  /** A language model's weak opinion on candidate pairs; absent unless a model is configured. */
+  classifier?: RelationshipClassifier | null;
 }

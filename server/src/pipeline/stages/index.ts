@@ -1,8 +1,9 @@
-// The stage table: which function runs a job of each stage. Later stages (embed, extract,
-// discover) are added here and nowhere else.
+// The stage table: which function runs a job of each stage. A new stage is added here and
+// nowhere else.
 
 import type { PipelineStage } from '../../../../shared/types.ts';
 import { chunk } from './chunk.ts';
+import { discover } from './discover.ts';
 import { embed } from './embed.ts';
 import { extract } from './extract.ts';
 import type { StageContext } from './context.ts';
@@ -11,6 +12,6 @@ import { parse } from './parse.ts';
 
 export type Stage = (context: StageContext, subject: string) => Promise<void>;
 
-export const STAGES: Record<PipelineStage, Stage> = { ingest, parse, chunk, embed, extract };
+export const STAGES: Record<PipelineStage, Stage> = { ingest, parse, chunk, embed, extract, discover };
 
 export type { StageContext } from './context.ts';

@@ -201,6 +201,92 @@ const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    description: 'relationships (one per item pair), their history, and which items discovery has seen',
+    sql: `
+      CREATE TABLE relationships (
+        workspace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        -- The dedupe key: both item ids, sorted, so reprocessing a pair updates its one row.
+        pair_key TEXT NOT NULL,
+        from_item TEXT NOT NULL,
+        to_item TEXT NOT NULL,
+        type TEXT NOT NULL,
+        score REAL NOT NULL,
+        proposed_score REAL NOT NULL,
+        score_version TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'rejected')),
+        near_duplicate INTEGER NOT NULL,
+        signals TEXT NOT NULL,
+        produced_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        decided_by TEXT,
+        decided_at TEXT,
+        note TEXT,
+        PRIMARY KEY (workspace, id),
+        UNIQUE (workspace, pair_key)
+      );
+      CREATE INDEX relationships_from ON relationships (workspace, from_item);
+      CREATE INDEX relationships_to ON relationships (workspace, to_item);
+      CREATE INDEX relationships_status ON relationships (workspace, status, score);
+
+      -- Every proposal, update and decision as it was: the history a decision never erases.
+      CREATE TABLE relationship_events (
+        workspace TEXT NOT NULL,
+        relationship_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        type TEXT NOT NULL,
+        score REAL NOT NULL,
+        score_version TEXT NOT NULL,
+        signals TEXT NOT NULL,
+        note TEXT
+      );
+      CREATE INDEX relationship_events_rel ON relationship_events (workspace, relationship_id);
+
+      CREATE TABLE item_discoveries (
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        -- Score version, extractor versions and embedding model the discovery ran under.
+        basis TEXT NOT NULL,
+        discovered_at TEXT NOT NULL,
+        PRIMARY KEY (workspace, item_id)
+      );
+    `,
+  },
+  {
+    version: 6,
+    description: 'a log of removed vectors and the identity of saved vector indexes (approximate search, vectorIndex.ts)',
+    sql: `
+      -- A process holding an in-memory HNSW graph catches up by reading what changed since the
+      -- sequences it covers. Additions need no log: vectors.seq is AUTOINCREMENT, so later rows have
+      -- larger seqs. Removals are logged by the trigger, whichever statement deletes the row.
+      CREATE TABLE vector_removals (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        workspace TEXT NOT NULL,
+        model_id TEXT NOT NULL,
+        vector_seq INTEGER NOT NULL
+      );
+      CREATE INDEX vector_removals_model ON vector_removals (workspace, model_id, seq);
+      CREATE TRIGGER vectors_removed AFTER DELETE ON vectors BEGIN
+        INSERT INTO vector_removals (workspace, model_id, vector_seq) VALUES (old.workspace, old.model_id, old.seq);
+      END;
+
+      -- One row per workspace and model whose index was saved: the identity a saved file must carry
+      -- (a replaced database has another) and how far the removal log has been pruned.
+      CREATE TABLE vector_indexes (
+        workspace TEXT NOT NULL,
+        model_id TEXT NOT NULL,
+        generation TEXT NOT NULL,
+        removals_pruned_through INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (workspace, model_id)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

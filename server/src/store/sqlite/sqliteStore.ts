@@ -8,13 +8,15 @@ import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { ItemFlag, ItemStatus, JobStatus, Location, PipelineStage } from '../../../../shared/types.ts';
+import type { ItemFlag, ItemStatus, JobStatus, Location, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
 import type { EntityType } from '../../extract/types.ts';
 import type {
   ChunkRecord,
+  EntityMention,
   EntitySummary,
+  SearchItemInfo,
   ItemExtraction,
   StoredClaim,
   StoredEntity,
@@ -31,12 +33,23 @@ import type {
   LeaseView,
   LexicalHit,
   ParsedText,
+  ProposalOutcome,
+  RelationshipDecision,
+  RelationshipEvent,
+  RelationshipFilter,
+  RelationshipProposal,
+  RelationshipRecord,
   StageCounts,
   WorkspaceStore,
 } from '../contract.ts';
 import { migrate } from './migrations.ts';
 import { toFtsQuery } from './ftsQuery.ts';
+import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, type WorkspaceIndexNames } from './workspaceIndexes.ts';
+import { DiscoveryQueries } from './discoveryQueries.ts';
+import { RelationshipTables } from './relationshipTables.ts';
+import { ScopedSql } from './scopedSql.ts';
+import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
 
 export const DATABASE_FILE = 'relata.sqlite';
 
@@ -125,6 +138,8 @@ export interface SqliteStoreOptions {
   workspace: string;
   /** Page cache size in MiB; vector and FTS look-ups are much faster with a warm cache. */
   cacheMiB?: number;
+  /** Approximate vector search (vectorIndex.ts): settings other than the measured defaults, e.g. for tests. */
+  vectorIndex?: Partial<VectorIndexSettings> & { log?: (message: string) => void };
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
@@ -138,7 +153,14 @@ export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
   db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   sqliteVec.load(db);
   migrate(db);
-  return new SqliteWorkspaceStore(db, options.workspace, ensureWorkspaceIndexes(db, options.workspace));
+  const { log = (message: string) => console.error(`relata: ${message}`), ...settings } = options.vectorIndex ?? {};
+  const vectorIndex = new WorkspaceVectorIndex(
+    new ScopedSql(db, options.workspace),
+    path.join(options.dataDir, 'vector-index'),
+    { ...VECTOR_INDEX_SETTINGS, ...settings },
+    log,
+  );
+  return new SqliteWorkspaceStore(db, options.workspace, ensureWorkspaceIndexes(db, options.workspace), vectorIndex);
 }
 
 class SqliteWorkspaceStore implements WorkspaceStore {
@@ -147,10 +169,18 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     readonly workspace: string,
     /** This workspace's own FTS5 tables. */
     private readonly fts: WorkspaceIndexNames,
-  ) {}
+    /** Approximate nearest-neighbour graphs over this workspace's vectors, one per model. */
+    private readonly vectorIndex: WorkspaceVectorIndex,
+  ) {
+    const scoped = new ScopedSql(db, workspace);
+    this.relationships = new RelationshipTables(scoped);
+    this.discovery = new DiscoveryQueries(scoped);
+  }
 
   private readonly statements = new Map<string, Database.Statement>();
   private readonly vectorTables = new Set<string>();
+  private readonly relationships: RelationshipTables;
+  private readonly discovery: DiscoveryQueries;
 
   /** Cached prepared statement; every one of them takes the workspace as a named `@ws` parameter. */
   private sql(text: string): Database.Statement {
@@ -640,21 +670,21 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async searchVectors(modelId: string, query: Float32Array, k: number): Promise<VectorHit[]> {
+    return (await this.searchVectorsMany(modelId, [query], k))[0] ?? [];
+  }
+
+  /** Exact (sqlite-vec) for small workspaces, approximate (vectorIndex.ts) beyond; similarities are exact either way. */
+  async searchVectorsMany(modelId: string, queries: readonly Float32Array[], k: number): Promise<VectorHit[][]> {
     const model = this.row<{ dims: number }>('SELECT dims FROM embedding_models WHERE workspace = @ws AND id = @modelId', {
       modelId,
     });
-    if (!model) return [];
-    if (query.length !== model.dims) {
-      throw new Error(`query vector has ${query.length} dimensions, model ${modelId} has ${model.dims}`);
+    if (!model) return queries.map(() => []);
+    for (const query of queries) {
+      if (query.length !== model.dims) {
+        throw new Error(`query vector has ${query.length} dimensions, model ${modelId} has ${model.dims}`);
+      }
     }
-    return this.rows<{ chunk_id: string; item_id: string; window: number; distance: number }>(
-      `SELECT vectors.chunk_id, vectors.item_id, vectors.window, knn.distance
-       FROM (SELECT rowid, distance FROM ${this.vectorTable(model.dims)}
-             WHERE embedding MATCH @query AND k = @k AND workspace = @ws AND model_id = @modelId) AS knn
-       JOIN vectors ON vectors.seq = knn.rowid AND vectors.workspace = @ws
-       ORDER BY knn.distance`,
-      { query: Buffer.from(query.buffer, query.byteOffset, query.byteLength), k: BigInt(k), modelId },
-    ).map((row) => ({ chunkId: row.chunk_id, itemId: row.item_id, window: row.window, similarity: 1 - row.distance }));
+    return this.vectorIndex.search({ id: modelId, dims: model.dims, table: this.vectorTable(model.dims) }, queries, k);
   }
 
   async modelUsage(): Promise<ModelUsage[]> {
@@ -839,6 +869,34 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     )!.n;
   }
 
+  // Search (the SQL lives in searchQueries.ts) ------------------------------------
+
+  private readonly reader: search.ScopedReader = { rows: (text, params) => this.rows(text, params) };
+
+  async searchTitles(text: string, limit: number): Promise<string[]> {
+    return search.titleMatches(this.reader, text, limit);
+  }
+
+  async entityMentions(keys: readonly string[], keyPrefixes: readonly string[]): Promise<EntityMention[]> {
+    return search.entityMentions(this.reader, keys, keyPrefixes);
+  }
+
+  async searchItemInfo(itemIds: readonly string[]): Promise<SearchItemInfo[]> {
+    return search.searchItemInfo(this.reader, itemIds);
+  }
+
+  async getChunks(chunkIds: readonly string[]): Promise<ChunkRecord[]> {
+    return search.chunksByIds(this.reader, chunkIds);
+  }
+
+  async hasVectors(modelId: string): Promise<boolean> {
+    return search.hasVectors(this.reader, modelId);
+  }
+
+  async bestSimilarities(modelId: string, query: Float32Array, itemIds: readonly string[]): Promise<VectorHit[]> {
+    return search.bestSimilarities(this.reader, modelId, query, itemIds);
+  }
+
   // Leased job queue ----------------------------------------------------------
 
   async enqueue(stage: PipelineStage, subject: string): Promise<void> {
@@ -1005,7 +1063,73 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     );
   }
 
+  // Relationships and discovery look-ups (relationshipTables.ts, discoveryQueries.ts) ------------
+
+  async upsertRelationship(proposal: RelationshipProposal): Promise<{ id: string; outcome: ProposalOutcome }> {
+    return this.relationships.upsert(proposal, now());
+  }
+
+  async getRelationship(id: string): Promise<RelationshipRecord | null> {
+    return this.relationships.get(id);
+  }
+
+  async relationshipBetween(itemA: string, itemB: string): Promise<RelationshipRecord | null> {
+    return this.relationships.between(itemA, itemB);
+  }
+
+  async listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]> {
+    return this.relationships.list(filter);
+  }
+
+  async relationshipsTouching(
+    itemIds: readonly string[],
+    options: { minScore?: number; statuses?: readonly RelationshipStatus[] } = {},
+  ): Promise<RelationshipRecord[]> {
+    return this.relationships.touching(itemIds, options);
+  }
+
+  async decideRelationship(id: string, decision: RelationshipDecision): Promise<RelationshipRecord> {
+    return this.relationships.decide(id, decision, now());
+  }
+
+  async relationshipHistory(id: string): Promise<RelationshipEvent[]> {
+    return this.relationships.history(id);
+  }
+
+  async itemsNeedingDiscovery(basis: string): Promise<string[]> {
+    return this.discovery.itemsNeedingDiscovery(basis);
+  }
+
+  async recordDiscovery(itemId: string, contentHash: string, basis: string): Promise<void> {
+    this.discovery.recordDiscovery(itemId, contentHash, basis, now());
+  }
+
+  async resetDiscovery(itemIds: readonly string[] | null): Promise<void> {
+    this.discovery.resetDiscovery(itemIds);
+  }
+
+  async itemsWithContentHash(contentHash: string, exceptItemId: string, limit: number): Promise<string[]> {
+    return this.discovery.itemsWithContentHash(contentHash, exceptItemId, limit);
+  }
+
+  async entityItemCounts(keys: readonly string[]): Promise<Map<string, number>> {
+    return this.discovery.entityItemCounts(keys);
+  }
+
+  async itemsMentioning(entityKey: string, exceptItemId: string, limit: number): Promise<string[]> {
+    return this.discovery.itemsMentioning(entityKey, exceptItemId, limit);
+  }
+
+  async itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]> {
+    return this.discovery.itemsWithClaimsOn(kind, attribute, unit, exceptItemId, limit);
+  }
+
+  async itemVectors(itemId: string, modelId: string): Promise<Float32Array[]> {
+    return this.discovery.itemVectors(itemId, modelId);
+  }
+
   async close(): Promise<void> {
+    this.vectorIndex.close();
     this.db.close();
   }
 }

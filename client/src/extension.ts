@@ -1,0 +1,107 @@
+// Relata's VS Code extension. Activation only registers commands, views and the hover, and then
+// starts the language server without waiting for it: the server runs in its own Node process
+// (see serverRuntime.ts) and indexes in the background. In an untrusted workspace nothing is
+// indexed and no model runs until the workspace is trusted.
+
+import * as vscode from 'vscode';
+import { openAt } from './openLocation.ts';
+import { ProposalsView } from './proposals/proposalsView.ts';
+import type { ProposalNode } from './proposals/proposalTree.ts';
+import { relataHoverProvider } from './hoverProvider.ts';
+import { searchKnowledge } from './searchKnowledge.ts';
+import { ServerConnection } from './serverConnection.ts';
+import { showFileStatus } from './fileStatus.ts';
+import { summarizeStatus } from './statusSummary.ts';
+import { decide, showAsk, showRelationship, showScoringModel, type PanelContext } from './webviews/panels.ts';
+
+let connection: ServerConnection | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
+  const output = vscode.window.createOutputChannel('Relata', { log: true });
+  const server = new ServerConnection(context, output);
+  connection = server;
+  const proposals = new ProposalsView(server);
+
+  const statusBar = vscode.window.createStatusBarItem('relata.status', vscode.StatusBarAlignment.Left, 10);
+  statusBar.name = 'Relata';
+  statusBar.command = 'relata.showFileStatus';
+  const renderStatus = () => {
+    if (!vscode.workspace.isTrusted) {
+      statusBar.text = '$(shield) Relata: restricted';
+      statusBar.tooltip = 'Relata indexes nothing and runs no model until you trust this workspace.';
+    } else if (server.problem) {
+      statusBar.text = '$(error) Relata: not running';
+      statusBar.tooltip = server.problem;
+    } else {
+      const summary = summarizeStatus(server.lastStatus);
+      statusBar.text = summary.text;
+      statusBar.tooltip = summary.tooltip;
+      statusBar.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    }
+    statusBar.show();
+  };
+
+  const panels: PanelContext = { extensionUri: context.extensionUri, server, output, decided: () => proposals.refresh() };
+  const activeFolder = () => {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    return (uri && vscode.workspace.getWorkspaceFolder(uri)?.uri.toString()) ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString();
+  };
+  const reportFailure = (what: string) => (error: Error) => vscode.window.showErrorMessage(`Relata: ${what}: ${error.message}`);
+  const decideFromTree = async (kind: 'confirm' | 'reject', node: ProposalNode | undefined) => {
+    if (node?.kind !== 'proposal') return;
+    const note = await vscode.window.showInputBox({
+      title: `${kind === 'confirm' ? 'Confirm' : 'Reject'}: ${node.label}`,
+      prompt: 'Note (optional): why you decided this',
+      ignoreFocusOut: true,
+    });
+    if (note === undefined) return;
+    await decide(server, kind, node.folder, node.relationship.id, note.trim() || undefined).catch(reportFailure(`could not ${kind}`));
+    proposals.refresh();
+  };
+
+  const view = vscode.window.createTreeView('relata.proposals', { treeDataProvider: proposals, showCollapseAll: true });
+  context.subscriptions.push(
+    output,
+    server,
+    proposals,
+    view,
+    statusBar,
+    server.onStatus(renderStatus),
+    server.onRelationshipsChanged(() => proposals.refresh()),
+    proposals.onDidChangeTreeData(() => setTimeout(() => (view.message = proposals.message), 0)),
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, relataHoverProvider(server)),
+    vscode.commands.registerCommand('relata.search', () => searchKnowledge(server)),
+    vscode.commands.registerCommand('relata.showFileStatus', () => showFileStatus(server).catch(reportFailure('file status'))),
+    vscode.commands.registerCommand('relata.ask', () => showAsk(panels, activeFolder)),
+    vscode.commands.registerCommand('relata.showScoringModel', () => showScoringModel(panels)),
+    vscode.commands.registerCommand('relata.refreshProposals', () => proposals.refresh()),
+    vscode.commands.registerCommand('relata.confirmProposal', (node?: ProposalNode) => decideFromTree('confirm', node)),
+    vscode.commands.registerCommand('relata.rejectProposal', (node?: ProposalNode) => decideFromTree('reject', node)),
+    vscode.commands.registerCommand('relata.openRelationship', (target?: { folder: string; id: string }) => {
+      if (target) showRelationship(panels, target.folder, target.id);
+    }),
+    vscode.commands.registerCommand('relata.openItem', (target?: { folder: string; path: string }) => {
+      if (target) openAt(target.folder, target.path).catch(reportFailure(`could not open ${target.path}`));
+    }),
+    vscode.commands.registerCommand('relata.restartServer', () => server.restart().then(renderStatus)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('relata') && !event.affectsConfiguration('relata.trace') && vscode.workspace.isTrusted) {
+        void server.restart().then(renderStatus);
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      renderStatus();
+      void server.start().then(renderStatus);
+    }),
+  );
+
+  renderStatus();
+  if (vscode.workspace.isTrusted) void server.start().then(renderStatus);
+  output.info(`activated in ${(performance.now() - started).toFixed(1)} ms (extension's own work; the server starts in the background)`);
+}
+
+/** VS Code waits for this: the server gets its shutdown and exit before the window closes. */
+export function deactivate(): Promise<void> | undefined {
+  return connection?.stop();
+}

@@ -1,0 +1,20 @@
+// Words and editor positions for a passage's location (lines, pages, or paragraphs of a DOCX).
+
+import type { Location } from '../../shared/types.ts';
+
+export function describeLocation(location: Location): string {
+  const noun = { lines: 'line', pages: 'page', blocks: 'paragraph' }[location.kind];
+  return location.start === location.end ? `${noun} ${location.start}` : `${noun}s ${location.start}-${location.end}`;
+}
+
+/** 0-based line range to select when a file opens at this passage; null when the format has no lines. */
+export function lineSelection(location: Location | null | undefined): { startLine: number; endLine: number } | null {
+  if (!location || location.kind !== 'lines') return null;
+  return { startLine: location.start - 1, endLine: location.end - 1 };
+}
+
+/** A folder-relative path that stays inside its folder (no "..", not absolute). */
+export function isInsideFolder(relative: string): boolean {
+  if (relative === '' || relative.startsWith('/') || /^[a-zA-Z]:/.test(relative) || relative.includes('\\')) return false;
+  return !relative.split('/').some((segment) => segment === '..');
+}

@@ -1,0 +1,121 @@
+// The three webview panels: a relationship (its signals' arithmetic, its conflicts, Confirm and
+// Reject), Ask (question → answer with its sources and uncertainty), and the scoring model. Each
+// is one PanelHost; requests go to the language server, results go to the page as HostMessages.
+
+import * as vscode from 'vscode';
+import {
+  AskRequest,
+  ConfirmRequest,
+  RejectRequest,
+  RelationshipRequest,
+  ScoringModelRequest,
+} from '../../../shared/protocol.ts';
+import type { ViewMessage } from '../../../shared/webviewMessages.ts';
+import { openAt } from '../openLocation.ts';
+import type { ServerConnection } from '../serverConnection.ts';
+import { PanelHost } from './panelHost.ts';
+
+export interface PanelContext {
+  extensionUri: vscode.Uri;
+  server: ServerConnection;
+  output: vscode.LogOutputChannel;
+  /** Called after a decision so the Proposals view refreshes. */
+  decided(folder: string): void;
+}
+
+const failure = (error: unknown) => ({ kind: 'error' as const, message: (error as Error).message ?? String(error) });
+
+const openFromPage = (message: Extract<ViewMessage, { kind: 'open' }>) => openAt(message.folder, message.path, message.location);
+
+/** Confirm or reject from anywhere (tree, panel): asks the server, which records and rescores. */
+export async function decide(server: ServerConnection, kind: 'confirm' | 'reject', folder: string, id: string, note?: string) {
+  const type = kind === 'confirm' ? ConfirmRequest.type : RejectRequest.type;
+  return server.request(type, { folder, id, ...(note ? { note } : {}) });
+}
+
+export function showRelationship(context: PanelContext, folder: string, id: string): void {
+  let host: PanelHost;
+  const load = async () => {
+    try {
+      const detail = await context.server.request(RelationshipRequest.type, { folder, id });
+      host.post(detail ? { kind: 'relationship', detail } : { kind: 'error', message: `relationship ${id} is no longer stored` });
+    } catch (error) {
+      host.post(failure(error));
+    }
+  };
+  host = new PanelHost(
+    context.extensionUri,
+    { viewType: 'relata.relationship', title: 'Relata: Relationship', script: 'relationship', accepted: ['ready', 'confirm', 'reject', 'open'] },
+    {
+      ready: load,
+      decide: async (message) => {
+        try {
+          await decide(context.server, message.kind, message.folder, message.id, message.note);
+          context.decided(message.folder);
+          await load();
+        } catch (error) {
+          host.post(failure(error));
+        }
+      },
+      open: openFromPage,
+      openRelationship: () => undefined,
+      ask: () => undefined,
+    },
+    context.output,
+  );
+}
+
+let askHost: PanelHost | null = null;
+
+export function showAsk(context: PanelContext, folder: () => string | undefined): void {
+  if (askHost) {
+    askHost.panel.reveal();
+    return;
+  }
+  const host = new PanelHost(
+    context.extensionUri,
+    { viewType: 'relata.ask', title: 'Relata: Ask', script: 'ask', accepted: ['ready', 'ask', 'open', 'openRelationship'] },
+    {
+      ready: () => undefined,
+      ask: async ({ question }) => {
+        host.post({ kind: 'asking', question });
+        try {
+          const target = folder();
+          const answer = await context.server.request(AskRequest.type, { question, ...(target ? { folder: target } : {}) });
+          host.post({ kind: 'answer', question, answer });
+        } catch (error) {
+          host.post(failure(error));
+        }
+      },
+      open: openFromPage,
+      openRelationship: ({ folder: where, id }) => showRelationship(context, where, id),
+      decide: () => undefined,
+    },
+    context.output,
+  );
+  askHost = host;
+  host.panel.onDidDispose(() => {
+    askHost = null;
+  });
+}
+
+export function showScoringModel(context: PanelContext): void {
+  const host: PanelHost = new PanelHost(
+    context.extensionUri,
+    { viewType: 'relata.scoringModel', title: 'Relata: Scoring Model', script: 'scoring', accepted: ['ready'] },
+    {
+      ready: async () => {
+        try {
+          host.post({ kind: 'scoringModel', model: await context.server.request(ScoringModelRequest.type, {}) });
+        } catch (error) {
+          host.post(failure(error));
+        }
+      },
+      decide: () => undefined,
+      open: () => undefined,
+      openRelationship: () => undefined,
+      ask: () => undefined,
+    },
+    context.output,
+  );
+}

@@ -1,0 +1,100 @@
+// "Answer from stored knowledge": label the retrieved passages, ask the model, judge its reply,
+// and assemble the result. Retrieval comes in as input and everything that does not depend on the
+// model (the sources, the contradictions recorded between them, the relationships that brought a
+// source in, the injection warnings) goes into the result whatever the model does. Only a
+// transport failure (the model could not be reached, loaded, or did not answer in time) is an
+// error; a reply that is empty, malformed or unsupported is a rejected or downgraded answer.
+
+import type { AnswerConflict, AnswerResult, AnswerSource, Location, RelationshipView } from '../../../shared/types.ts';
+import { detectInjections } from './injection.ts';
+import { buildPrompt } from './prompt.ts';
+import { ProviderError, type AnswerPrompt, type AnswerProvider, type ProviderOutput } from './provider.ts';
+import { validateOutput, type ValidatedAnswer } from './validate.ts';
+
+/** A CPU-only local model can take minutes for a long prompt; an endpoint that is down fails much sooner. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+export interface RetrievedSource {
+  item_id: string;
+  title: string | null;
+  path: string;
+  location: Location;
+  passage: string;
+}
+
+export interface Retrieval {
+  /** Best first; they become S1, S2… in this order. */
+  sources: RetrievedSource[];
+  /** Contradictions recorded between retrieved items. */
+  conflicts: AnswerConflict[];
+  /** Relationships through which expansion brought a source in. */
+  inferredRelationships: RelationshipView[];
+}
+
+export interface AnswerOptions {
+  timeoutMs?: number;
+}
+
+export function labelSources(sources: readonly RetrievedSource[]): AnswerSource[] {
+  return sources.map((source, index) => ({
+    label: `S${index + 1}`,
+    item_id: source.item_id,
+    title: source.title,
+    path: source.path,
+    location: source.location,
+    passage: source.passage,
+  }));
+}
+
+async function generateWithin(provider: AnswerProvider, prompt: AnswerPrompt, timeoutMs: number): Promise<ProviderOutput> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ProviderError(`${provider.name} did not answer within ${timeoutMs} ms (--timeout-ms to allow longer)`);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([provider.generate(prompt, controller.signal), timedOut]);
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    throw new ProviderError(`${provider.name} failed: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * With no provider (no model configured) or nothing retrieved, the model is not asked: the result
+ * holds the retrieval and no answer. Throws ProviderError on a transport failure.
+ */
+export async function answerFromRetrieval(
+  question: string,
+  retrieval: Retrieval,
+  provider: AnswerProvider | null,
+  options: AnswerOptions = {},
+): Promise<AnswerResult> {
+  const sources = labelSources(retrieval.sources);
+  const independent = {
+    conflicts: retrieval.conflicts,
+    inferred_relationships: retrieval.inferredRelationships,
+    injection_warnings: detectInjections(sources),
+  };
+  let verdict: ValidatedAnswer = { answer: null, sufficient: false, citations: [], invalid_citations: 0, rejected_reason: null };
+  if (provider !== null && sources.length > 0) {
+    const output = await generateWithin(provider, buildPrompt(question, sources), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    verdict = validateOutput(output, sources.map((source) => source.label));
+  }
+  return {
+    answer: verdict.answer,
+    sufficient: verdict.sufficient,
+    sources,
+    citations: verdict.citations,
+    invalid_citations: verdict.invalid_citations,
+    ...independent,
+    rejected_reason: verdict.rejected_reason,
+    model: provider?.name ?? null,
+  };
+}

@@ -1,0 +1,98 @@
+// What an answer is generated from, fetched deterministically before any model is involved: the
+// best search results' passages, the contradictions Relata has recorded between those items, and
+// the relationships through which expansion brought an item in. None of it depends on a model, so
+// a model that fails, lies or is absent cannot remove a source or hide a disagreement.
+
+import type { AnswerConflict, ItemRef, RelationshipView, SearchResponse, SearchResultView } from '../../../shared/types.ts';
+import type { Embedder } from '../embed/types.ts';
+import { searchWorkspace } from '../ranking/search.ts';
+import type { RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
+import type { Retrieval } from './answer.ts';
+
+/** Enough passages to cover both sides of a disagreement, few enough for a small model's context. */
+export const DEFAULT_MAX_SOURCES = 6;
+
+export interface RetrieveOptions {
+  maxSources?: number;
+}
+
+const UNSPECIFIED_CONTRADICTION = 'Relata recorded that these items contradict each other.';
+
+function contradictionDetail(relationship: RelationshipRecord): string {
+  const details = relationship.signals.filter((signal) => signal.type === 'claim_contradiction').map((signal) => signal.detail);
+  return details.length > 0 ? details.join(' ') : UNSPECIFIED_CONTRADICTION;
+}
+
+async function refResolver(store: WorkspaceStore, results: readonly SearchResultView[]): Promise<(itemId: string) => Promise<ItemRef>> {
+  const known = new Map<string, ItemRef>(results.map((result) => [result.item_id, { item_id: result.item_id, path: result.path, title: result.title }]));
+  return async (itemId) => {
+    const cached = known.get(itemId);
+    if (cached) return cached;
+    const item = await store.getItem(itemId);
+    const ref = { item_id: itemId, path: item?.path ?? '(no longer stored)', title: item?.title ?? null };
+    known.set(itemId, ref);
+    return ref;
+  };
+}
+
+async function toView(relationship: RelationshipRecord, ref: (itemId: string) => Promise<ItemRef>): Promise<RelationshipView> {
+  return {
+    id: relationship.id,
+    from: await ref(relationship.fromItemId),
+    to: await ref(relationship.toItemId),
+    type: relationship.type,
+    score: relationship.score,
+    score_version: relationship.scoreVersion,
+    status: relationship.status,
+    near_duplicate: relationship.nearDuplicate,
+    signals: relationship.signals,
+    produced_by: relationship.producedBy,
+    created_at: relationship.createdAt,
+    updated_at: relationship.updatedAt,
+    decided_by: relationship.decidedBy,
+    decided_at: relationship.decidedAt,
+    note: relationship.note,
+  };
+}
+
+export async function retrieveForAnswer(
+  store: WorkspaceStore,
+  embedder: Embedder | null,
+  question: string,
+  options: RetrieveOptions = {},
+): Promise<Retrieval> {
+  const maxSources = options.maxSources ?? DEFAULT_MAX_SOURCES;
+  const response: SearchResponse = await searchWorkspace(store, embedder, question, { limit: maxSources });
+  const results = response.results.filter((result) => result.passage !== null).slice(0, maxSources);
+  const ref = await refResolver(store, results);
+  const retrieved = new Set(results.map((result) => result.item_id));
+
+  const touching = retrieved.size === 0 ? [] : await store.relationshipsTouching([...retrieved], { statuses: ['pending', 'confirmed'] });
+  const conflicts: AnswerConflict[] = [];
+  for (const relationship of touching) {
+    if (relationship.type !== 'contradicts' || !retrieved.has(relationship.fromItemId) || !retrieved.has(relationship.toItemId)) continue;
+    conflicts.push({
+      relationship_id: relationship.id,
+      items: [await ref(relationship.fromItemId), await ref(relationship.toItemId)],
+      detail: contradictionDetail(relationship),
+    });
+  }
+
+  const inferredRelationships: RelationshipView[] = [];
+  for (const id of new Set(results.flatMap((result) => (result.expanded_via ? [result.expanded_via.relationship_id] : [])))) {
+    const relationship = await store.getRelationship(id);
+    if (relationship) inferredRelationships.push(await toView(relationship, ref));
+  }
+
+  return {
+    sources: results.map((result) => ({
+      item_id: result.item_id,
+      title: result.title,
+      path: result.path,
+      location: result.passage!.location,
+      passage: result.passage!.text,
+    })),
+    conflicts,
+    inferredRelationships,
+  };
+}

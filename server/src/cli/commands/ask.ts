@@ -1,0 +1,143 @@
+// `relata ask "<question>"`: an answer generated strictly from what retrieval found, with the
+// sources it may cite, the contradictions recorded between them, the relationships that brought a
+// source in, and any passage that tried to instruct the model. Without a model it prints the
+// retrieval and says how to configure one. A rejected model reply still exits 0 (the retrieval
+// is the result); a model that cannot be reached or loaded, or times out, exits 1.
+
+import type { AnswerResult } from '../../../../shared/types.ts';
+import { answerFromRetrieval, DEFAULT_TIMEOUT_MS } from '../../answer/answer.ts';
+import { createProvider, HOW_TO_CONFIGURE, modelSettingsFrom } from '../../answer/choice.ts';
+import { retrieveForAnswer } from '../../answer/retrieval.ts';
+import { embeddingChoiceFromEnv, parseEmbeddingChoice } from '../../embed/choice.ts';
+import { queryEmbedder } from '../../ranking/queryEmbedder.ts';
+import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
+import { openExistingStore } from '../openStore.ts';
+import { UsageError } from '../usage.ts';
+import { locationText } from './search.ts';
+
+const EXCERPT = 160;
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= EXCERPT ? flat : `${flat.slice(0, EXCERPT - 1).trimEnd()}…`;
+}
+
+function answerSection(result: AnswerResult): string[] {
+  if (result.sources.length === 0) return ['Nothing in this workspace matched the question, so no model was asked.'];
+  if (result.model === null) return ['No model is configured, so no answer was generated; below is what retrieval found.', HOW_TO_CONFIGURE];
+  if (result.rejected_reason !== null) {
+    return [`No answer: the reply of ${result.model} was rejected (${result.rejected_reason}).`, 'The sources and any recorded conflicts below do not depend on the model.'];
+  }
+  return [`Answer (${result.model}, generated only from the sources below):`, result.answer ?? ''];
+}
+
+function insufficiency(result: AnswerResult): string {
+  if (result.sources.length === 0) return 'Nothing was retrieved, so the question cannot be answered from this workspace.';
+  if (result.model === null) return 'No model answered: the sources are evidence to read, not an answer.';
+  if (result.rejected_reason !== null) return 'No usable answer: the model\'s reply was rejected (reason above).';
+  if (result.citations.length === 0) return 'The answer cites none of the sources, so nothing here supports it: treat it as unsupported.';
+  return 'The model judged the sources insufficient for a complete answer.';
+}
+
+function uncertaintyLines(result: AnswerResult): string[] {
+  const labelsOf = (itemId: string) => result.sources.filter((source) => source.item_id === itemId).map((source) => source.label);
+  const name = (ref: { item_id: string; path: string }) => {
+    const labels = labelsOf(ref.item_id);
+    return labels.length > 0 ? `${labels.join('/')} (${ref.path})` : ref.path;
+  };
+  const lines: string[] = [];
+  for (const conflict of result.conflicts) {
+    lines.push(`- Conflict recorded between ${conflict.items.map(name).join(' and ')}: ${conflict.detail}`);
+  }
+  if (!result.sufficient) lines.push(`- ${insufficiency(result)}`);
+  if (result.invalid_citations > 0) {
+    lines.push(`- ${result.invalid_citations} citation${result.invalid_citations === 1 ? '' : 's'} to sources that were not supplied ${result.invalid_citations === 1 ? 'was' : 'were'} dropped.`);
+  }
+  for (const relationship of result.inferred_relationships) {
+    const standing = relationship.status === 'confirmed' ? `confirmed by ${relationship.decided_by ?? 'a person'}` : 'a proposal from analysis, not reviewed: not a fact';
+    lines.push(
+      `- Reached through an inferred relationship: ${name(relationship.from)} ${relationship.type.replace(/_/g, ' ')} ${name(relationship.to)}, ` +
+        `strength ${relationship.score.toFixed(2)} (${relationship.score_version}), ${standing}.`,
+    );
+  }
+  for (const warning of result.injection_warnings) {
+    lines.push(`- ${warning.label} contains what looks like an instruction to the model (the model was told to ignore it): "${warning.text}"`);
+  }
+  return lines;
+}
+
+export function renderAnswer(result: AnswerResult): string {
+  const cited = new Set(result.citations);
+  const lines = [...answerSection(result), '', 'Sources used'];
+  if (result.sources.length === 0) lines.push('  (none)');
+  for (const source of result.sources) {
+    lines.push(
+      `  ${source.label}${cited.has(source.label) ? ' (cited)' : ''}  ${source.title ?? source.path}`,
+      `      ${source.path}, ${locationText(source.location)}`,
+      `      > ${excerpt(source.passage)}`,
+    );
+  }
+  const uncertainty = uncertaintyLines(result);
+  if (uncertainty.length > 0) lines.push('', 'Uncertainty and conflicts', ...uncertainty);
+  return lines.join('\n');
+}
+
+function timeoutOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  const timeout = Number(value);
+  if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError('--timeout-ms must be a positive whole number of milliseconds');
+  return timeout;
+}
+
+export const askCommand: Command = {
+  name: 'ask',
+  summary: 'answer a question from the indexed folder, citing its sources',
+  usage: `relata ask "<question>" [--model PATH | --endpoint URL [--endpoint-model NAME]] [--timeout-ms N]
+       [--data DIR] [--workspace NAME] [--json] [--embedding-model default|none|DIR]
+
+${COMMON_USAGE}
+  --model PATH      a local GGUF model, run on the CPU (default: RELATA_LLM_MODEL)
+  --endpoint URL    an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: RELATA_LLM_ENDPOINT)
+  --endpoint-model NAME  the model name the server expects (default: RELATA_LLM_ENDPOINT_MODEL)
+  --timeout-ms N    give up on the model after N ms (default ${DEFAULT_TIMEOUT_MS}); a timeout is an error
+  --embedding-model the model the folder was embedded with (default: RELATA_EMBEDDING_MODEL, else default)
+  Without a model, ask prints what retrieval found and how to configure one.`,
+  options: {
+    ...COMMON_OPTIONS,
+    model: { type: 'string' },
+    endpoint: { type: 'string' },
+    'endpoint-model': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    'embedding-model': { type: 'string' },
+  },
+  async run({ values, positionals, out, log }) {
+    const question = positionals.join(' ').trim();
+    if (question === '') throw new UsageError('ask needs a question');
+    if (values.model !== undefined && values.endpoint !== undefined) throw new UsageError('choose --model or --endpoint, not both');
+    const timeoutMs = timeoutOf(values['timeout-ms'] as string | undefined);
+    const provider = createProvider(
+      modelSettingsFrom({
+        model: values.model as string | undefined,
+        endpoint: values.endpoint as string | undefined,
+        endpointModel: values['endpoint-model'] as string | undefined,
+        log,
+      }),
+    );
+    const embeddingModel = values['embedding-model'] as string | undefined;
+    const embedder = await queryEmbedder(embeddingModel === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(embeddingModel));
+    try {
+      const { store } = await openExistingStore(values, process.cwd());
+      try {
+        const retrieval = await retrieveForAnswer(store, embedder, question);
+        const result = await answerFromRetrieval(question, retrieval, provider, { timeoutMs });
+        out(values.json ? JSON.stringify(result, null, 2) : renderAnswer(result));
+        return 0;
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await embedder?.close();
+      await provider?.close();
+    }
+  },
+};

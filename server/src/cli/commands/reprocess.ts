@@ -1,0 +1,54 @@
+// `relata reprocess [<path>...|--all]`: recompute relationships under the current scoring model.
+// New weights never rescore anything by themselves (each relationship keeps the version that
+// produced it); this is how a person asks for it. Proposals update in place, decisions stay,
+// rejected pairs stay rejected.
+
+import { FolderIndex } from '../../engine/folderIndex.ts';
+import { parseEmbeddingChoice } from '../../embed/choice.ts';
+import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
+import { itemAtPath } from '../itemPath.ts';
+import { openExistingStore } from '../openStore.ts';
+import { terminalProgress } from '../progressBar.ts';
+import { UsageError } from '../usage.ts';
+
+export const reprocessCommand: Command = {
+  name: 'reprocess',
+  summary: 'recompute relationships under the current scoring model',
+  usage: `relata reprocess (<path>... | --all) [--embedding-model default|none|DIR] [--data DIR] [--workspace NAME] [--json]
+
+  <path>...         items whose relationships to recompute
+  --all             every item of the workspace
+  --embedding-model the model whose vectors give similarity (as given to relata index)
+${COMMON_USAGE}`,
+  options: { ...COMMON_OPTIONS, all: { type: 'boolean' }, 'embedding-model': { type: 'string' } },
+  async run({ values, positionals, out }) {
+    if (Boolean(values.all) === positionals.length > 0) throw new UsageError('give either item paths or --all');
+    const opened = await openExistingStore(values, process.cwd());
+    const { root, dataDir } = opened;
+    let paths: string[] | null = null;
+    try {
+      if (!root) throw new UsageError('this store records no indexed folder');
+      if (!values.all) paths = await Promise.all(positionals.map(async (given) => (await itemAtPath(opened.store, root, given)).path));
+    } finally {
+      await opened.store.close();
+    }
+    const embeddingModel = values['embedding-model'] as string | undefined;
+    const index = await FolderIndex.open({
+      folder: root,
+      dataDir,
+      workspace: values.workspace as string | undefined,
+      embedding: embeddingModel === undefined ? undefined : parseEmbeddingChoice(embeddingModel),
+    });
+    try {
+      const progress = terminalProgress('reprocessing');
+      const jobs = await index.reprocess(paths, { onProgress: (update) => progress.update(update) });
+      progress.stop();
+      const relationships = (await index.store.listRelationships()).length;
+      const summary = { reprocessed: paths ?? 'all', jobs, relationships };
+      out(values.json ? JSON.stringify(summary, null, 2) : `reprocessed ${paths ? paths.join(', ') : 'every item'}: ${jobs} jobs; ${relationships} relationships`);
+      return 0;
+    } finally {
+      await index.close();
+    }
+  },
+};

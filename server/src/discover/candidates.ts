@@ -1,0 +1,64 @@
+// Which items are worth weighing against one item: its windows' nearest neighbours, items
+// sharing a name (rarest names first), items stating a figure about the same attribute,
+// byte-identical items, and the items it is already related to. Never all pairs: every source
+// is an index look-up with a cap (limits.ts).
+
+import type { StoredEntity, WorkspaceStore } from '../store/contract.ts';
+import type { CandidateLimits } from './limits.ts';
+import { spreadOver } from './evidence.ts';
+import type { ItemProfile } from './profile.ts';
+
+export type CandidateSource = 'vector' | 'entity' | 'claim' | 'content_hash' | 'existing';
+
+export async function gatherCandidates(
+  store: WorkspaceStore,
+  subject: ItemProfile,
+  modelId: string | null,
+  limits: CandidateLimits,
+  entityItems: Map<string, number>,
+): Promise<Map<string, Set<CandidateSource>>> {
+  const candidates = new Map<string, Set<CandidateSource>>();
+  const add = (itemId: string, source: CandidateSource) => {
+    if (itemId === subject.item.id) return;
+    const sources = candidates.get(itemId) ?? new Set<CandidateSource>();
+    sources.add(source);
+    candidates.set(itemId, sources);
+  };
+  const id = subject.item.id;
+
+  if (subject.item.contentHash) {
+    for (const other of await store.itemsWithContentHash(subject.item.contentHash, id, limits.contentMatches)) add(other, 'content_hash');
+  }
+
+  if (modelId) {
+    for (const vector of spreadOver(subject.vectors, limits.vectorWindows)) {
+      for (const hit of await store.searchVectors(modelId, vector, limits.neighboursPerWindow + 1)) add(hit.itemId, 'vector');
+    }
+  }
+
+  for (const key of rarestKeys(subject.entities, entityItems, limits.entityKeys)) {
+    for (const other of await store.itemsMentioning(key, id, limits.itemsPerEntityKey)) add(other, 'entity');
+  }
+
+  const attributes = new Map(subject.claims.map((claim) => [`${claim.kind}|${claim.attribute}|${claim.unit}`, claim]));
+  for (const claim of [...attributes.values()].slice(0, limits.claimAttributes)) {
+    for (const other of await store.itemsWithClaimsOn(claim.kind, claim.attribute, claim.unit, id, limits.itemsPerClaimAttribute)) {
+      add(other, 'claim');
+    }
+  }
+
+  const existing = await store.relationshipsTouching([id]);
+  for (const relationship of existing.slice(0, limits.existingRelationships)) {
+    add(relationship.fromItemId === id ? relationship.toItemId : relationship.fromItemId, 'existing');
+  }
+  return candidates;
+}
+
+/** Keys mentioned by at least one other item, rarest first; dates say when, not what, and are left out. */
+function rarestKeys(entities: readonly StoredEntity[], itemsMentioning: Map<string, number>, limit: number): string[] {
+  const keys = [...new Set(entities.filter((entity) => entity.type !== 'date').map((entity) => entity.key))];
+  return keys
+    .filter((key) => (itemsMentioning.get(key) ?? 0) > 1)
+    .sort((a, b) => itemsMentioning.get(a)! - itemsMentioning.get(b)! || a.localeCompare(b))
+    .slice(0, limit);
+}

@@ -1,0 +1,123 @@
+// The signals between two items, read off their profiles: byte identity, rebased similarity,
+// shared names (discounted by how common they are), agreeing or disagreeing figures, shared key
+// phrases and closeness of their dates. Only what fired is returned; each signal carries its own
+// plain-words detail.
+
+import type { SignalView } from '../../../shared/types.ts';
+import { compareItemClaims } from '../extract/claims/compare.ts';
+import {
+  claimSignal,
+  conceptSignal,
+  contentHashSignal,
+  sharedEntitySignal,
+  similaritySignal,
+  temporalSignal,
+} from '../scoring/index.ts';
+import { topicsOf, type ItemProfile } from './profile.ts';
+
+/** Per signal type, the strongest few are kept on the relationship: the rest could not count (diminishing returns end at three). */
+const SIGNALS_KEPT_PER_TYPE = 6;
+/** Key phrases of each item compared for shared concepts. */
+const CONCEPTS_COMPARED = 12;
+
+export interface PairEvidence {
+  signals: SignalView[];
+  /** Mutual best-match cosine of the two items' windows (see itemCosine); null when either has no vectors. */
+  cosine: number | null;
+}
+
+export interface Frequencies {
+  /** Items mentioning each entity key. */
+  entityItems: Map<string, number>;
+  /** Items whose key phrases include each phrase key. */
+  phraseItems: Map<string, number>;
+}
+
+export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): PairEvidence {
+  const signals: SignalView[] = [];
+  if (a.item.contentHash && a.item.contentHash === b.item.contentHash) signals.push(contentHashSignal());
+
+  const cosine = itemCosine(a.vectors, b.vectors);
+  if (cosine !== null) {
+    const similarity = similaritySignal(cosine);
+    if (similarity.strength > 0) signals.push(similarity);
+  }
+
+  signals.push(...strongest(sharedEntities(a, b, frequencies.entityItems)));
+
+  for (const finding of compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b) })) {
+    signals.push(claimSignal(finding.relation, finding.a.attribute, finding.detail));
+  }
+
+  const phrasesB = new Set(b.phrases.slice(0, CONCEPTS_COMPARED).map((phrase) => phrase.key));
+  signals.push(
+    ...strongest(
+      a.phrases
+        .slice(0, CONCEPTS_COMPARED)
+        .filter((phrase) => phrasesB.has(phrase.key))
+        .map((phrase) => conceptSignal(phrase.phrase, frequencies.phraseItems.get(phrase.key) ?? 2)),
+    ),
+  );
+
+  if (a.date && b.date) {
+    const temporal = temporalSignal(a.date, b.date);
+    if (temporal) signals.push(temporal);
+  }
+  return { signals, cosine };
+}
+
+/** Dates are left out: a shared date says when, not what (temporal_proximity covers it). */
+function sharedEntities(a: ItemProfile, b: ItemProfile, itemsMentioning: Map<string, number>): SignalView[] {
+  const keysB = new Set(b.entities.map((entity) => entity.key));
+  const seen = new Set<string>();
+  const signals: SignalView[] = [];
+  for (const entity of a.entities) {
+    if (entity.type === 'date' || seen.has(entity.key) || !keysB.has(entity.key)) continue;
+    seen.add(entity.key);
+    signals.push(sharedEntitySignal(entity.surface, entity.type, itemsMentioning.get(entity.key) ?? 2));
+  }
+  return signals;
+}
+
+function strongest(signals: SignalView[]): SignalView[] {
+  return signals.sort((x, y) => y.strength - x.strength || x.value.localeCompare(y.value)).slice(0, SIGNALS_KEPT_PER_TYPE);
+}
+
+/** Windows per item compared for similarity, spread over the item, so a long item costs a bounded amount. */
+const WINDOWS_COMPARED = 32;
+
+/**
+ * How alike two items are as wholes: for each window of one, its closest window in the other,
+ * averaged, in both directions. A near-copy scores close to 1; two reports written from one
+ * template about different events match on their boilerplate and little else, so they score
+ * far lower than their single best pair of windows (the header table) or their mean vectors
+ * (the shared house style) would suggest.
+ */
+export function itemCosine(a: readonly Float32Array[], b: readonly Float32Array[]): number | null {
+  if (a.length === 0 || b.length === 0) return null;
+  const x = spreadOver(a, WINDOWS_COMPARED);
+  const y = spreadOver(b, WINDOWS_COMPARED);
+  const similarities = x.map((u) => y.map((v) => cosine(u, v)));
+  const bestForX = similarities.map((row) => Math.max(...row));
+  const bestForY = y.map((_, j) => Math.max(...similarities.map((row) => row[j]!)));
+  const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
+  return (mean(bestForX) + mean(bestForY)) / 2;
+}
+
+/** Up to `limit` values spread evenly, so a long item is represented end to end. */
+export function spreadOver<T>(values: readonly T[], limit: number): T[] {
+  if (values.length <= limit) return [...values];
+  return Array.from({ length: limit }, (_, index) => values[Math.floor((index * values.length) / limit)]!);
+}
+
+function cosine(x: Float32Array, y: Float32Array): number {
+  let dot = 0;
+  let nx = 0;
+  let ny = 0;
+  for (let i = 0; i < x.length; i++) {
+    dot += x[i]! * y[i]!;
+    nx += x[i]! * x[i]!;
+    ny += y[i]! * y[i]!;
+  }
+  return nx === 0 || ny === 0 ? 0 : dot / Math.sqrt(nx * ny);
+}

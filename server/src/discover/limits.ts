@@ -1,0 +1,33 @@
+// The bounds that keep discovering one item independent of the workspace's size: every source of
+// candidates is an index look-up with a cap. Raising a cap buys recall at a cost per item that
+// is still fixed; bench:discover shows the figures.
+
+export interface CandidateLimits {
+  /** Windows of the item whose nearest neighbours are looked up. */
+  vectorWindows: number;
+  /** Nearest windows per look-up. */
+  neighboursPerWindow: number;
+  /** Entity keys looked up, rarest first (a rare name says more about a pair). */
+  entityKeys: number;
+  /** Items taken per entity key. */
+  itemsPerEntityKey: number;
+  /** Claim attributes looked up. */
+  claimAttributes: number;
+  /** Items taken per claim attribute. */
+  itemsPerClaimAttribute: number;
+  /** Byte-identical items taken. */
+  contentMatches: number;
+  /** Existing relationships of the item re-scored, strongest first (their evidence may have changed). */
+  existingRelationships: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<CandidateLimits> = Object.freeze({
+  vectorWindows: 8,
+  neighboursPerWindow: 10,
+  entityKeys: 12,
+  itemsPerEntityKey: 20,
+  claimAttributes: 8,
+  itemsPerClaimAttribute: 20,
+  contentMatches: 10,
+  existingRelationships: 50,
+});

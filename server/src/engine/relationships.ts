@@ -1,0 +1,94 @@
+// Relationships as people see them: views with both ends' paths and titles, and the review
+// decisions. A decision adds its signal (+1.00 confirm, −1.00 reject) to the proposal's evidence
+// and rescored under the scoring module; the proposal, its provenance and its signals stay, and
+// the store's history keeps every earlier state. The CLI and the language server both use this.
+
+import { userInfo } from 'node:os';
+import type { ItemRef, RelationshipStatus, RelationshipView } from '../../../shared/types.ts';
+import { decisionSignal, scoreSignals, type Thresholds } from '../scoring/index.ts';
+import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
+
+export interface RelationshipQuery {
+  status?: RelationshipStatus;
+  itemId?: string;
+  /** Include pending proposals whose evidence has since weakened below the storage threshold. */
+  includeWeak?: boolean;
+}
+
+export async function listRelationshipViews(
+  store: WorkspaceStore,
+  thresholds: Thresholds,
+  query: RelationshipQuery = {},
+): Promise<RelationshipView[]> {
+  const records = await store.listRelationships({
+    status: query.status,
+    itemId: query.itemId,
+    minPendingScore: query.includeWeak ? 0 : thresholds.storeScore,
+  });
+  const refs = await itemRefs(store, records);
+  return records.map((record) => toView(record, refs));
+}
+
+export async function relationshipView(store: WorkspaceStore, id: string): Promise<RelationshipView | null> {
+  const record = await store.getRelationship(id);
+  if (!record) return null;
+  return toView(record, await itemRefs(store, [record]));
+}
+
+export interface Decision {
+  status: 'confirmed' | 'rejected';
+  /** Who decided; default: the OS user. */
+  by?: string;
+  note?: string | null;
+}
+
+export async function decide(store: WorkspaceStore, id: string, decision: Decision): Promise<RelationshipView> {
+  const record = await store.getRelationship(id);
+  if (!record) throw new Error(`no relationship ${id} in workspace ${store.workspace}`);
+  const by = decision.by?.trim() || userInfo().username;
+  const note = decision.note?.trim() || null;
+  // A new decision replaces an earlier one on the relationship (the history keeps both).
+  const evidence = record.signals.filter((signal) => signal.type !== 'user_confirmation' && signal.type !== 'user_rejection');
+  const signals = [...evidence, decisionSignal(decision.status, by, note)];
+  const decided = await store.decideRelationship(id, { status: decision.status, by, note, score: scoreSignals(signals).score, signals });
+  return toView(decided, await itemRefs(store, [decided]));
+}
+
+async function itemRefs(store: WorkspaceStore, records: readonly RelationshipRecord[]): Promise<Map<string, ItemRef>> {
+  const ids = new Set(records.flatMap((record) => [record.fromItemId, record.toItemId]));
+  const refs = new Map<string, ItemRef>();
+  for (const id of ids) {
+    const item = await store.getItem(id);
+    refs.set(id, item ? refOf(item) : { item_id: id, path: '(unknown item)', title: null });
+  }
+  return refs;
+}
+
+const refOf = (item: ItemRecord): ItemRef => ({ item_id: item.id, path: item.path, title: item.title });
+
+function toView(record: RelationshipRecord, refs: Map<string, ItemRef>): RelationshipView {
+  return {
+    id: record.id,
+    from: refs.get(record.fromItemId)!,
+    to: refs.get(record.toItemId)!,
+    type: record.type,
+    score: record.score,
+    score_version: record.scoreVersion,
+    status: record.status,
+    near_duplicate: record.nearDuplicate,
+    signals: record.signals,
+    produced_by: record.producedBy,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    decided_by: record.decidedBy,
+    decided_at: record.decidedAt,
+    note: record.note,
+  };
+}
+
+/** How review status reads on screen and in explanations. */
+export function describeStatus(status: RelationshipStatus): string {
+  if (status === 'confirmed') return 'confirmed by a person';
+  if (status === 'rejected') return 'rejected by a person';
+  return 'suggested by analysis, not yet reviewed';
+}

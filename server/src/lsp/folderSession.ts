@@ -1,0 +1,205 @@
+// One workspace folder as the language server sees it: its store, its initial indexing run and
+// the watcher that keeps it current. Each folder of a multi-root workspace gets its own session
+// (its own store and queue), so folders never see each other's documents.
+
+import path from 'node:path';
+import { parseEmbeddingChoice } from '../embed/choice.ts';
+import type { Embedder } from '../embed/types.ts';
+import { queryEmbedder } from '../ranking/queryEmbedder.ts';
+import { FolderIndex, type Progress } from '../engine/folderIndex.ts';
+import { MEBIBYTE } from '../pipeline/settings.ts';
+import type { Thresholds } from '../scoring/model.ts';
+import { thresholdsFromEnv } from '../scoring/thresholds.ts';
+import { defaultDataDir } from '../store/dataDir.ts';
+import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
+import type { FolderState, FolderStatus, ServerSettings } from '../../../shared/protocol.ts';
+
+export interface SessionEvents {
+  /** State or counts changed; the server throttles what it sends. */
+  onChange(session: FolderSession): void;
+  onProgress(session: FolderSession, progress: Progress): void;
+  /** Indexing finished a pass (initial run or a watcher batch): relationships may have changed. */
+  onIndexed(session: FolderSession): void;
+  log(message: string): void;
+}
+
+/** Runs one folder's indexing at a time: two folders indexing at once would only halve each other's speed. */
+export type IndexingQueue = <T>(work: () => Promise<T>) => Promise<T>;
+
+export function serialQueue(): IndexingQueue {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const next = tail.then(work, work);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+}
+
+export function dataDirFor(folder: string, settings: ServerSettings): string {
+  const base = defaultDataDir(folder);
+  return settings.dataLocation ? path.join(path.resolve(settings.dataLocation), path.basename(base)) : base;
+}
+
+/** Discovery's thresholds: the environment's (or the design's defaults), overridden by the editor's settings. */
+export function thresholdsFor(settings: ServerSettings): Thresholds {
+  const overrides: Partial<Thresholds> = {};
+  if (settings.minScore !== null) overrides.minScore = settings.minScore;
+  if (settings.storeScore !== null) overrides.storeScore = settings.storeScore;
+  return thresholdsFromEnv(process.env, overrides);
+}
+
+export class FolderSession {
+  state: FolderState = 'opening';
+  reason: string | null = null;
+  index: FolderIndex | null = null;
+  private watch: FolderWatch | null = null;
+  private readonly stopping = new AbortController();
+  private opened: Promise<FolderIndex | null> | null = null;
+  /** The embedding model's id, known once the first run has loaded it. */
+  private modelId: string | null = null;
+  private searchEmbedder: Promise<Embedder | null> | null = null;
+
+  constructor(
+    readonly uri: string,
+    readonly name: string,
+    readonly folder: string,
+    private readonly settings: ServerSettings,
+    private readonly events: SessionEvents,
+  ) {}
+
+  /** Opens the store (requests can be answered from here on), then indexes in the background. */
+  start(queue: IndexingQueue): Promise<FolderIndex | null> {
+    this.opened ??= this.open();
+    void this.opened.then((index) => index && this.indexInBackground(index, queue));
+    return this.opened;
+  }
+
+  /** The embedder for queries (search, ask): the folder's model, loaded on the first query that needs it. */
+  queryEmbedder(): Promise<Embedder | null> {
+    this.searchEmbedder ??= queryEmbedder(parseEmbeddingChoice(this.settings.embeddingModel));
+    return this.searchEmbedder;
+  }
+
+  /** The folder's index once its store is open; null if it could not be opened. */
+  ready(): Promise<FolderIndex | null> {
+    return this.opened ?? Promise.resolve(null);
+  }
+
+  private async open(): Promise<FolderIndex | null> {
+    try {
+      const index = await FolderIndex.open({
+        folder: this.folder,
+        dataDir: dataDirFor(this.folder, this.settings),
+        settings: {
+          exclude: this.settings.exclude,
+          maxFileBytes: this.settings.maxFileMb * MEBIBYTE,
+          thresholds: thresholdsFor(this.settings),
+        },
+        embedding: parseEmbeddingChoice(this.settings.embeddingModel),
+      });
+      this.index = index;
+      this.setState('indexing');
+      return index;
+    } catch (error) {
+      this.fail(`could not open the index of ${this.folder}: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  private async indexInBackground(index: FolderIndex, queue: IndexingQueue): Promise<void> {
+    try {
+      // Watch first: a file saved while the first run is under way is queued, not missed.
+      this.watch = watchFolder(index, {
+        onProgress: (progress) => this.events.onProgress(this, progress),
+        onBatch: (paths) => {
+          this.events.log(`${this.name}: changed ${paths.join(', ')}`);
+          this.setState('indexing');
+        },
+        onError: (error) => this.events.log(`${this.name}: watch error: ${error.message}`),
+      });
+      await queue(async () => {
+        if (this.stopping.signal.aborted) return;
+        const started = performance.now();
+        const report = await index.index({
+          signal: this.stopping.signal,
+          onProgress: (progress) => this.events.onProgress(this, progress),
+        });
+        this.events.log(
+          `${this.name}: ${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
+            `${report.items.duplicates} duplicates in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        );
+      });
+      if (this.stopping.signal.aborted) return;
+      this.modelId = (await index.embeddingModel())?.id ?? null;
+      this.setState('watching');
+      this.events.onIndexed(this);
+      void this.followWatcher();
+    } catch (error) {
+      if (!this.stopping.signal.aborted) this.fail(`indexing ${this.folder} failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** After each watcher batch settles, say so once: the status goes back to watching. */
+  private async followWatcher(): Promise<void> {
+    while (this.watch && !this.stopping.signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (this.state !== 'indexing' || !this.watch) continue;
+      await this.watch.settled();
+      if (this.stopping.signal.aborted) return;
+      this.setState('watching');
+      this.events.onIndexed(this);
+    }
+  }
+
+  async status(): Promise<FolderStatus> {
+    const base: FolderStatus = {
+      folder: this.uri,
+      name: this.name,
+      state: this.state,
+      reason: this.reason,
+      items: { indexed: 0, failed: 0, skipped: 0, duplicate: 0, pending: 0 },
+      chunks: 0,
+      queueDepth: 0,
+      embeddingModel: null,
+      embeddedChunks: 0,
+    };
+    const index = this.index;
+    if (!index) return base;
+    const items = await index.store.listItems();
+    for (const item of items) {
+      if (item.status !== 'deleted') base.items[item.status] += 1;
+    }
+    const usage = this.modelId ? (await index.store.modelUsage()).find((model) => model.id === this.modelId) : undefined;
+    const configured = this.settings.embeddingModel || 'default';
+    return {
+      ...base,
+      chunks: await index.store.countChunks(),
+      queueDepth: await index.store.pendingJobs(),
+      embeddingModel: this.modelId ?? (configured === 'none' ? null : configured),
+      embeddedChunks: usage?.chunks ?? 0,
+    };
+  }
+
+  private setState(state: FolderState): void {
+    if (this.state === 'failed') return;
+    this.state = state;
+    this.events.onChange(this);
+  }
+
+  private fail(reason: string): void {
+    this.state = 'failed';
+    this.reason = reason;
+    this.events.log(`${this.name}: ${reason}`);
+    this.events.onChange(this);
+  }
+
+  async close(): Promise<void> {
+    this.stopping.abort();
+    const watch = this.watch;
+    this.watch = null;
+    await watch?.close().catch(() => undefined);
+    await (await this.searchEmbedder?.catch(() => null))?.close();
+    const index = await this.opened?.catch(() => null);
+    await index?.close().catch(() => undefined);
+  }
+}

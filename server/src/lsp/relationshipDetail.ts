@@ -1,0 +1,66 @@
+// Turns stored relationships into what the editor shows: the view with both items named, each
+// signal's contribution (so the table on screen adds up to the score), and the conflicting claims
+// of the two items with both figures and both sentences.
+
+import type { ItemRef, RelationshipView } from '../../../shared/types.ts';
+import type { ConflictDetail, SignalContribution } from '../../../shared/protocol.ts';
+import { compareItemClaims } from '../extract/claims/compare.ts';
+import { scoreSignals } from '../scoring/score.ts';
+import type { RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
+
+export async function itemRef(store: WorkspaceStore, itemId: string): Promise<ItemRef> {
+  const item = await store.getItem(itemId);
+  return { item_id: itemId, path: item?.path ?? '(item no longer stored)', title: item?.title ?? null };
+}
+
+export async function relationshipView(store: WorkspaceStore, record: RelationshipRecord): Promise<RelationshipView> {
+  return {
+    id: record.id,
+    from: await itemRef(store, record.fromItemId),
+    to: await itemRef(store, record.toItemId),
+    type: record.type,
+    score: record.score,
+    score_version: record.scoreVersion,
+    status: record.status,
+    near_duplicate: record.nearDuplicate,
+    signals: record.signals,
+    produced_by: record.producedBy,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    decided_by: record.decidedBy,
+    decided_at: record.decidedAt,
+    note: record.note,
+  };
+}
+
+/** Each signal's share, in the order of the signals, by the scoring module's own arithmetic. */
+export function signalContributions(relationship: Pick<RelationshipView, 'signals'>): SignalContribution[] {
+  return scoreSignals(relationship.signals).contributions.map(({ signal, factor, contribution }) => ({ type: signal.type, factor, contribution }));
+}
+
+/** The two items' claims that disagree, one per subject and attribute. */
+export async function relationshipConflicts(
+  store: WorkspaceStore,
+  relationship: Pick<RelationshipView, 'from' | 'to'>,
+): Promise<ConflictDetail[]> {
+  const [claimsA, claimsB] = await Promise.all([
+    store.listClaims(relationship.from.item_id),
+    store.listClaims(relationship.to.item_id),
+  ]);
+  const topics = (ref: ItemRef) => (ref.title ?? '').toLowerCase().split(/\W+/).filter((word) => word.length > 2);
+  return compareItemClaims(claimsA, claimsB, { topicsA: topics(relationship.from), topicsB: topics(relationship.to) })
+    .filter((comparison) => comparison.relation === 'contradicts')
+    .map((comparison) => ({
+      subject: comparison.a.subject,
+      attribute: comparison.a.attribute,
+      detail: comparison.detail,
+      sides: [
+        { item: relationship.from, value: formatClaimValue(comparison.a), text: comparison.a.text },
+        { item: relationship.to, value: formatClaimValue(comparison.b), text: comparison.b.text },
+      ],
+    }));
+}
+
+function formatClaimValue(claim: { value: number | string; unit: string | null }): string {
+  return claim.unit ? `${claim.value} ${claim.unit}` : String(claim.value);
+}

@@ -1,0 +1,265 @@
+// The custom requests of shared/protocol.ts, each answered by engine calls on the folder
+// sessions. Params arrive already checked against the protocol's schemas (see handle()).
+
+import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
+import {
+  AskRequest,
+  ConfirmRequest,
+  FileStatusRequest,
+  ItemRequest,
+  RejectRequest,
+  RelataErrorCodes,
+  RelatedRequest,
+  RelationshipsChangedNotification,
+  RelationshipRequest,
+  RelationshipsRequest,
+  ScoringModelRequest,
+  SearchRequest,
+  StatusRequest,
+  type EntityMentions,
+  type ServerSettings,
+  type StatusReport,
+} from '../../../shared/protocol.ts';
+import { answerFromRetrieval } from '../answer/answer.ts';
+import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
+import type { AnswerProvider } from '../answer/provider.ts';
+import { retrieveForAnswer } from '../answer/retrieval.ts';
+import { itemDetail, itemViews } from '../engine/itemViews.ts';
+import type { FolderIndex } from '../engine/folderIndex.ts';
+import { searchWorkspace } from '../ranking/search.ts';
+import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
+import { decisionSignal } from '../scoring/signals.ts';
+import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
+import { scoreSignals } from '../scoring/score.ts';
+import { thresholdsFor, type FolderSession } from './folderSession.ts';
+import { itemRef, relationshipConflicts, relationshipView, signalContributions } from './relationshipDetail.ts';
+import { handle, type FolderSessions } from './server.ts';
+
+export interface RequestContext {
+  log(message: string): void;
+  statusReport(): Promise<StatusReport>;
+  settings(): ServerSettings;
+}
+
+/** A folder whose store could not be opened answers with the reason its status shows. */
+async function openIndex(session: FolderSession): Promise<FolderIndex> {
+  const index = await session.ready();
+  if (!index) {
+    throw new ResponseError(RelataErrorCodes.FolderUnavailable, `${session.name}: ${session.reason ?? 'the index is not open yet'}`);
+  }
+  return index;
+}
+
+function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new Error('cancelled');
+}
+
+/** Registers every request of the protocol; the returned function releases what they loaded (the answer model). */
+export function registerRequests(connection: Connection, sessions: FolderSessions, context: RequestContext): () => Promise<void> {
+  const { log } = context;
+  let provider: AnswerProvider | null | undefined;
+  const answerProvider = () => {
+    const settings = context.settings();
+    provider ??= createProvider(
+      modelSettingsFrom({ model: settings.llmModelPath || undefined, endpoint: settings.llmEndpoint || undefined, log }),
+    );
+    return provider;
+  };
+
+  const decide = (status: 'confirmed' | 'rejected') => async (params: { folder: string; id: string; note?: string }) => {
+    const session = sessions.byFolder(params.folder);
+    const { store } = await openIndex(session);
+    const record = await store.getRelationship(params.id);
+    if (!record) throw new ResponseError(ErrorCodes.InvalidParams, `no relationship ${params.id} in ${session.name}`);
+    // A new decision replaces an earlier one; the proposal's own evidence is kept as it is.
+    const evidence = record.signals.filter((signal) => signal.type !== 'user_confirmation' && signal.type !== 'user_rejection');
+    const note = params.note?.trim() || null;
+    const signals = [...evidence, decisionSignal(status, store.workspace, note)];
+    const decided = await store.decideRelationship(record.id, { status, by: store.workspace, note, score: scoreSignals(signals).score, signals });
+    void connection.sendNotification(RelationshipsChangedNotification.type, { folder: session.uri });
+    return relationshipView(store, decided);
+  };
+
+  handle(connection, StatusRequest, () => context.statusReport(), log);
+
+  handle(
+    connection,
+    FileStatusRequest,
+    async (params) => ({
+      folders: await Promise.all(
+        sessions.selected(params.folder).map(async (session) => ({
+          folder: session.uri,
+          name: session.name,
+          files: session.index ? await itemViews(session.index.store) : [],
+        })),
+      ),
+    }),
+    log,
+  );
+
+  handle(
+    connection,
+    ItemRequest,
+    async (params) => {
+      const found = sessions.byFile(params.uri);
+      if (!found) return null;
+      const index = await openIndex(found.session);
+      const item = await index.store.getItemByPath(found.relative);
+      return item ? { folder: found.session.uri, item: await itemDetail(index.store, item) } : null;
+    },
+    log,
+  );
+
+  handle(
+    connection,
+    RelatedRequest,
+    async (params, signal) => {
+      const found = sessions.byFile(params.uri);
+      if (!found) return null;
+      const index = await openIndex(found.session);
+      const { store } = index;
+      const item = await store.getItemByPath(found.relative);
+      if (!item || item.status !== 'indexed') return null;
+      const records = (await store.listRelationships({ itemId: item.id })).filter((record) => record.status !== 'rejected');
+      checkAborted(signal);
+      const relationships = await Promise.all(records.map((record) => relationshipView(store, record)));
+      const mentions: EntityMentions[] = [];
+      if (params.position && params.lineText !== undefined) {
+        const { character } = params.position;
+        const line = params.lineText;
+        const underCursor = (await store.listEntities(item.id)).filter((entity) => {
+          for (let at = line.indexOf(entity.surface); at >= 0; at = line.indexOf(entity.surface, at + 1)) {
+            if (character >= at && character <= at + entity.surface.length) return true;
+          }
+          return false;
+        });
+        if (underCursor.length > 0) {
+          const summaries = new Map((await store.entitySummaries()).map((summary) => [summary.key, summary]));
+          const seen = new Set<string>();
+          for (const entity of underCursor) {
+            if (seen.has(entity.key)) continue;
+            seen.add(entity.key);
+            const others = (summaries.get(entity.key)?.itemIds ?? []).filter((id) => id !== item.id);
+            mentions.push({
+              key: entity.key,
+              surface: entity.surface,
+              type: entity.type,
+              items: await Promise.all(others.map((id) => itemRef(store, id))),
+            });
+          }
+        }
+      }
+      return { folder: found.session.uri, item: await itemRef(store, item.id), relationships, mentions };
+    },
+    log,
+  );
+
+  handle(
+    connection,
+    RelationshipsRequest,
+    async (params) => ({
+      folders: await Promise.all(
+        sessions.selected(params.folder).map(async (session) => {
+          const index = await openIndex(session);
+          const records = await index.store.listRelationships(params.status ? { status: params.status } : {});
+          return {
+            folder: session.uri,
+            name: session.name,
+            relationships: await Promise.all(records.map((record) => relationshipView(index.store, record))),
+          };
+        }),
+      ),
+    }),
+    log,
+  );
+
+  handle(
+    connection,
+    RelationshipRequest,
+    async (params) => {
+      const session = sessions.byFolder(params.folder);
+      const { store } = await openIndex(session);
+      const record = await store.getRelationship(params.id);
+      if (!record) return null;
+      const relationship = await relationshipView(store, record);
+      const contributions = signalContributions(relationship);
+      return {
+        folder: session.uri,
+        relationship,
+        contributions,
+        uncappedTotal: contributions.reduce((sum, signal) => sum + signal.contribution, 0),
+        conflicts: await relationshipConflicts(store, relationship),
+      };
+    },
+    log,
+  );
+
+  handle(
+    connection,
+    SearchRequest,
+    async (params, signal) => ({
+      folders: await Promise.all(
+        sessions.selected(params.folder).map(async (session) => {
+          try {
+            const { store } = await openIndex(session);
+            checkAborted(signal);
+            const response = await searchWorkspace(store, await session.queryEmbedder(), params.query, {
+              limit: params.limit,
+              confirmedOnly: params.confirmedOnly ?? false,
+            });
+            return { folder: session.uri, name: session.name, response };
+          } catch (error) {
+            if (signal.aborted) throw error;
+            return { folder: session.uri, name: session.name, error: (error as Error).message };
+          }
+        }),
+      ),
+    }),
+    log,
+  );
+
+  handle(
+    connection,
+    AskRequest,
+    async (params, signal) => {
+      const session = params.folder ? sessions.byFolder(params.folder) : sessions.all()[0];
+      if (!session) throw new ResponseError(RelataErrorCodes.UnknownFolder, 'open a folder to ask about its documents');
+      const { store } = await openIndex(session);
+      const retrieval = await retrieveForAnswer(store, await session.queryEmbedder(), params.question);
+      checkAborted(signal);
+      return { folder: session.uri, result: await answerFromRetrieval(params.question, retrieval, answerProvider()) };
+    },
+    log,
+  );
+
+  handle(connection, ConfirmRequest, decide('confirmed'), log);
+  handle(connection, RejectRequest, decide('rejected'), log);
+
+  handle(
+    connection,
+    ScoringModelRequest,
+    async () => {
+      const model = scoringModel(thresholdsFor(context.settings()));
+      return {
+        score_version: model.score_version,
+        weights: { ...model.weights },
+        diminishing_factors: [...model.diminishing_factors],
+        similarity_floor: model.similarity_floor,
+        concept_base_strength: model.concept_base_strength,
+        temporal_window_days: model.temporal_window_days,
+        thresholds: (Object.keys(THRESHOLD_ENV) as (keyof typeof THRESHOLD_ENV)[]).map((name) => ({
+          name,
+          value: model.thresholds[name],
+          env: THRESHOLD_ENV[name],
+        })),
+        rank_version: DEFAULT_RANK_VERSION,
+        path_weights: { ...(DEFAULT_RANK_VERSION === 'query-rank-v1' ? WEIGHTS_V1 : WEIGHTS_V2) },
+      };
+    },
+    log,
+  );
+
+  return async () => {
+    await provider?.close();
+  };
+}

@@ -1,0 +1,266 @@
+// The Relata language server: one session per workspace folder, indexing in the background,
+// progress as LSP work-done progress plus a `relata/status` notification, and the custom requests
+// of shared/protocol.ts answered by engine calls. Every request's params are checked against the
+// protocol's schema first; any failure becomes an LSP error for that request, never a crash.
+
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import {
+  createConnection,
+  ErrorCodes,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+  type WorkDoneProgressServerReporter,
+  type WorkspaceFolder,
+} from 'vscode-languageserver/node';
+import type { RequestType } from 'vscode-languageserver-protocol';
+import {
+  RelataErrorCodes,
+  RelationshipsChangedNotification,
+  StatusNotification,
+  type InitializationOptions,
+  type ServerSettings,
+  type StatusReport,
+} from '../../../shared/protocol.ts';
+import { problemsWith, type Schema } from '../../../shared/schema.ts';
+import { FolderSession, serialQueue, type SessionEvents } from './folderSession.ts';
+import { registerRequests } from './requests.ts';
+
+export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
+  dataLocation: '',
+  exclude: [],
+  maxFileMb: 50,
+  embeddingModel: process.env.RELATA_EMBEDDING_MODEL ?? 'default',
+  llmModelPath: '',
+  llmEndpoint: '',
+  minScore: null,
+  storeScore: null,
+  storeBackend: 'sqlite',
+};
+
+/** How often, at most, a busy server sends `relata/status`. */
+const STATUS_INTERVAL_MS = 400;
+
+/** The open folders, found by folder URI or by any file URI inside them. */
+export class FolderSessions {
+  private readonly sessions = new Map<string, FolderSession>();
+
+  add(session: FolderSession): void {
+    this.sessions.set(session.uri, session);
+  }
+
+  remove(uri: string): FolderSession | undefined {
+    const session = this.sessions.get(uri);
+    this.sessions.delete(uri);
+    return session;
+  }
+
+  all(): FolderSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** The session of a folder URI; an UnknownFolder error names the folders that are open. */
+  byFolder(uri: string): FolderSession {
+    const session = this.sessions.get(uri) ?? this.all().find((candidate) => samePath(candidate.folder, uriToPath(uri)));
+    if (!session) {
+      throw new ResponseError(
+        RelataErrorCodes.UnknownFolder,
+        `${uri} is not an open workspace folder (open: ${this.all().map((s) => s.uri).join(', ') || 'none'})`,
+      );
+    }
+    return session;
+  }
+
+  /** The folder holding a file (the innermost, when folders nest), with the file's folder-relative path. */
+  byFile(uri: string): { session: FolderSession; relative: string } | null {
+    const file = uriToPath(uri);
+    let best: { session: FolderSession; relative: string } | null = null;
+    for (const session of this.all()) {
+      const relative = path.relative(session.folder, file);
+      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
+      if (!best || session.folder.length > best.session.folder.length) {
+        best = { session, relative: relative.split(path.sep).join('/') };
+      }
+    }
+    return best;
+  }
+
+  /** One folder when given, else every folder. */
+  selected(folder: string | undefined): FolderSession[] {
+    return folder ? [this.byFolder(folder)] : this.all();
+  }
+}
+
+export function uriToPath(uri: string): string {
+  if (!uri.startsWith('file:')) {
+    throw new ResponseError(ErrorCodes.InvalidParams, `only file: URIs name folders and files, not ${uri}`);
+  }
+  try {
+    return path.resolve(fileURLToPath(uri));
+  } catch (error) {
+    throw new ResponseError(ErrorCodes.InvalidParams, `${uri} is not a valid file URI: ${(error as Error).message}`);
+  }
+}
+
+const samePath = (a: string, b: string) => path.resolve(a) === path.resolve(b);
+
+export type RequestDefinition<P, R> = { method: string; type: RequestType<P, R, void>; params: Schema<P> };
+export type Handler<P, R> = (params: P, signal: AbortSignal) => Promise<R>;
+
+/**
+ * Registers one request: params are checked against the protocol's schema, cancellation becomes
+ * an AbortSignal, and every failure is answered as an LSP error.
+ */
+export function handle<P, R>(
+  connection: Connection,
+  definition: RequestDefinition<P, R>,
+  handler: Handler<P, R>,
+  log: (message: string) => void,
+): void {
+  connection.onRequest(definition.type, async (raw: unknown, token: CancellationToken) => {
+    const params = raw ?? {};
+    const problems = problemsWith(definition.params, params);
+    if (problems.length > 0) {
+      return new ResponseError(ErrorCodes.InvalidParams, `${definition.method}: ${problems.join('; ')}`);
+    }
+    const controller = new AbortController();
+    const subscription = token.onCancellationRequested(() => controller.abort());
+    try {
+      if (token.isCancellationRequested) controller.abort();
+      const result = await handler(params as P, controller.signal);
+      if (controller.signal.aborted) return new ResponseError(LSPErrorCodes.RequestCancelled, `${definition.method} was cancelled`);
+      return result;
+    } catch (error) {
+      if (controller.signal.aborted) return new ResponseError(LSPErrorCodes.RequestCancelled, `${definition.method} was cancelled`);
+      if (error instanceof ResponseError) return error;
+      log(`${definition.method} failed: ${(error as Error).stack ?? String(error)}`);
+      return new ResponseError(ErrorCodes.InternalError, `${definition.method} failed: ${(error as Error).message}`);
+    } finally {
+      subscription.dispose();
+    }
+  });
+}
+
+export function startServer(connection: Connection): void {
+  const sessions = new FolderSessions();
+  const indexing = serialQueue();
+  let settings = DEFAULT_SERVER_SETTINGS;
+  let progressSupported = false;
+  const log = (message: string) => connection.console.log(message);
+
+  // Status: sent at once on a state change, at most every STATUS_INTERVAL_MS while counts move.
+  let statusTimer: NodeJS.Timeout | undefined;
+  let statusDirty = false;
+  const statusReport = async (): Promise<StatusReport> => ({
+    folders: await Promise.all(sessions.all().map((session) => session.status())),
+  });
+  const sendStatus = async () => {
+    statusDirty = false;
+    try {
+      await connection.sendNotification(StatusNotification.type, await statusReport());
+    } catch (error) {
+      log(`status failed: ${(error as Error).message}`);
+    }
+  };
+  const scheduleStatus = () => {
+    statusDirty = true;
+    statusTimer ??= setTimeout(() => {
+      statusTimer = undefined;
+      if (statusDirty) void sendStatus();
+    }, STATUS_INTERVAL_MS);
+  };
+
+  const progressBars = new Map<FolderSession, Promise<WorkDoneProgressServerReporter | null>>();
+  const progressFor = (session: FolderSession) => {
+    let bar = progressBars.get(session);
+    if (!bar) {
+      bar = progressSupported
+        ? connection.window.createWorkDoneProgress().then(
+            (reporter) => {
+              reporter.begin(`Relata: indexing ${session.name}`, 0, 'starting', false);
+              return reporter;
+            },
+            () => null,
+          )
+        : Promise.resolve(null);
+      progressBars.set(session, bar);
+    }
+    return bar;
+  };
+  const endProgress = (session: FolderSession) => {
+    const bar = progressBars.get(session);
+    progressBars.delete(session);
+    void bar?.then((reporter) => reporter?.done());
+  };
+
+  const events: SessionEvents = {
+    onChange(session) {
+      if (session.state !== 'indexing') endProgress(session);
+      void sendStatus();
+    },
+    onProgress(session, progress) {
+      const total = progress.done + progress.pending;
+      void progressFor(session).then((reporter) =>
+        reporter?.report(total ? Math.round((progress.done / total) * 100) : 0, `${progress.done} of ${total} steps`),
+      );
+      scheduleStatus();
+    },
+    onIndexed(session) {
+      void connection.sendNotification(RelationshipsChangedNotification.type, { folder: session.uri });
+    },
+    log,
+  };
+
+  const openFolder = (folder: WorkspaceFolder) => {
+    const session = new FolderSession(folder.uri, folder.name, uriToPath(folder.uri), settings, events);
+    sessions.add(session);
+    void session.start(indexing);
+  };
+
+  let initialFolders: WorkspaceFolder[] = [];
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const options = params.initializationOptions as Partial<InitializationOptions> | undefined;
+    settings = { ...DEFAULT_SERVER_SETTINGS, ...options?.settings };
+    progressSupported = params.capabilities.window?.workDoneProgress === true;
+    initialFolders =
+      params.workspaceFolders ??
+      (params.rootUri ? [{ uri: params.rootUri, name: path.basename(uriToPath(params.rootUri)) }] : []);
+    return {
+      capabilities: {
+        // Hovers are the client's (it asks relata/related); documents are read from disk by the pipeline.
+        textDocumentSync: TextDocumentSyncKind.None,
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'relata', version: '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    for (const folder of initialFolders) openFolder(folder);
+    void sendStatus();
+    connection.workspace.onDidChangeWorkspaceFolders((change) => {
+      for (const removed of change.removed) void sessions.remove(removed.uri)?.close();
+      for (const added of change.added) openFolder(added);
+      void sendStatus();
+    });
+  });
+
+  const releaseRequests = registerRequests(connection, sessions, { log, statusReport, settings: () => settings });
+
+  connection.onShutdown(async () => {
+    if (statusTimer) clearTimeout(statusTimer);
+    await Promise.all(sessions.all().map((session) => session.close()));
+    await releaseRequests();
+  });
+  connection.listen();
+}
+
+/** Serves LSP on this process's stdin and stdout until the editor says exit or goes away. */
+export function serveStdio(): void {
+  startServer(createConnection(process.stdin, process.stdout));
+}

@@ -1,0 +1,38 @@
+// Discover: propose relationships between this item and a bounded set of candidates, scored under
+// relationship-score-v1 (server/src/discover, server/src/scoring). Runs once the queue is idle, so
+// every item it weighs against has been extracted and embedded.
+
+import { discoverItem, DISCOVER_VERSION } from '../../discover/discoverItem.ts';
+import { EXTRACTOR_VERSIONS } from '../../extract/versions.ts';
+import type { StageContext } from './context.ts';
+
+export async function discover(context: StageContext, itemId: string): Promise<void> {
+  const { store } = context;
+  const item = await store.getItem(itemId);
+  if (!item || item.deletedAt || !item.contentHash) return;
+  const modelId = await currentModelId(context);
+  await discoverItem(store, itemId, {
+    modelId,
+    thresholds: context.settings.thresholds,
+    classifier: context.classifier ?? null,
+  });
+  await store.recordDiscovery(itemId, item.contentHash, discoveryBasis(modelId));
+}
+
+async function currentModelId(context: StageContext): Promise<string | null> {
+  if (!context.embedder.enabled) return null;
+  return (await context.embedder.get())?.descriptor.id ?? null;
+}
+
+/**
+ * What a discovery result depends on besides the item's bytes: the discovery rules, the
+ * extractors and the embedding model. When one changes, items are discovered again. The score
+ * version is deliberately not part of it: new weights rescore nothing until `relata reprocess`.
+ */
+export function discoveryBasis(modelId: string | null): string {
+  return `${DISCOVER_VERSION}|${EXTRACTOR_VERSIONS}|${modelId ?? 'none'}`;
+}
+
+export async function currentDiscoveryBasis(context: StageContext): Promise<string> {
+  return discoveryBasis(await currentModelId(context));
+}

@@ -1,0 +1,84 @@
+// Why each result matched, in plain sentences: one per path that fired, naming what the path saw
+// (the entity and its type, the similarity, the age, the relationship and who stands behind it).
+// The same strings go to the API, the CLI and the editor, so they are written once, here.
+
+import type { RelationshipType, SearchPath } from '../../../shared/types.ts';
+import type { RelationshipRecord } from '../store/contract.ts';
+import type { PathHit } from './paths.ts';
+
+/** How a relationship reads from the end it is seen from: [from the `from` item, from the `to` item]. */
+const PHRASES: Record<RelationshipType, [string, string]> = {
+  derived_from: ['is derived from', 'is the source of'],
+  contradicts: ['contradicts', 'contradicts'],
+  supports: ['supports', 'is supported by'],
+  occurred_before: ['occurred before', 'occurred after'],
+  occurred_after: ['occurred after', 'occurred before'],
+  mentions: ['mentions the same entities as', 'mentions the same entities as'],
+  similar_to: ['is similar to', 'is similar to'],
+  same_entity_as: ['is the same entity as', 'is the same entity as'],
+  supersedes: ['supersedes', 'is superseded by'],
+  updates: ['updates', 'is updated by'],
+  possibly_explains: ['possibly explains', 'is possibly explained by'],
+};
+
+/** The relationship as read from `itemId`'s end: "updates", "is updated by"… */
+export function relationshipPhrase(relationship: RelationshipRecord, itemId: string): string {
+  const [forward, backward] = PHRASES[relationship.type];
+  return relationship.fromItemId === itemId ? forward : backward;
+}
+
+function reviewStatus(relationship: RelationshipRecord): string {
+  return relationship.status === 'confirmed' ? 'confirmed by a person' : 'suggested by analysis, not yet reviewed';
+}
+
+/**
+ * "Not a direct match. Reached because this item **updates** a matching item — strength 0.68
+ * (suggested by analysis, not yet reviewed)."
+ */
+export function expansionLabel(relationship: RelationshipRecord, itemId: string): string {
+  return (
+    `Not a direct match. Reached because this item **${relationshipPhrase(relationship, itemId)}** a matching item — ` +
+    `strength ${relationship.score.toFixed(2)} (${reviewStatus(relationship)}).`
+  );
+}
+
+function listOf(parts: string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+export function ageText(days: number): string {
+  const whole = Math.floor(days);
+  if (whole < 1) return 'today';
+  if (whole === 1) return '1 day ago';
+  return `${whole} days ago`;
+}
+
+/** One sentence for one path's hit on an item. */
+export function explainHit(path: SearchPath, hit: PathHit, query: string): string {
+  switch (path) {
+    case 'lexical_items':
+      return "The item's title or text contains words from your query.";
+    case 'lexical_chunks':
+      return 'A passage of this item contains words from your query.';
+    case 'vector':
+      return `A section of this item is close in meaning to your query (similarity ${hit.score.toFixed(2)}).`;
+    case 'entity': {
+      const named = listOf((hit.entities ?? []).map((entity) => `${entity.surface} (${entity.type})`));
+      return `This item refers to ${named}, which your query names.`;
+    }
+    case 'title':
+      return `Its title contains "${query.trim()}".`;
+    case 'expansion':
+      return expansionLabel(hit.relationship!, hit.itemId);
+    case 'confirmed_relationship':
+      return `A person confirmed that this item ${relationshipPhrase(hit.relationship!, hit.itemId)} a matching item.`;
+    case 'recency':
+      return `This version was indexed ${ageText(hit.ageDays ?? 0)}.`;
+  }
+}
+
+/** The sentences for every path that fired, in the order paths are listed in a result's contributions. */
+export function whyMatched(hits: ReadonlyMap<SearchPath, PathHit>, query: string): string[] {
+  const order: SearchPath[] = ['expansion', 'vector', 'lexical_items', 'lexical_chunks', 'entity', 'title', 'confirmed_relationship', 'recency'];
+  return order.filter((path) => hits.has(path)).map((path) => explainHit(path, hits.get(path)!, query));
+}

@@ -1,0 +1,194 @@
+// The engine's search: the direct paths (lexical items, lexical passages, vector, entity, title)
+// run against the workspace, recency is added, the fused direct matches seed relationship
+// expansion, and everything is fused once more under the chosen rank version. Each result says
+// why it matched, carries its contributions, its best passage with a location the editor can
+// open, and its semantic similarity as a field of its own.
+
+import type { SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
+import type { Embedder } from '../embed/types.ts';
+import type { SearchItemInfo, WorkspaceStore } from '../store/contract.ts';
+import { entityPath } from './entityPath.ts';
+import { expandFromSeeds } from './expansion.ts';
+import { whyMatched } from './explain.ts';
+import { fuse, fusionParameters, type FusedItem } from './fusion.ts';
+import { lexicalChunksPath, lexicalItemsPath } from './lexicalPaths.ts';
+import type { PathHit, PathResult } from './paths.ts';
+import { recencyPath } from './recency.ts';
+import { titlePath } from './titlePath.ts';
+import { vectorPath } from './vectorPath.ts';
+import {
+  CANDIDATE_DEPTH,
+  DEFAULT_RANK_VERSION,
+  expansionSettingsFromEnv,
+  type ExpansionSettings,
+  type RankVersion,
+} from './weights.ts';
+
+export interface SearchOptions {
+  /** Results returned (default 10). */
+  limit?: number;
+  /** Expand only through relationships a person confirmed. */
+  confirmedOnly?: boolean;
+  rankVersion?: RankVersion;
+  /** Overrides RELATA_SEARCH_MAX_EXPANDED_ITEMS / RELATA_SEARCH_EXPANSION_MIN_SCORE. */
+  expansion?: Partial<Omit<ExpansionSettings, 'confirmedOnly'>>;
+  /** The clock recency is measured against (tests fix it). */
+  now?: Date;
+}
+
+export const DEFAULT_LIMIT = 10;
+
+type Unavailable = SearchResponse['unavailable_paths'];
+
+export interface DirectRetrieval {
+  /** lexical_items, lexical_chunks, entity, title and, when available, vector. */
+  paths: PathResult[];
+  unavailable: Unavailable;
+  modelId: string | null;
+  queryVector: Float32Array | null;
+  /** Time spent embedding the query (0 without the vector path). */
+  embeddingMs: number;
+}
+
+/** The direct paths alone, each in its own order: what fusion works on (and what the eval re-fuses). */
+export async function retrieveDirect(
+  store: WorkspaceStore,
+  embedder: Embedder | null,
+  query: string,
+  depth = CANDIDATE_DEPTH,
+): Promise<DirectRetrieval> {
+  const vector = await vectorPath(store, embedder, query, depth);
+  const paths = [
+    await lexicalItemsPath(store, query, depth),
+    await lexicalChunksPath(store, query, depth),
+    await entityPath(store, query),
+    await titlePath(store, query, depth),
+  ];
+  if (!vector.available) {
+    return { paths, unavailable: [{ path: 'vector', reason: vector.reason }], modelId: null, queryVector: null, embeddingMs: 0 };
+  }
+  return {
+    paths: [vector.result, ...paths],
+    unavailable: [],
+    modelId: vector.modelId,
+    queryVector: vector.queryVector,
+    embeddingMs: vector.embeddingMs,
+  };
+}
+
+function itemIdsOf(paths: readonly PathResult[]): string[] {
+  return [...new Set(paths.flatMap((path) => path.hits.map((hit) => hit.itemId)))];
+}
+
+export async function searchWorkspace(
+  store: WorkspaceStore,
+  embedder: Embedder | null,
+  query: string,
+  options: SearchOptions = {},
+): Promise<SearchResponse> {
+  const version = options.rankVersion ?? DEFAULT_RANK_VERSION;
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const now = options.now ?? new Date();
+  const settings = { ...expansionSettingsFromEnv(options.confirmedOnly ?? false), ...options.expansion };
+  if (query.trim() === '') return { rank_version: version, query, results: [], unavailable_paths: [] };
+
+  const direct = await retrieveDirect(store, embedder, query, Math.max(CANDIDATE_DEPTH, limit));
+  const info = new Map<string, SearchItemInfo>();
+  const learn = async (ids: readonly string[]) => {
+    const unknown = ids.filter((id) => !info.has(id));
+    for (const item of await store.searchItemInfo(unknown)) info.set(item.itemId, item);
+  };
+  await learn(itemIdsOf(direct.paths));
+
+  const parameters = fusionParameters(version);
+  const directRanking = fuse(parameters, [...direct.paths, recencyPath([...info.values()], now)]).map((item) => item.itemId);
+  const seeds = directRanking.slice(0, settings.maxSeeds);
+  const relationships =
+    seeds.length === 0
+      ? []
+      : await store.relationshipsTouching(seeds, {
+          minScore: settings.minScore,
+          statuses: settings.confirmedOnly ? ['confirmed'] : ['pending', 'confirmed'],
+        });
+  const { expansion, confirmed } = expandFromSeeds(directRanking, relationships, settings);
+  await learn(itemIdsOf([expansion, confirmed]));
+  const live = (result: PathResult): PathResult => ({ ...result, hits: result.hits.filter((hit) => info.has(hit.itemId)) });
+
+  const paths = [...direct.paths, expansion, confirmed].map(live);
+  paths.push(recencyPath([...info.values()], now));
+  const fused = fuse(parameters, paths).slice(0, limit);
+  const results = await presentResults(store, direct, paths, fused, info, query);
+  return { rank_version: version, query, results, unavailable_paths: direct.unavailable };
+}
+
+const round = (value: number, places: number) => Number(value.toFixed(places));
+
+/** Paths whose hit names a passage, in the order their passage is preferred as the result's passage. */
+const PASSAGE_PATHS: SearchPath[] = ['lexical_chunks', 'vector', 'entity'];
+
+async function presentResults(
+  store: WorkspaceStore,
+  direct: DirectRetrieval,
+  paths: readonly PathResult[],
+  fused: readonly FusedItem[],
+  info: ReadonlyMap<string, SearchItemInfo>,
+  query: string,
+): Promise<SearchResultView[]> {
+  /** The hits of the paths that contributed to an item's relevance. */
+  const hitsOf = (item: FusedItem) =>
+    new Map(
+      paths
+        .filter((path) => item.contributions[path.path] !== undefined)
+        .flatMap((path) => path.hits.filter((hit) => hit.itemId === item.itemId).map((hit) => [path.path, hit] as [SearchPath, PathHit])),
+    );
+
+  // Similarity for results the vector path did not reach among its top hits: computed exactly.
+  const similarity = new Map<string, { value: number; chunkId: string }>();
+  for (const hit of paths.find((path) => path.path === 'vector')?.hits ?? []) similarity.set(hit.itemId, { value: hit.score, chunkId: hit.chunkId! });
+  if (direct.modelId && direct.queryVector) {
+    const missing = fused.map((item) => item.itemId).filter((id) => !similarity.has(id));
+    for (const hit of await store.bestSimilarities(direct.modelId, direct.queryVector, missing)) {
+      similarity.set(hit.itemId, { value: hit.similarity, chunkId: hit.chunkId });
+    }
+  }
+
+  const passageChunk = new Map<string, string>();
+  for (const item of fused) {
+    const hits = hitsOf(item);
+    const byContribution = PASSAGE_PATHS.filter((path) => hits.get(path)?.chunkId).sort(
+      (a, b) => (item.contributions[b] ?? 0) - (item.contributions[a] ?? 0),
+    );
+    const chunkId = byContribution.length > 0 ? hits.get(byContribution[0]!)!.chunkId : similarity.get(item.itemId)?.chunkId;
+    const first = chunkId ?? (await store.listChunks(item.itemId))[0]?.id;
+    if (first) passageChunk.set(item.itemId, first);
+  }
+  const chunks = new Map((await store.getChunks([...passageChunk.values()])).map((chunk) => [chunk.id, chunk]));
+
+  const top = fused[0]?.total ?? 0;
+  return fused.map((item) => {
+    const hits = hitsOf(item);
+    const about = info.get(item.itemId)!;
+    const chunk = chunks.get(passageChunk.get(item.itemId) ?? '');
+    const expansion = hits.get('expansion');
+    return {
+      item_id: item.itemId,
+      title: about.title,
+      path: about.path,
+      query_relevance: round(item.relevance, 4),
+      semantic_similarity: similarity.has(item.itemId) ? round(similarity.get(item.itemId)!.value, 4) : null,
+      why_matched: whyMatched(hits, query),
+      contributions: Object.fromEntries(
+        Object.entries(item.contributions).map(([path, value]) => [path, round(top > 0 ? value / top : 0, 4)]),
+      ),
+      expanded_via: expansion?.relationship
+        ? {
+            relationship_id: expansion.relationship.id,
+            type: expansion.relationship.type,
+            score: expansion.relationship.score,
+            status: expansion.relationship.status,
+          }
+        : null,
+      passage: chunk ? { text: chunk.text, location: chunk.location, chunk_id: chunk.id } : null,
+    };
+  });
+}

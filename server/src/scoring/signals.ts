@@ -1,0 +1,101 @@
+// Builders for each signal of relationship-score-v1, with the plain-words detail a person reads
+// beside it. Strength rules live here: rebased similarity, the entity frequency discount, the
+// concept base strength, temporal decay.
+
+import type { EntityType, SignalType, SignalView } from '../../../shared/types.ts';
+import { round } from './score.ts';
+import { CONCEPT_BASE_STRENGTH, SIGNAL_WEIGHTS, SIMILARITY_FLOOR, TEMPORAL_WINDOW_DAYS } from './model.ts';
+
+function signal(type: SignalType, value: string, strength: number, detail: string): SignalView {
+  return { type, value, strength: round(Math.min(1, Math.max(0, strength))), weight: SIGNAL_WEIGHTS[type], detail };
+}
+
+/** Ordinary similarity within one corpus counts for little: strength = max(0, (cos − 0.55) / 0.45). */
+export function rebasedSimilarity(cosine: number): number {
+  return Math.max(0, (cosine - SIMILARITY_FLOOR) / (1 - SIMILARITY_FLOOR));
+}
+
+/**
+ * An entity shared by many items says little about any pair: strength ×= 1 / (1 + ln f), where f
+ * is the number of items mentioning it beyond the first, so an entity only this pair shares
+ * keeps full strength and one in most documents is heavily discounted.
+ */
+export function frequencyDiscount(itemsMentioning: number): number {
+  const frequency = Math.max(1, itemsMentioning - 1);
+  return 1 / (1 + Math.log(frequency));
+}
+
+export function contentHashSignal(): SignalView {
+  return signal('content_hash_match', 'identical bytes', 1, 'The two files have byte-identical content.');
+}
+
+export function similaritySignal(cosine: number): SignalView {
+  return signal(
+    'semantic_similarity',
+    `${cosine.toFixed(2)} cosine`,
+    rebasedSimilarity(cosine),
+    'How alike the wording and subject matter are. Similar wording is not evidence that two items describe the same thing.',
+  );
+}
+
+const ENTITY_NOUNS: Record<EntityType, string> = {
+  organisation: 'organisation',
+  person: 'person',
+  email: 'email address',
+  date: 'date',
+};
+
+export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number): SignalView {
+  const discounted = itemsMentioning > 2 ? ` It appears in ${itemsMentioning} items, so it counts for less.` : '';
+  return signal('shared_entity', surface, frequencyDiscount(itemsMentioning), `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}`);
+}
+
+export function aliasEntitySignal(surfaceA: string, surfaceB: string): SignalView {
+  return signal('alias_entity', `${surfaceA} = ${surfaceB}`, 1, `A person confirmed that ${surfaceA} and ${surfaceB} are the same.`);
+}
+
+/** The comparison's detail already names both figures and, for a contradiction, says Relata does not decide. */
+export function claimSignal(relation: 'supports' | 'contradicts', attribute: string, detail: string): SignalView {
+  return signal(relation === 'supports' ? 'claim_support' : 'claim_contradiction', attribute, 1, detail);
+}
+
+export function conceptSignal(phrase: string, itemsMentioning: number): SignalView {
+  return signal(
+    'shared_concept',
+    phrase,
+    CONCEPT_BASE_STRENGTH * frequencyDiscount(itemsMentioning),
+    'Both items use this phrase prominently. Concepts overlap by nature, so this counts for less than a shared name.',
+  );
+}
+
+export function temporalSignal(dateA: string, dateB: string): SignalView | null {
+  const days = Math.abs(Date.parse(dateA) - Date.parse(dateB)) / 86_400_000;
+  if (!Number.isFinite(days) || days >= TEMPORAL_WINDOW_DAYS) return null;
+  const when = days < 1 ? 'the same day' : `${Math.round(days)} day${Math.round(days) === 1 ? '' : 's'} apart`;
+  return signal(
+    'temporal_proximity',
+    `${dateA} and ${dateB}`,
+    1 - days / TEMPORAL_WINDOW_DAYS,
+    `The items are dated ${when}. Closeness in time is not evidence that one caused or explains the other.`,
+  );
+}
+
+export function metadataSignal(key: string, value: string): SignalView {
+  return signal('shared_metadata', `${key}: ${value}`, 1, `Both items carry the same ${key} in their metadata.`);
+}
+
+export function modelSignal(type: string, confidence: number, model: string): SignalView {
+  return signal(
+    'model_classification',
+    type,
+    confidence,
+    `A language model (${model}) suggested this type. A model's opinion is one weak signal, never the score.`,
+  );
+}
+
+export function decisionSignal(status: 'confirmed' | 'rejected', by: string, note: string | null): SignalView {
+  const suffix = note ? ` Note: ${note}` : '';
+  return status === 'confirmed'
+    ? signal('user_confirmation', by, 1, `Confirmed by ${by}.${suffix}`)
+    : signal('user_rejection', by, 1, `Rejected by ${by}. Nothing was deleted; the proposal and its evidence are kept.${suffix}`);
+}

@@ -1,0 +1,33 @@
+// Which type a relationship gets, from its evidence, in the design's order: deterministic evidence
+// outranks a model's opinion, and chronology yields only a chronological statement. Never
+// `possibly_explains`, `updates` or `supersedes` from ordering alone: that would infer causation
+// from sequence.
+
+import type { RelationshipType, SignalView } from '../../../shared/types.ts';
+
+/** Types a model may suggest but never establishes on its word alone. */
+export const NEVER_FROM_MODEL_ALONE: ReadonlySet<RelationshipType> = new Set(['same_entity_as', 'supersedes', 'derived_from']);
+
+export interface TypeEvidence {
+  signals: readonly SignalView[];
+  /** The type a model suggested, when a model classified the pair. */
+  modelType?: RelationshipType | null;
+  /** The date each item states about itself (ISO), when it states one. */
+  dateA?: string | null;
+  dateB?: string | null;
+}
+
+/** The type of the relationship read from A to B ("A contradicts B", "A occurred_before B"). */
+export function inferType(evidence: TypeEvidence): RelationshipType {
+  const has = (type: SignalView['type']) => evidence.signals.some((s) => s.type === type);
+  if (has('content_hash_match')) return 'derived_from';
+  if (has('claim_contradiction')) return 'contradicts';
+  if (has('claim_support')) return 'supports';
+  if (evidence.modelType && !NEVER_FROM_MODEL_ALONE.has(evidence.modelType)) return evidence.modelType;
+  const sharesEntity = has('shared_entity') || has('alias_entity');
+  if (sharesEntity && evidence.dateA && evidence.dateB && evidence.dateA !== evidence.dateB) {
+    return evidence.dateA < evidence.dateB ? 'occurred_before' : 'occurred_after';
+  }
+  if (sharesEntity) return 'mentions';
+  return 'similar_to';
+}

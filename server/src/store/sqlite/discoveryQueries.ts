@@ -1,0 +1,106 @@
+// The index look-ups relationship discovery is allowed: each one is bounded by an index and a
+// limit, so discovering one item costs the same in a workspace of a thousand items or of twenty
+// thousand. Also the bookkeeping of which items discovery has seen, under which basis.
+
+import type { ScopedSql } from './scopedSql.ts';
+
+const LIVE = `items.workspace = @ws AND items.deleted_at IS NULL AND items.status IN ('indexed', 'duplicate')`;
+
+export class DiscoveryQueries {
+  constructor(private readonly sql: ScopedSql) {}
+
+  itemsNeedingDiscovery(basis: string): string[] {
+    return this.sql
+      .rows<{ id: string }>(
+        `SELECT items.id FROM items
+         WHERE ${LIVE} AND items.content_hash IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM item_discoveries d WHERE d.workspace = @ws AND d.item_id = items.id
+                             AND d.content_hash = items.content_hash AND d.basis = @basis)
+         ORDER BY items.path`,
+        { basis },
+      )
+      .map((row) => row.id);
+  }
+
+  recordDiscovery(itemId: string, contentHash: string, basis: string, now: string): void {
+    this.sql.run(
+      `INSERT INTO item_discoveries (workspace, item_id, content_hash, basis, discovered_at) VALUES (@ws, @itemId, @hash, @basis, @now)
+       ON CONFLICT (workspace, item_id) DO UPDATE SET content_hash = @hash, basis = @basis, discovered_at = @now`,
+      { itemId, hash: contentHash, basis, now },
+    );
+  }
+
+  /** Forget what discovery saw, so the next run (`relata reprocess`) recomputes these items, or all when null. */
+  resetDiscovery(itemIds: readonly string[] | null): void {
+    if (itemIds === null) this.sql.run('DELETE FROM item_discoveries WHERE workspace = @ws');
+    else this.sql.run('DELETE FROM item_discoveries WHERE workspace = @ws AND item_id IN (SELECT value FROM json_each(@ids))', { ids: JSON.stringify(itemIds) });
+  }
+
+  itemsWithContentHash(contentHash: string, exceptItemId: string, limit: number): string[] {
+    return this.sql
+      .rows<{ id: string }>(
+        `SELECT items.id FROM items WHERE ${LIVE} AND items.content_hash = @hash AND items.id <> @except
+         ORDER BY items.seq LIMIT @limit`,
+        { hash: contentHash, except: exceptItemId, limit },
+      )
+      .map((row) => row.id);
+  }
+
+  /** How many live items mention each key (the entity's corpus frequency). */
+  entityItemCounts(keys: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    if (keys.length === 0) return counts;
+    for (const row of this.sql.rows<{ key: string; n: number }>(
+      `SELECT e.key, COUNT(DISTINCT e.item_id) AS n FROM entities e
+       JOIN items ON items.id = e.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
+       WHERE e.workspace = @ws AND e.key IN (SELECT value FROM json_each(@keys))
+       GROUP BY e.key`,
+      { keys: JSON.stringify(keys) },
+    )) {
+      counts.set(row.key, row.n);
+    }
+    return counts;
+  }
+
+  itemsMentioning(key: string, exceptItemId: string, limit: number): string[] {
+    return this.sql
+      .rows<{ item_id: string }>(
+        `SELECT DISTINCT e.item_id FROM entities e
+         JOIN items ON items.id = e.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
+         WHERE e.workspace = @ws AND e.key = @key AND e.item_id <> @except
+         LIMIT @limit`,
+        { key, except: exceptItemId, limit },
+      )
+      .map((row) => row.item_id);
+  }
+
+  /** Items with a claim of the same kind, attribute and unit: the only claims a comparison can match. */
+  itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): string[] {
+    return this.sql
+      .rows<{ item_id: string }>(
+        `SELECT DISTINCT c.item_id FROM claims c
+         JOIN items ON items.id = c.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
+         WHERE c.workspace = @ws AND c.kind = @kind AND c.attribute = @attribute AND c.unit IS @unit AND c.item_id <> @except
+         LIMIT @limit`,
+        { kind, attribute, unit, except: exceptItemId, limit },
+      )
+      .map((row) => row.item_id);
+  }
+
+  /** The item's vectors from one model (every window of every chunk). */
+  itemVectors(itemId: string, modelId: string): Float32Array[] {
+    const rows = this.sql.rows<{ seq: number; dims: number }>(
+      'SELECT seq, dims FROM vectors WHERE workspace = @ws AND item_id = @itemId AND model_id = @modelId ORDER BY chunk_id, window',
+      { itemId, modelId },
+    );
+    return rows.map((row) => {
+      const found = this.sql.row<{ embedding: Buffer }>(
+        `SELECT embedding FROM vec_f32_${row.dims} WHERE rowid = @seq AND workspace = @ws`,
+        { seq: BigInt(row.seq) },
+      );
+      if (!found) throw new Error(`vector ${row.seq} of item ${itemId} is missing from its vector table`);
+      const bytes = found.embedding;
+      return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    });
+  }
+}

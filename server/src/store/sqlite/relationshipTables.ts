@@ -1,0 +1,212 @@
+// Relationships in SQLite: one row per item pair (the dedupe key), plus an append-only history of
+// every proposal, update and decision. A person's rejection is final for discovery: a rejected
+// pair is never re-proposed. Nothing here deletes a relationship.
+
+import { createHash } from 'node:crypto';
+import type { RelationshipStatus, RelationshipType, SignalView } from '../../../../shared/types.ts';
+import type {
+  ProposalOutcome,
+  RelationshipDecision,
+  RelationshipEvent,
+  RelationshipFilter,
+  RelationshipProposal,
+  RelationshipRecord,
+} from '../contract.ts';
+import type { ScopedSql } from './scopedSql.ts';
+
+interface RelationshipRow {
+  id: string;
+  from_item: string;
+  to_item: string;
+  type: RelationshipType;
+  score: number;
+  proposed_score: number;
+  score_version: string;
+  status: RelationshipStatus;
+  near_duplicate: number;
+  signals: string;
+  produced_by: string;
+  created_at: string;
+  updated_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  note: string | null;
+}
+
+const toRecord = (row: RelationshipRow): RelationshipRecord => ({
+  id: row.id,
+  fromItemId: row.from_item,
+  toItemId: row.to_item,
+  type: row.type,
+  score: row.score,
+  proposedScore: row.proposed_score,
+  scoreVersion: row.score_version,
+  status: row.status,
+  nearDuplicate: row.near_duplicate === 1,
+  signals: JSON.parse(row.signals) as SignalView[],
+  producedBy: row.produced_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  decidedBy: row.decided_by,
+  decidedAt: row.decided_at,
+  note: row.note,
+});
+
+export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
+
+/** Deterministic, so the same pair gets the same id in every store and after every reprocess. */
+function relationshipId(workspace: string, key: string): string {
+  return `rel_${createHash('sha256').update(`${workspace}\n${key}`).digest('hex').slice(0, 16)}`;
+}
+
+/** Only relationships whose two ends are live items are served; the rows stay either way. */
+const LIVE_ENDS = `
+  EXISTS (SELECT 1 FROM items f WHERE f.workspace = @ws AND f.id = r.from_item AND f.deleted_at IS NULL)
+  AND EXISTS (SELECT 1 FROM items t WHERE t.workspace = @ws AND t.id = r.to_item AND t.deleted_at IS NULL)`;
+
+export class RelationshipTables {
+  constructor(private readonly sql: ScopedSql) {}
+
+  upsert(proposal: RelationshipProposal, now: string): { id: string; outcome: ProposalOutcome } {
+    if (proposal.fromItemId === proposal.toItemId) throw new Error(`an item cannot be related to itself (${proposal.fromItemId})`);
+    return this.sql.write(() => {
+      const key = pairKey(proposal.fromItemId, proposal.toItemId);
+      const existing = this.sql.row<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND pair_key = @key', { key });
+      const signals = JSON.stringify(proposal.signals);
+      const values = {
+        from: proposal.fromItemId,
+        to: proposal.toItemId,
+        type: proposal.type,
+        score: proposal.score,
+        proposedScore: proposal.proposedScore,
+        version: proposal.scoreVersion,
+        nearDuplicate: proposal.nearDuplicate ? 1 : 0,
+        signals,
+        producedBy: proposal.producedBy,
+        now,
+      };
+      if (!existing) {
+        const id = relationshipId(this.sql.workspace, key);
+        this.sql.run(
+          `INSERT INTO relationships (workspace, id, pair_key, from_item, to_item, type, score, proposed_score, score_version,
+             status, near_duplicate, signals, produced_by, created_at, updated_at)
+           VALUES (@ws, @id, @key, @from, @to, @type, @score, @proposedScore, @version, 'pending', @nearDuplicate, @signals,
+             @producedBy, @now, @now)`,
+          { ...values, id, key },
+        );
+        this.recordEvent(id, 'proposed', proposal.producedBy, proposal, null, now);
+        return { id, outcome: 'created' };
+      }
+      if (existing.status === 'rejected') return { id: existing.id, outcome: 'kept_rejected' };
+      const unchanged =
+        existing.from_item === values.from &&
+        existing.to_item === values.to &&
+        existing.type === values.type &&
+        existing.score === values.score &&
+        existing.proposed_score === values.proposedScore &&
+        existing.score_version === values.version &&
+        existing.near_duplicate === values.nearDuplicate &&
+        existing.signals === signals;
+      if (unchanged) return { id: existing.id, outcome: 'unchanged' };
+      this.sql.run(
+        `UPDATE relationships SET from_item = @from, to_item = @to, type = @type, score = @score, proposed_score = @proposedScore,
+           score_version = @version, near_duplicate = @nearDuplicate, signals = @signals, produced_by = @producedBy, updated_at = @now
+         WHERE workspace = @ws AND id = @id`,
+        { ...values, id: existing.id },
+      );
+      this.recordEvent(existing.id, 'updated', proposal.producedBy, proposal, null, now);
+      return { id: existing.id, outcome: 'updated' };
+    });
+  }
+
+  get(id: string): RelationshipRecord | null {
+    const row = this.sql.row<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND id = @id', { id });
+    return row ? toRecord(row) : null;
+  }
+
+  between(itemA: string, itemB: string): RelationshipRecord | null {
+    const row = this.sql.row<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND pair_key = @key', {
+      key: pairKey(itemA, itemB),
+    });
+    return row ? toRecord(row) : null;
+  }
+
+  list(filter: RelationshipFilter = {}): RelationshipRecord[] {
+    return this.sql
+      .rows<RelationshipRow>(
+        `SELECT * FROM relationships r
+         WHERE r.workspace = @ws AND ${LIVE_ENDS}
+           AND (@status IS NULL OR r.status = @status)
+           AND (@itemId IS NULL OR r.from_item = @itemId OR r.to_item = @itemId)
+           AND (r.status <> 'pending' OR r.score >= @minPendingScore)
+         ORDER BY r.score DESC, r.id`,
+        { status: filter.status ?? null, itemId: filter.itemId ?? null, minPendingScore: filter.minPendingScore ?? 0 },
+      )
+      .map(toRecord);
+  }
+
+  touching(itemIds: readonly string[], options: { minScore?: number; statuses?: readonly RelationshipStatus[] }): RelationshipRecord[] {
+    if (itemIds.length === 0) return [];
+    const statuses = options.statuses ?? ['pending', 'confirmed', 'rejected'];
+    return this.sql
+      .rows<RelationshipRow>(
+        `SELECT * FROM relationships r
+         WHERE r.workspace = @ws AND ${LIVE_ENDS}
+           AND (r.from_item IN (SELECT value FROM json_each(@ids)) OR r.to_item IN (SELECT value FROM json_each(@ids)))
+           AND r.status IN (SELECT value FROM json_each(@statuses))
+           AND r.score >= @minScore
+         ORDER BY r.score DESC, r.id`,
+        { ids: JSON.stringify(itemIds), statuses: JSON.stringify(statuses), minScore: options.minScore ?? 0 },
+      )
+      .map(toRecord);
+  }
+
+  decide(id: string, decision: RelationshipDecision, now: string): RelationshipRecord {
+    return this.sql.write(() => {
+      const existing = this.get(id);
+      if (!existing) throw new Error(`no relationship ${id} in this workspace`);
+      this.sql.run(
+        `UPDATE relationships SET status = @status, score = @score, signals = @signals, decided_by = @by, decided_at = @now,
+           note = @note, updated_at = @now
+         WHERE workspace = @ws AND id = @id`,
+        { id, status: decision.status, score: decision.score, signals: JSON.stringify(decision.signals), by: decision.by, note: decision.note, now },
+      );
+      const decided = this.get(id)!;
+      this.recordEvent(id, decision.status, decision.by, decided, decision.note, now);
+      return decided;
+    });
+  }
+
+  history(id: string): RelationshipEvent[] {
+    return this.sql
+      .rows<{ at: string; kind: RelationshipEvent['kind']; actor: string; type: RelationshipType; score: number; score_version: string; signals: string; note: string | null }>(
+        'SELECT * FROM relationship_events WHERE workspace = @ws AND relationship_id = @id ORDER BY rowid',
+        { id },
+      )
+      .map((row) => ({
+        at: row.at,
+        kind: row.kind,
+        actor: row.actor,
+        type: row.type,
+        score: row.score,
+        scoreVersion: row.score_version,
+        signals: JSON.parse(row.signals) as SignalView[],
+        note: row.note,
+      }));
+  }
+
+  private recordEvent(
+    id: string,
+    kind: 'proposed' | 'updated' | 'confirmed' | 'rejected',
+    actor: string,
+    state: Pick<RelationshipProposal, 'type' | 'score' | 'scoreVersion' | 'signals'>,
+    note: string | null,
+    now: string,
+  ): void {
+    this.sql.run(
+      `INSERT INTO relationship_events (workspace, relationship_id, at, kind, actor, type, score, score_version, signals, note)
+       VALUES (@ws, @id, @now, @kind, @actor, @type, @score, @version, @signals, @note)`,
+      { id, now, kind, actor, type: state.type, score: state.score, version: state.scoreVersion, signals: JSON.stringify(state.signals), note },
+    );
+  }
+}

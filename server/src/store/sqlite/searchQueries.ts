@@ -1,0 +1,114 @@
+// The SQL behind search's own paths (title substring, entity keys, the facts a result shows,
+// similarities of items outside the vector path's top hits). Kept apart from sqliteStore.ts so the
+// store's core stays about storing; every statement still goes through the store's reader, which
+// refuses SQL not bound to the workspace (`@ws`).
+
+import type { Location } from '../../../../shared/types.ts';
+import type { EntityType } from '../../extract/types.ts';
+import type { ChunkRecord, EntityMention, SearchItemInfo, VectorHit } from '../contract.ts';
+import type { ScopedSql } from './scopedSql.ts';
+
+/** The store's workspace-bound statement runner (it adds `@ws` to every call and refuses SQL without it). */
+export type ScopedReader = Pick<ScopedSql, 'rows'>;
+
+const LIVE_ITEM = `items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`;
+
+export function titleMatches(db: ScopedReader, text: string, limit: number): string[] {
+  // lower() folds ASCII only, on both sides, so the comparison stays consistent.
+  return db
+    .rows<{ id: string }>(
+      `SELECT id FROM items WHERE ${LIVE_ITEM} AND title IS NOT NULL AND instr(lower(title), lower(@text)) > 0
+       ORDER BY length(title), path LIMIT @limit`,
+      { text, limit },
+    )
+    .map((row) => row.id);
+}
+
+interface MentionRow {
+  item_id: string;
+  chunk_id: string;
+  key: string;
+  type: EntityType;
+  surface: string;
+}
+
+const MENTION_COLUMNS = `SELECT entities.item_id, entities.chunk_id, entities.key, entities.type, entities.surface
+  FROM entities JOIN items ON items.id = entities.item_id AND ${LIVE_ITEM}`;
+
+/** The key range holding every key that starts with `prefix` (byte order, as SQLite compares text). */
+function prefixRange(prefix: string): { low: string; high: string } {
+  const last = prefix.length - 1;
+  return { low: prefix, high: prefix.slice(0, last) + String.fromCharCode(prefix.charCodeAt(last) + 1) };
+}
+
+export function entityMentions(db: ScopedReader, keys: readonly string[], keyPrefixes: readonly string[]): EntityMention[] {
+  const rows = keys.length
+    ? db.rows<MentionRow>(`${MENTION_COLUMNS} WHERE entities.workspace = @ws AND entities.key IN (SELECT value FROM json_each(@keys))`, {
+        keys: JSON.stringify(keys),
+      })
+    : [];
+  for (const prefix of keyPrefixes) {
+    if (prefix.length === 0) continue;
+    rows.push(
+      ...db.rows<MentionRow>(`${MENTION_COLUMNS} WHERE entities.workspace = @ws AND entities.key >= @low AND entities.key < @high`, prefixRange(prefix)),
+    );
+  }
+  return rows.map((row) => ({ itemId: row.item_id, chunkId: row.chunk_id, key: row.key, type: row.type, surface: row.surface }));
+}
+
+export function searchItemInfo(db: ScopedReader, itemIds: readonly string[]): SearchItemInfo[] {
+  if (itemIds.length === 0) return [];
+  return db
+    .rows<{ id: string; path: string; title: string | null; seen_at: string }>(
+      `SELECT items.id, items.path, items.title,
+         COALESCE((SELECT created_at FROM item_versions WHERE item_versions.workspace = @ws
+                     AND item_versions.item_id = items.id AND item_versions.version = items.version), items.created_at) AS seen_at
+       FROM items WHERE ${LIVE_ITEM} AND items.id IN (SELECT value FROM json_each(@ids))`,
+      { ids: JSON.stringify(itemIds) },
+    )
+    .map((row) => ({ itemId: row.id, path: row.path, title: row.title, versionSeenAt: row.seen_at }));
+}
+
+export function chunksByIds(db: ScopedReader, chunkIds: readonly string[]): ChunkRecord[] {
+  if (chunkIds.length === 0) return [];
+  return db
+    .rows<{ id: string; item_id: string; ordinal: number; text: string; heading_path: string; location: string; word_count: number }>(
+      'SELECT * FROM chunks WHERE workspace = @ws AND id IN (SELECT value FROM json_each(@ids))',
+      { ids: JSON.stringify(chunkIds) },
+    )
+    .map((row) => ({
+      id: row.id,
+      itemId: row.item_id,
+      ordinal: row.ordinal,
+      text: row.text,
+      headingPath: JSON.parse(row.heading_path) as string[],
+      location: JSON.parse(row.location) as Location,
+      wordCount: row.word_count,
+    }));
+}
+
+export function hasVectors(db: ScopedReader, modelId: string): boolean {
+  return db.rows('SELECT 1 FROM vectors WHERE workspace = @ws AND model_id = @modelId LIMIT 1', { modelId }).length > 0;
+}
+
+/** Each listed item's best window by cosine to the query, among one model's vectors (exact, per item). */
+export function bestSimilarities(db: ScopedReader, modelId: string, query: Float32Array, itemIds: readonly string[]): VectorHit[] {
+  if (itemIds.length === 0) return [];
+  const model = db.rows<{ dims: number }>('SELECT dims FROM embedding_models WHERE workspace = @ws AND id = @modelId', { modelId })[0];
+  if (!model || model.dims !== query.length || !Number.isInteger(model.dims)) return [];
+  const rows = db.rows<{ item_id: string; chunk_id: string; window: number; distance: number }>(
+    `SELECT vectors.item_id, vectors.chunk_id, vectors.window,
+       vec_distance_cosine(vec.embedding, @query) AS distance
+     FROM vectors JOIN vec_f32_${model.dims} AS vec ON vec.rowid = vectors.seq
+     WHERE vectors.workspace = @ws AND vectors.model_id = @modelId AND vectors.item_id IN (SELECT value FROM json_each(@ids))`,
+    { modelId, ids: JSON.stringify(itemIds), query: Buffer.from(query.buffer, query.byteOffset, query.byteLength) },
+  );
+  const best = new Map<string, VectorHit>();
+  for (const row of rows) {
+    const similarity = 1 - row.distance;
+    if ((best.get(row.item_id)?.similarity ?? -Infinity) < similarity) {
+      best.set(row.item_id, { itemId: row.item_id, chunkId: row.chunk_id, window: row.window, similarity });
+    }
+  }
+  return [...best.values()];
+}

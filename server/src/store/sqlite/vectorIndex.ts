@@ -1,0 +1,516 @@
+// Approximate nearest-neighbour search over one workspace's vectors, one HNSW graph (hnswlib-node)
+// per model. sqlite-vec's search is exact and linear in the workspace (~90 ms at 100k windows);
+// search and relationship discovery need look-ups whose cost stays flat as the folder grows.
+//
+// SQLite stays the source of truth; a graph is a cache derived from it and can always be rebuilt.
+// Several processes (the CLI indexer, the language server) may write the same store, so each keeps
+// its graph current by reading what changed since the sequences it covers: rows of `vectors` with a
+// larger seq (AUTOINCREMENT, so later rows always have larger ones) and rows of `vector_removals`
+// (filled by a trigger, migration 6). A graph is saved under the data directory with those two
+// sequences, and checked against a checksum and the database's identity when loaded again.
+// Candidates are re-scored with the exact cosine of the stored vectors, so a hit's similarity is
+// the true one whichever path found it.
+
+import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { VectorHit } from '../contract.ts';
+import type { ScopedSql } from './scopedSql.ts';
+
+/** The design's constants: measured in docs/PERFORMANCE.md ("Approximate vector search"). */
+export const VECTOR_INDEX_SETTINGS = {
+  /** Below this many vectors of a model, search stays exact: a few milliseconds, no graph to build. */
+  exactBelow: 5_000,
+  /** Graph links per node (hnswlib's M). */
+  m: 16,
+  /** Candidate list while inserting: higher builds slower and finds better links. */
+  efConstruction: 200,
+  /** Candidates per query, all re-scored exactly; the top k of them are returned. */
+  efSearch: 160,
+  /** Most new vectors a query adds before answering; with more, it answers exactly and the graph catches up in the background. */
+  inlineCatchUp: 256,
+  /** Longest stretch a background catch-up holds the event loop. */
+  sliceMs: 20,
+} as const;
+
+export type VectorIndexSettings = { -readonly [K in keyof typeof VECTOR_INDEX_SETTINGS]: number };
+
+/** Bump when the saved file's meaning changes; an older file is then rebuilt. */
+const FORMAT = 1;
+/** hnswlib-node takes labels as unsigned 32-bit integers. */
+const MAX_LABEL = 0xffff_ffff;
+const RANDOM_SEED = 100;
+
+export interface VectorModel {
+  id: string;
+  dims: number;
+  /** The sqlite-vec table holding this model's vectors. */
+  table: string;
+}
+
+interface Manifest {
+  format: number;
+  workspace: string;
+  modelId: string;
+  dims: number;
+  m: number;
+  efConstruction: number;
+  /** vector_indexes.generation of the database the graph was built from. */
+  generation: string;
+  /** Every vector row with a seq up to this one is in the graph, unless it was removed. */
+  vectorSeq: number;
+  /** Every removal up to this one has been applied. */
+  removalSeq: number;
+  file: string;
+  bytes: number;
+  sha256: string;
+}
+
+interface ModelGraph {
+  model: VectorModel;
+  graph: HierarchicalNSW;
+  vectorSeq: number;
+  removalSeq: number;
+  unsaved: number;
+  catchingUp: Promise<void> | null;
+}
+
+interface CandidateRow {
+  seq: number;
+  chunk_id: string;
+  item_id: string;
+  window: number;
+  embedding: Buffer;
+}
+
+const toFloats = (bytes: Buffer) => new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+const asBlob = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+
+function cosine(query: Float32Array, queryNorm: number, vector: Float32Array): number {
+  let dot = 0;
+  let norm = 0;
+  for (let i = 0; i < vector.length; i += 1) {
+    dot += query[i]! * vector[i]!;
+    norm += vector[i]! * vector[i]!;
+  }
+  return queryNorm === 0 || norm === 0 ? 0 : dot / (queryNorm * Math.sqrt(norm));
+}
+
+function sha256OfFile(file: string): string {
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(1 << 22);
+  const fd = openSync(file, 'r');
+  try {
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) hash.update(buffer.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+export class WorkspaceVectorIndex {
+  private readonly graphs = new Map<string, ModelGraph>();
+  /** Models whose missing or unusable file was already reported by this process. */
+  private readonly reported = new Set<string>();
+  private closed = false;
+  private readonly directory: string;
+
+  constructor(
+    private readonly sql: ScopedSql,
+    indexRoot: string,
+    private readonly settings: VectorIndexSettings,
+    private readonly log: (message: string) => void,
+  ) {
+    // One folder per workspace, named by a digest because a workspace name may hold any character.
+    this.directory = path.join(indexRoot, digest(sql.workspace));
+  }
+
+  /** The k nearest windows to each query among this model's vectors in this workspace. */
+  search(model: VectorModel, queries: readonly Float32Array[], k: number): VectorHit[][] {
+    if (this.closed) throw new Error('the store is closed');
+    if (queries.length === 0) return [];
+    if (k <= 0) return queries.map(() => []);
+    const graph = this.readyGraph(model);
+    if (!graph) return queries.map((query) => this.exact(model, query, k));
+    const depth = Math.min(Math.max(k, this.settings.efSearch), graph.graph.getMaxElements());
+    graph.graph.setEf(depth);
+    const candidates = queries.map((query) => graph.graph.searchKnn(Array.from(query), depth).neighbors);
+    return this.rescore(model, queries, candidates, k);
+  }
+
+  /** Saves every graph with changes not yet on disk. The store closes the database afterwards. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const graph of this.graphs.values()) {
+      if (graph.unsaved > 0) this.trySave(graph);
+    }
+    this.graphs.clear();
+  }
+
+  /** A graph that covers every current vector of the model, or null when search should be exact. */
+  private readyGraph(model: VectorModel): ModelGraph | null {
+    let graph = this.graphs.get(model.id);
+    if (graph && graph.model.dims !== model.dims) {
+      this.graphs.delete(model.id);
+      graph = undefined;
+    }
+    if (!graph) {
+      if (this.countUpTo(model, this.settings.exactBelow) < this.settings.exactBelow) return null;
+      const loaded = this.load(model);
+      if (typeof loaded === 'string') this.reportOnce(model, loaded);
+      graph = typeof loaded === 'string' ? this.emptyGraph(model) : loaded;
+      this.graphs.set(model.id, graph);
+    }
+    if (graph.catchingUp) return null;
+    try {
+      this.applyRemovals(graph);
+      const pending = this.sql.rows<{ seq: number }>(
+        `SELECT seq FROM vectors WHERE workspace = @ws AND model_id = @modelId AND seq > @after ORDER BY seq LIMIT @limit`,
+        { modelId: model.id, after: graph.vectorSeq, limit: this.settings.inlineCatchUp + 1 },
+      );
+      if (pending.length > 0 && pending[pending.length - 1]!.seq > MAX_LABEL) {
+        this.graphs.delete(model.id);
+        return null;
+      }
+      if (pending.length > this.settings.inlineCatchUp) {
+        this.catchUpInBackground(graph);
+        return null;
+      }
+      if (pending.length > 0) this.addNext(graph, pending.length);
+      return graph;
+    } catch (error) {
+      this.graphs.delete(model.id);
+      this.log(`vector index for model ${model.id} failed (${(error as Error).message}); searching exactly and rebuilding`);
+      return null;
+    }
+  }
+
+  private countUpTo(model: VectorModel, limit: number): number {
+    return this.sql.row<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM (SELECT 1 FROM vectors WHERE workspace = @ws AND model_id = @modelId LIMIT @limit)',
+      { modelId: model.id, limit },
+    )!.n;
+  }
+
+  private removalState(model: VectorModel): { last: number; prunedThrough: number } {
+    const last = this.sql.row<{ seq: number | null }>(
+      'SELECT MAX(seq) AS seq FROM vector_removals WHERE workspace = @ws AND model_id = @modelId',
+      { modelId: model.id },
+    )!.seq;
+    const prunedThrough =
+      this.sql.row<{ through: number }>(
+        'SELECT removals_pruned_through AS through FROM vector_indexes WHERE workspace = @ws AND model_id = @modelId',
+        { modelId: model.id },
+      )?.through ?? 0;
+    return { last: Math.max(last ?? 0, prunedThrough), prunedThrough };
+  }
+
+  private emptyGraph(model: VectorModel): ModelGraph {
+    const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
+    const count = this.sql.row<{ n: number }>('SELECT COUNT(*) AS n FROM vectors WHERE workspace = @ws AND model_id = @modelId', {
+      modelId: model.id,
+    })!.n;
+    graph.initIndex(Math.max(1024, Math.ceil(count * 1.1)), this.settings.m, this.settings.efConstruction, RANDOM_SEED, true);
+    // Removals before this point concern rows that are gone already; the rows are read afterwards.
+    const { last } = this.removalState(model);
+    return { model, graph, vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null };
+  }
+
+  /** Marks removed vectors deleted; after the log was pruned past this graph, compares ids instead. */
+  private applyRemovals(graph: ModelGraph): void {
+    const { model } = graph;
+    const { prunedThrough } = this.removalState(model);
+    if (prunedThrough > graph.removalSeq) {
+      this.reconcile(graph);
+      return;
+    }
+    const removals = this.sql.rows<{ seq: number; vector_seq: number }>(
+      `SELECT seq, vector_seq FROM vector_removals WHERE workspace = @ws AND model_id = @modelId AND seq > @after ORDER BY seq`,
+      { modelId: model.id, after: graph.removalSeq },
+    );
+    for (const removal of removals) {
+      // A row added and removed since the graph last looked was never in it.
+      if (removal.vector_seq <= graph.vectorSeq) this.markDeleted(graph, removal.vector_seq);
+      graph.removalSeq = removal.seq;
+    }
+  }
+
+  private markDeleted(graph: ModelGraph, label: number): void {
+    try {
+      graph.graph.markDelete(label);
+      graph.unsaved += 1;
+    } catch {
+      // Not in the graph, or already marked: either way it is not served.
+    }
+  }
+
+  /** Brings a graph in line with the rows it claims to cover, without the removal log. */
+  private reconcile(graph: ModelGraph): void {
+    const { model } = graph;
+    const { live, removalSeq } = this.sql.db.transaction(() => ({
+      live: new Set(
+        this.sql
+          .rows<{ seq: number }>('SELECT seq FROM vectors WHERE workspace = @ws AND model_id = @modelId AND seq <= @through', {
+            modelId: model.id,
+            through: graph.vectorSeq,
+          })
+          .map((row) => row.seq),
+      ),
+      removalSeq: this.removalState(model).last,
+    }))();
+    const present = new Set(graph.graph.getIdsList());
+    for (const label of present) if (!live.has(label)) this.markDeleted(graph, label);
+    const missing = [...live].filter((seq) => !present.has(seq));
+    for (let start = 0; start < missing.length; start += 512) {
+      const rows = this.sql.rows<{ seq: number; embedding: Buffer }>(
+        `SELECT v.seq, e.embedding FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
+         WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq IN (SELECT value FROM json_each(@seqs))`,
+        { modelId: model.id, seqs: JSON.stringify(missing.slice(start, start + 512)) },
+      );
+      for (const row of rows) this.insert(graph, row.seq, row.embedding);
+    }
+    graph.removalSeq = removalSeq;
+  }
+
+  /** Adds up to `limit` of the next rows by seq; returns how many there were. */
+  private addNext(graph: ModelGraph, limit: number): number {
+    const { model } = graph;
+    const rows = this.sql.rows<{ seq: number; embedding: Buffer }>(
+      `SELECT v.seq, e.embedding FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
+       WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq > @after ORDER BY v.seq LIMIT @limit`,
+      { modelId: model.id, after: graph.vectorSeq, limit },
+    );
+    for (const row of rows) {
+      if (row.seq > MAX_LABEL) throw new Error(`vector id ${row.seq} is beyond what the index can label`);
+      this.insert(graph, row.seq, row.embedding);
+      graph.vectorSeq = row.seq;
+    }
+    return rows.length;
+  }
+
+  private insert(graph: ModelGraph, label: number, embedding: Buffer): void {
+    const point = Array.from(toFloats(embedding));
+    if (graph.graph.getCurrentCount() >= graph.graph.getMaxElements()) {
+      // Full (unless a deleted slot is free for reuse): grow by a quarter rather than one at a time.
+      graph.graph.resizeIndex(Math.ceil(graph.graph.getMaxElements() * 1.25) + 1024);
+    }
+    graph.graph.addPoint(point, label, true);
+    graph.unsaved += 1;
+  }
+
+  /** Catches up in slices of at most sliceMs, so the event loop stays free; saves when done. */
+  private catchUpInBackground(graph: ModelGraph): void {
+    const run = async () => {
+      try {
+        for (;;) {
+          const started = performance.now();
+          let added = 1;
+          while (added > 0 && performance.now() - started < this.settings.sliceMs) {
+            this.applyRemovals(graph);
+            added = this.addNext(graph, 64);
+          }
+          if (added === 0) break;
+          await yieldToEventLoop();
+          if (this.closed || this.graphs.get(graph.model.id) !== graph) return;
+        }
+        this.trySave(graph);
+      } catch (error) {
+        if (this.closed) return;
+        this.graphs.delete(graph.model.id);
+        this.log(`vector index for model ${graph.model.id} failed while catching up (${(error as Error).message}); it will be rebuilt`);
+      } finally {
+        graph.catchingUp = null;
+      }
+    };
+    graph.catchingUp = run();
+  }
+
+  // Exact search and re-scoring --------------------------------------------------------
+
+  private exact(model: VectorModel, query: Float32Array, k: number): VectorHit[] {
+    const seqs = this.sql
+      .rows<{ rowid: number }>(
+        `SELECT rowid FROM ${model.table} WHERE embedding MATCH @query AND k = @k AND workspace = @ws AND model_id = @modelId`,
+        { query: asBlob(query), k: BigInt(k), modelId: model.id },
+      )
+      .map((row) => row.rowid);
+    return this.rescore(model, [query], [seqs], k)[0]!;
+  }
+
+  /** Exact cosine of each candidate that still exists; best first, ties by age, k per query. */
+  private rescore(model: VectorModel, queries: readonly Float32Array[], candidates: number[][], k: number): VectorHit[][] {
+    const unique = [...new Set(candidates.flat())];
+    const rows = new Map<number, CandidateRow>();
+    for (let start = 0; start < unique.length; start += 2048) {
+      for (const row of this.sql.rows<CandidateRow>(
+        `SELECT v.seq, v.chunk_id, v.item_id, v.window, e.embedding
+         FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
+         WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq IN (SELECT value FROM json_each(@seqs))`,
+        { modelId: model.id, seqs: JSON.stringify(unique.slice(start, start + 2048)) },
+      )) {
+        rows.set(row.seq, row);
+      }
+    }
+    return queries.map((query, index) => {
+      const queryNorm = Math.sqrt(query.reduce((sum, value) => sum + value * value, 0));
+      return candidates[index]!
+        .flatMap((seq) => {
+          const row = rows.get(seq);
+          return row ? [{ seq, row, similarity: cosine(query, queryNorm, toFloats(row.embedding)) }] : [];
+        })
+        .sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)
+        .slice(0, k)
+        .map(({ row, similarity }) => ({ chunkId: row.chunk_id, itemId: row.item_id, window: row.window, similarity }));
+    });
+  }
+
+  // Files --------------------------------------------------------------------------------
+
+  private manifestPath(model: VectorModel): string {
+    return path.join(this.directory, `${digest(model.id)}.json`);
+  }
+
+  private generation(model: VectorModel): string | undefined {
+    return this.sql.row<{ generation: string }>(
+      'SELECT generation FROM vector_indexes WHERE workspace = @ws AND model_id = @modelId',
+      { modelId: model.id },
+    )?.generation;
+  }
+
+  /** The saved graph if it is usable for this database; otherwise why not. */
+  private load(model: VectorModel): ModelGraph | string {
+    const manifestPath = this.manifestPath(model);
+    let manifest: Manifest;
+    try {
+      manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no saved index' : `${manifestPath} is unreadable`;
+    }
+    const problem = this.manifestProblem(model, manifest);
+    if (problem) return `${manifestPath} was ${problem}`;
+    const file = path.join(this.directory, manifest.file);
+    try {
+      if (statSync(file).size !== manifest.bytes || sha256OfFile(file) !== manifest.sha256) return `${file} does not match its checksum`;
+      const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
+      graph.readIndexSync(file, true);
+      return { model, graph, vectorSeq: manifest.vectorSeq, removalSeq: manifest.removalSeq, unsaved: 0, catchingUp: null };
+    } catch (error) {
+      return `${file} could not be read (${(error as Error).message})`;
+    }
+  }
+
+  private manifestProblem(model: VectorModel, manifest: Manifest): string | null {
+    if (manifest.format !== FORMAT) return 'written by another version';
+    if (manifest.workspace !== this.sql.workspace || manifest.modelId !== model.id) return 'written for another workspace or model';
+    if (manifest.dims !== model.dims || manifest.m !== this.settings.m || manifest.efConstruction !== this.settings.efConstruction) {
+      return 'built with other parameters';
+    }
+    if (manifest.generation !== this.generation(model)) return 'built from another database';
+    // A database restored from an older copy has fewer rows than the graph claims to cover.
+    const sequence = (name: string) =>
+      (this.sql.db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get(name) as { seq: number } | undefined)?.seq ?? 0;
+    if (manifest.vectorSeq > sequence('vectors') || manifest.removalSeq > sequence('vector_removals')) {
+      return 'ahead of the database (restored from an older copy?)';
+    }
+    return null;
+  }
+
+  private reportOnce(model: VectorModel, reason: string): void {
+    if (this.reported.has(model.id)) return;
+    this.reported.add(model.id);
+    this.log(`vector index for model ${model.id} in workspace ${this.sql.workspace}: ${reason}; building it from the store`);
+  }
+
+  private trySave(graph: ModelGraph): void {
+    try {
+      this.save(graph);
+    } catch (error) {
+      this.log(`vector index for model ${graph.model.id} could not be saved (${(error as Error).message}); it will be caught up or rebuilt next time`);
+    }
+  }
+
+  /**
+   * Writes the graph under a unique name, then points the manifest at it with one rename: a crash
+   * leaves either the old manifest or the new one, each naming a complete file or failing its
+   * checksum. The removal log is pruned up to what the saved graph covers; a process whose graph is
+   * older reconciles by ids instead.
+   */
+  private save(graph: ModelGraph): void {
+    const { model } = graph;
+    mkdirSync(this.directory, { recursive: true });
+    const generation = this.sql.write(() => {
+      this.sql.run(
+        `INSERT INTO vector_indexes (workspace, model_id, generation) VALUES (@ws, @modelId, @generation)
+         ON CONFLICT (workspace, model_id) DO NOTHING`,
+        { modelId: model.id, generation: randomUUID() },
+      );
+      return this.generation(model)!;
+    });
+    const stem = digest(model.id);
+    const fileName = `${stem}.${process.pid}-${randomUUID().slice(0, 8)}.hnsw`;
+    const file = path.join(this.directory, fileName);
+    graph.graph.writeIndexSync(file);
+    const manifest: Manifest = {
+      format: FORMAT,
+      workspace: this.sql.workspace,
+      modelId: model.id,
+      dims: model.dims,
+      m: this.settings.m,
+      efConstruction: this.settings.efConstruction,
+      generation,
+      vectorSeq: graph.vectorSeq,
+      removalSeq: graph.removalSeq,
+      file: fileName,
+      bytes: statSync(file).size,
+      sha256: sha256OfFile(file),
+    };
+    const manifestPath = this.manifestPath(model);
+    const previous = this.previousFile(manifestPath);
+    const temporary = `${manifestPath}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(manifest, null, 2));
+    renameSync(temporary, manifestPath);
+    graph.unsaved = 0;
+    this.sql.write(() => {
+      this.sql.run('DELETE FROM vector_removals WHERE workspace = @ws AND model_id = @modelId AND seq <= @through', {
+        modelId: model.id,
+        through: graph.removalSeq,
+      });
+      this.sql.run(
+        `UPDATE vector_indexes SET removals_pruned_through = MAX(removals_pruned_through, @through)
+         WHERE workspace = @ws AND model_id = @modelId`,
+        { modelId: model.id, through: graph.removalSeq },
+      );
+    });
+    this.removeOldFiles(stem, fileName, previous);
+  }
+
+  private previousFile(manifestPath: string): string | null {
+    try {
+      return (JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest).file;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The graph the manifest named before, and leftovers of crashed saves. A file written by another
+   * process within the last ten minutes may be its save in progress, and is left alone.
+   */
+  private removeOldFiles(stem: string, keep: string, previous: string | null): void {
+    const settled = Date.now() - 10 * 60_000;
+    for (const name of readdirSync(this.directory)) {
+      if (!name.startsWith(`${stem}.`) || name === keep || name.endsWith('.json')) continue;
+      const file = path.join(this.directory, name);
+      try {
+        if (name === previous || statSync(file).mtimeMs < settled) rmSync(file, { force: true });
+      } catch {
+        // Removed by another process meanwhile.
+      }
+    }
+  }
+}

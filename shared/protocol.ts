@@ -1,0 +1,357 @@
+// Every custom request and notification between the VS Code client and the Relata language
+// server, typed once. Each is a namespace with its literal method name, its `RequestType` (or
+// `NotificationType`) and, for requests, the schema the server checks its params against. Both
+// sides import these definitions, so a renamed field is a compile error on both sides.
+//
+// Folders are named by their workspace-folder URI (`file:///…`); paths inside results are
+// folder-relative, as the engine stores them. Views come from ./types.ts.
+
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import { boolean, integer, object, oneOf, optional, string, type Schema } from './schema.ts';
+import type {
+  AnswerResult,
+  ItemDetailView,
+  ItemRef,
+  ItemView,
+  RelationshipStatus,
+  RelationshipView,
+  SearchPath,
+  SearchResponse,
+  SignalType,
+} from './types.ts';
+
+/** Error codes of our own (JSON-RPC leaves -32000 to -32099 to the server). */
+export const RelataErrorCodes = {
+  /** The engine function behind this request is not built yet. */
+  NotAvailable: -32001,
+  /** No open workspace folder matches the folder or file in the params. */
+  UnknownFolder: -32002,
+  /** The folder's index could not be opened (see the folder's status for why). */
+  FolderUnavailable: -32003,
+} as const;
+
+const folderUri = string({ minLength: 1, maxLength: 4096 });
+
+// Initialization -------------------------------------------------------------
+
+/** The extension's settings, as the server needs them; sent as `initializationOptions`. */
+export interface ServerSettings {
+  /** Where each folder's store lives: empty for the default (one directory per folder under the user's data home). */
+  dataLocation: string;
+  /** Extra exclude patterns (gitignore syntax) on top of .gitignore and the built-in list. */
+  exclude: string[];
+  maxFileMb: number;
+  /** "default", "none" or a local ONNX model folder, as for `relata index --embedding-model`. */
+  embeddingModel: string;
+  /** Local GGUF model file for answers; empty for none. */
+  llmModelPath: string;
+  /** OpenAI-compatible endpoint for answers; empty for none. */
+  llmEndpoint: string;
+  /** Relationship thresholds (relationship-score-v1); null keeps the design's defaults. */
+  minScore: number | null;
+  storeScore: number | null;
+  /** The store backend; only "sqlite" (embedded) exists today. */
+  storeBackend: 'sqlite';
+}
+
+export interface InitializationOptions {
+  settings: ServerSettings;
+}
+
+// Status ---------------------------------------------------------------------
+
+/** Where one folder's session is: opening its store, indexing, then watching for changes. */
+export type FolderState = 'opening' | 'indexing' | 'watching' | 'failed';
+
+export interface FolderStatus {
+  folder: string;
+  name: string;
+  state: FolderState;
+  /** Why the folder failed (when state is failed), in words a user can act on. */
+  reason: string | null;
+  items: { indexed: number; failed: number; skipped: number; duplicate: number; pending: number };
+  chunks: number;
+  /** Jobs waiting or running in the folder's queue. */
+  queueDepth: number;
+  /** The embedding model that new vectors come from, or null when embedding is off. */
+  embeddingModel: string | null;
+  /** Chunks covered by a vector of the current model. */
+  embeddedChunks: number;
+}
+
+export interface StatusReport {
+  folders: FolderStatus[];
+}
+
+/** client → server: the status now. */
+export namespace StatusRequest {
+  export const method = 'relata/status' as const;
+  export const type = new RequestType<StatusParams, StatusReport, void>(method);
+  export const params: Schema<StatusParams> = object({});
+}
+export type StatusParams = Record<string, never>;
+
+/** server → client, whenever a folder's state or counts change (throttled): the same report. */
+export namespace StatusNotification {
+  export const method = 'relata/status' as const;
+  export const type = new NotificationType<StatusReport>(method);
+}
+
+/** server → client: a folder's relationships changed (indexing discovered some, or a decision was made). */
+export namespace RelationshipsChangedNotification {
+  export const method = 'relata/relationshipsChanged' as const;
+  export const type = new NotificationType<{ folder: string }>(method);
+}
+
+// Files and items ------------------------------------------------------------
+
+export interface FileStatusParams {
+  /** One folder; all folders when absent. */
+  folder?: string;
+}
+
+export interface FolderFiles {
+  folder: string;
+  name: string;
+  /** Every item of the folder with its status and, for anything not indexed, the reason. */
+  files: ItemView[];
+}
+
+export namespace FileStatusRequest {
+  export const method = 'relata/fileStatus' as const;
+  export const type = new RequestType<FileStatusParams, { folders: FolderFiles[] }, void>(method);
+  export const params: Schema<FileStatusParams> = object({ folder: optional(folderUri) });
+}
+
+export interface ItemParams {
+  /** A file URI inside an open folder. */
+  uri: string;
+}
+
+export interface ItemResult {
+  folder: string;
+  item: ItemDetailView;
+}
+
+/** The item stored for a file, or null when the file is not (yet) an item. */
+export namespace ItemRequest {
+  export const method = 'relata/item' as const;
+  export const type = new RequestType<ItemParams, ItemResult | null, void>(method);
+  export const params: Schema<ItemParams> = object({ uri: string({ minLength: 1, maxLength: 4096 }) });
+}
+
+// Search ---------------------------------------------------------------------
+
+export interface SearchParams {
+  query: string;
+  /** One folder; all folders when absent. */
+  folder?: string;
+  limit?: number;
+  /** Expand only through relationships a person confirmed. */
+  confirmedOnly?: boolean;
+}
+
+/**
+ * One folder's answer. Relevance is normalised within each folder's result set, so results of
+ * two folders are shown as two sets and never merged into one ranking.
+ */
+export type FolderSearch =
+  | { folder: string; name: string; response: SearchResponse; error?: undefined }
+  | { folder: string; name: string; response?: undefined; error: string };
+
+export namespace SearchRequest {
+  export const method = 'relata/search' as const;
+  export const type = new RequestType<SearchParams, { folders: FolderSearch[] }, void>(method);
+  export const params: Schema<SearchParams> = object({
+    query: string({ minLength: 1, maxLength: 1000 }),
+    folder: optional(folderUri),
+    limit: optional(integer({ min: 1, max: 100 })),
+    confirmedOnly: optional(boolean()),
+  });
+}
+
+// Relationships --------------------------------------------------------------
+
+export interface RelatedParams {
+  /** The file being hovered. */
+  uri: string;
+  /** 0-based position of the hover, with the text of its line, to find an entity mention under it. */
+  position?: { line: number; character: number };
+  lineText?: string;
+}
+
+/** An entity mentioned at the hover position, with the other items that mention it. */
+export interface EntityMentions {
+  key: string;
+  surface: string;
+  type: string;
+  items: ItemRef[];
+}
+
+export interface RelatedResult {
+  folder: string;
+  item: ItemRef;
+  /** Relationships of this item that were not rejected, strongest first. */
+  relationships: RelationshipView[];
+  mentions: EntityMentions[];
+}
+
+/** For the hover: the item's relationships and the entities under the cursor. Null outside any item. */
+export namespace RelatedRequest {
+  export const method = 'relata/related' as const;
+  export const type = new RequestType<RelatedParams, RelatedResult | null, void>(method);
+  export const params: Schema<RelatedParams> = object({
+    uri: string({ minLength: 1, maxLength: 4096 }),
+    position: optional(object({ line: integer({ min: 0 }), character: integer({ min: 0 }) })),
+    lineText: optional(string({ maxLength: 100_000 })),
+  });
+}
+
+export interface RelationshipsParams {
+  folder?: string;
+  status?: RelationshipStatus;
+}
+
+export interface FolderRelationships {
+  folder: string;
+  name: string;
+  relationships: RelationshipView[];
+}
+
+export namespace RelationshipsRequest {
+  export const method = 'relata/relationships' as const;
+  export const type = new RequestType<RelationshipsParams, { folders: FolderRelationships[] }, void>(method);
+  export const params: Schema<RelationshipsParams> = object({
+    folder: optional(folderUri),
+    status: optional(oneOf(['pending', 'confirmed', 'rejected'] as const)),
+  });
+}
+
+export interface RelationshipParams {
+  folder: string;
+  id: string;
+}
+
+/** One signal's share of the score: strength × weight × the diminishing factor of its repeat. */
+export interface SignalContribution {
+  type: SignalType;
+  /** 1, 0.5, 0.25, then 0 for the first, second, third and later signals of one type. */
+  factor: number;
+  contribution: number;
+}
+
+/** Two claims that disagree, each with its figure and the sentence it came from. */
+export interface ConflictSide {
+  item: ItemRef;
+  value: string;
+  text: string;
+}
+
+export interface ConflictDetail {
+  subject: string;
+  attribute: string;
+  detail: string;
+  sides: [ConflictSide, ConflictSide];
+}
+
+export interface RelationshipDetail {
+  folder: string;
+  relationship: RelationshipView;
+  /** In the order of `relationship.signals`. */
+  contributions: SignalContribution[];
+  /** Σ contributions before the cap at 1.00; the score is min(1, max(0, this)). */
+  uncappedTotal: number;
+  conflicts: ConflictDetail[];
+}
+
+export namespace RelationshipRequest {
+  export const method = 'relata/relationship' as const;
+  export const type = new RequestType<RelationshipParams, RelationshipDetail | null, void>(method);
+  export const params: Schema<RelationshipParams> = object({ folder: folderUri, id: string({ minLength: 1, maxLength: 200 }) });
+}
+
+export interface DecisionParams {
+  folder: string;
+  id: string;
+  note?: string;
+}
+
+const decisionParams: Schema<DecisionParams> = object({
+  folder: folderUri,
+  id: string({ minLength: 1, maxLength: 200 }),
+  note: optional(string({ maxLength: 2000 })),
+});
+
+/** A person confirms a proposal: the score saturates, nothing is removed. */
+export namespace ConfirmRequest {
+  export const method = 'relata/confirm' as const;
+  export const type = new RequestType<DecisionParams, RelationshipView, void>(method);
+  export const params = decisionParams;
+}
+
+/** A person rejects a proposal: the score drops to zero, the pair is never proposed again. */
+export namespace RejectRequest {
+  export const method = 'relata/reject' as const;
+  export const type = new RequestType<DecisionParams, RelationshipView, void>(method);
+  export const params = decisionParams;
+}
+
+// Answers --------------------------------------------------------------------
+
+export interface AskParams {
+  question: string;
+  /** The folder to answer from; the first folder when absent. */
+  folder?: string;
+}
+
+export interface AskResult {
+  folder: string;
+  result: AnswerResult;
+}
+
+export namespace AskRequest {
+  export const method = 'relata/ask' as const;
+  export const type = new RequestType<AskParams, AskResult, void>(method);
+  export const params: Schema<AskParams> = object({
+    question: string({ minLength: 1, maxLength: 2000 }),
+    folder: optional(folderUri),
+  });
+}
+
+// Scoring model --------------------------------------------------------------
+
+/** The live scoring and ranking model, read from the engine's constants (never copied). */
+export interface ScoringModelView {
+  score_version: string;
+  weights: Partial<Record<SignalType, number>>;
+  /** Factors for the strongest, second, third… signal of one type; later ones count nothing. */
+  diminishing_factors: number[];
+  similarity_floor: number;
+  concept_base_strength: number;
+  temporal_window_days: number;
+  /** Each threshold with the environment variable that overrides it. */
+  thresholds: { name: string; value: number; env: string }[];
+  rank_version: string;
+  path_weights: Partial<Record<SearchPath, number>>;
+}
+
+export namespace ScoringModelRequest {
+  export const method = 'relata/scoringModel' as const;
+  export const type = new RequestType<Record<string, never>, ScoringModelView, void>(method);
+  export const params: Schema<Record<string, never>> = object({});
+}
+
+/** Every request the server answers, with its params schema: the server registers exactly these. */
+export const REQUESTS = [
+  StatusRequest,
+  FileStatusRequest,
+  ItemRequest,
+  SearchRequest,
+  RelatedRequest,
+  RelationshipsRequest,
+  RelationshipRequest,
+  ConfirmRequest,
+  RejectRequest,
+  AskRequest,
+  ScoringModelRequest,
+] as const;

@@ -1,0 +1,55 @@
+// The messages between the extension and its webviews (relationship panel, Ask panel, scoring
+// model page), typed once for both sides. Messages from a webview are checked against these
+// schemas by the extension before anything acts on them: a webview renders document text, so
+// the extension treats what it sends as untrusted input.
+
+import { integer, object, oneOf, optional, string, type Schema } from './schema.ts';
+import type { AskResult, RelationshipDetail, ScoringModelView } from './protocol.ts';
+import type { Location } from './types.ts';
+
+/** extension → webview */
+export type HostMessage =
+  | { kind: 'relationship'; detail: RelationshipDetail }
+  | { kind: 'asking'; question: string }
+  | { kind: 'answer'; question: string; answer: AskResult }
+  | { kind: 'scoringModel'; model: ScoringModelView }
+  /** A request failed: shown in the panel in words, never as a blank page. */
+  | { kind: 'error'; message: string };
+
+/** webview → extension */
+export type ViewMessage =
+  | { kind: 'ready' }
+  | { kind: 'confirm'; folder: string; id: string; note?: string }
+  | { kind: 'reject'; folder: string; id: string; note?: string }
+  | { kind: 'openRelationship'; folder: string; id: string }
+  /** Open a folder-relative file, at a passage when given. */
+  | { kind: 'open'; folder: string; path: string; location?: Location }
+  | { kind: 'ask'; question: string };
+
+const text = (maxLength: number) => string({ minLength: 1, maxLength });
+const location: Schema<Location> = object({
+  kind: oneOf(['lines', 'pages', 'blocks'] as const),
+  start: integer({ min: 1 }),
+  end: integer({ min: 1 }),
+});
+const decision = object({ kind: oneOf(['confirm', 'reject'] as const), folder: text(4096), id: text(200), note: optional(string({ maxLength: 2000 })) });
+
+const VIEW_MESSAGES: { [K in ViewMessage['kind']]: Schema<Extract<ViewMessage, { kind: K }>> } = {
+  ready: object({ kind: oneOf(['ready'] as const) }),
+  confirm: decision as Schema<Extract<ViewMessage, { kind: 'confirm' }>>,
+  reject: decision as Schema<Extract<ViewMessage, { kind: 'reject' }>>,
+  openRelationship: object({ kind: oneOf(['openRelationship'] as const), folder: text(4096), id: text(200) }),
+  open: object({ kind: oneOf(['open'] as const), folder: text(4096), path: text(4096), location: optional(location) }),
+  ask: object({ kind: oneOf(['ask'] as const), question: text(2000) }),
+};
+
+/** The message if it is one a webview may send, else the problems with it. */
+export function parseViewMessage(raw: unknown): { message: ViewMessage } | { problems: string[] } {
+  const kind = (raw as { kind?: unknown } | null)?.kind;
+  if (typeof kind !== 'string' || !Object.hasOwn(VIEW_MESSAGES, kind)) {
+    return { problems: [`message.kind must be one of ${Object.keys(VIEW_MESSAGES).join(', ')}`] };
+  }
+  const problems: string[] = [];
+  VIEW_MESSAGES[kind as ViewMessage['kind']].check(raw, 'message', problems);
+  return problems.length > 0 ? { problems } : { message: raw as ViewMessage };
+}

@@ -1,0 +1,126 @@
+// `relata serve --stdio` as an editor runs it: the built dist/cli.js as a child process, spoken
+// to over LSP. It initializes with a workspace folder, indexes it in the background while
+// reporting work-done progress and `relata/status`, answers the custom requests, refuses invalid
+// params with InvalidParams (and keeps serving), and exits cleanly on shutdown + exit.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import {
+  createProtocolConnection,
+  ErrorCodes,
+  InitializeRequest,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  WorkDoneProgressCreateRequest,
+} from 'vscode-languageserver-protocol/node';
+import {
+  FileStatusRequest,
+  ItemRequest,
+  SearchRequest,
+  StatusNotification,
+  StatusRequest,
+  type StatusReport,
+} from '../../shared/protocol.ts';
+import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
+
+test('relata serve --stdio indexes its folder, reports status and answers requests', { skip: needsBuild, timeout: 120_000 }, async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), {
+    'crane.md': '# Gantry crane GC-2\n\nExample Ltd refurbished the crane in May 2025 for EUR 42,000.\n',
+    'notes/call.txt': 'Call with Example Ltd about the invoice.\n',
+  });
+  const folderUri = pathToFileURL(folder).href;
+  const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
+    env: { ...process.env, RELATA_WORKSPACE: 'lsp-test' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  t.after(() => child.kill());
+
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const progressTokens: unknown[] = [];
+  connection.onRequest(WorkDoneProgressCreateRequest.type, (params) => {
+    progressTokens.push(params.token);
+  });
+  const statuses: StatusReport[] = [];
+  let onStatus: (() => void) | undefined;
+  connection.onNotification(StatusNotification.type, (report) => {
+    statuses.push(report);
+    onStatus?.();
+  });
+  connection.listen();
+
+  const started = performance.now();
+  const init = await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: { window: { workDoneProgress: true } },
+    workspaceFolders: [{ uri: folderUri, name: 'folder' }],
+    initializationOptions: { settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } },
+  });
+  t.diagnostic(`initialize answered in ${Math.round(performance.now() - started)} ms`);
+  assert.equal(init.serverInfo?.name, 'relata');
+  await connection.sendNotification('initialized', {});
+
+  const watching = (report: StatusReport) => report.folders[0]?.state === 'watching';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no watching status within 60 s; stderr:\n${stderr}`)), 60_000);
+    onStatus = () => {
+      if (statuses.some(watching)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    onStatus();
+  });
+  t.diagnostic(`indexed and watching after ${Math.round(performance.now() - started)} ms`);
+  const status = await connection.sendRequest(StatusRequest.type, {});
+  assert.equal(status.folders.length, 1);
+  assert.equal(status.folders[0]!.folder, folderUri);
+  assert.deepEqual(status.folders[0]!.items, { indexed: 2, failed: 0, skipped: 0, duplicate: 0, pending: 0 });
+  assert.equal(status.folders[0]!.queueDepth, 0);
+  assert.equal(status.folders[0]!.embeddingModel, null, 'embedding is off in this test');
+  assert.ok(progressTokens.length >= 1, 'indexing reported work-done progress');
+
+  const item = await connection.sendRequest(ItemRequest.type, { uri: pathToFileURL(path.join(folder, 'crane.md')).href });
+  assert.equal(item?.item.path, 'crane.md');
+  assert.equal(item?.item.status, 'indexed');
+  assert.ok((item?.item.chunks.length ?? 0) >= 1);
+  assert.equal(await connection.sendRequest(ItemRequest.type, { uri: pathToFileURL(path.join(root, 'elsewhere.md')).href }), null);
+
+  const files = await connection.sendRequest(FileStatusRequest.type, {});
+  assert.deepEqual(files.folders[0]!.files.map((file) => file.path).sort(), ['crane.md', 'notes/call.txt']);
+
+  const invalid = async (params: unknown) => {
+    const error = await connection.sendRequest(SearchRequest.method, params).then(
+      () => assert.fail('an invalid request was answered'),
+      (failure: unknown) => failure,
+    );
+    assert.ok(error instanceof ResponseError);
+    assert.equal(error.code, ErrorCodes.InvalidParams);
+    return error.message;
+  };
+  assert.match(await invalid({}), /params\.query must be a non-empty string/);
+  assert.match(await invalid({ query: 42 }), /params\.query must be a non-empty string, not number/);
+  assert.match(await invalid({ query: 'crane', limit: 0 }), /params\.limit must be a whole number from 1 to 100/);
+  assert.match(await invalid({ query: 'crane', qurey: 'x' }), /params\.qurey is not a known field/);
+  assert.match(await invalid([1, 2]), /params must be an object/);
+
+  const again = await connection.sendRequest(StatusRequest.type, {});
+  assert.equal(again.folders[0]!.items.indexed, 2, 'the server still answers after invalid requests');
+
+  await connection.sendRequest('shutdown');
+  await connection.sendNotification('exit');
+  assert.equal(await exited, 0, stderr);
+  connection.dispose();
+});

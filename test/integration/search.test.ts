@@ -1,0 +1,157 @@
+// Search on the demo folder, indexed by the real pipeline with the default model: a query naming
+// an organisation finds the items that mention it and says so; a cost query finds both cost
+// documents, whose disagreement is recorded as a relationship; every result explains itself and
+// points at a passage; search without vectors still works and says what it could not do.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { SearchResponse } from '../../shared/types.ts';
+import { createEmbedder } from '../../server/src/embed/choice.ts';
+import type { Embedder } from '../../server/src/embed/types.ts';
+import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
+import { searchWorkspace } from '../../server/src/ranking/search.ts';
+import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const DEMO = path.join(REPO_ROOT, 'docs', 'demo');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
+const WORKSPACE = 'search-test';
+
+let dataDir: string;
+let index: FolderIndex;
+let embedder: Embedder;
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'relata-search-test-'));
+  index = await FolderIndex.open({ folder: DEMO, dataDir, workspace: WORKSPACE, embedding: { kind: 'use-lite' } });
+  await index.index();
+  embedder = (await createEmbedder({ kind: 'use-lite', threads: 1 }))!;
+}, { timeout: 5 * 60_000 });
+
+after(async () => {
+  await embedder?.close();
+  await index?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const search = (query: string, options = {}) => searchWorkspace(index.store, embedder, query, { limit: 20, ...options });
+
+test('a query naming an organisation returns every item that mentions it, each saying so with its type', async () => {
+  const mentioning = (await index.store.entitySummaries()).find((entity) => entity.key === 'organisation:example ltd');
+  assert.ok(mentioning && mentioning.itemIds.length >= 3, 'the demo mentions Example Ltd in several items');
+  const response = await search('Example Ltd');
+  const byId = new Map(response.results.map((result) => [result.item_id, result]));
+  for (const itemId of mentioning.itemIds) {
+    const result = byId.get(itemId);
+    assert.ok(result, `${itemId} mentions Example Ltd and is returned`);
+    assert.ok(
+      result.why_matched.some((reason) => /^This item refers to .*Example Ltd\.? \(organisation\).*which your query names\.$/.test(reason)),
+      `${result.path}: ${result.why_matched.join(' | ')}`,
+    );
+    assert.ok(result.contributions.entity! > 0);
+  }
+});
+
+test('a query about the cost returns both cost documents, and their disagreement is recorded between them', async () => {
+  const response = await search('cost of the gantry crane refurbishment', { limit: 5 });
+  const paths = response.results.map((result) => result.path);
+  const report = response.results.find((result) => result.path === 'maintenance/gantry-crane-gc2-refurbishment-report.md');
+  const memo = response.results.find((result) => result.path === 'finance/q2-2025-capital-budget-review.md');
+  assert.ok(report && memo, `both cost documents are in the top 5: ${paths.join(', ')}`);
+  for (const [one, other] of [[report, memo], [memo, report]] as const) {
+    const relationships = await index.store.relationshipsTouching([one.item_id]);
+    assert.ok(
+      relationships.some((r) => r.type === 'contradicts' && [r.fromItemId, r.toItemId].includes(other.item_id)),
+      `${one.path} has a contradicts relationship with ${other.path}`,
+    );
+  }
+});
+
+test('the best result is 1.00; similarity is a field of its own; contributions add up to the relevance', async () => {
+  const response = await search('sprinkler leak in Bay 4');
+  assert.equal(response.rank_version, 'query-rank-v2');
+  assert.deepEqual(response.unavailable_paths, []);
+  assert.equal(response.results[0]!.query_relevance, 1);
+  for (const result of response.results) {
+    assert.ok(result.query_relevance > 0 && result.query_relevance <= 1);
+    assert.equal(typeof result.semantic_similarity, 'number', `${result.path} has vectors, so a similarity`);
+    const sum = Object.values(result.contributions).reduce((a, b) => a + b!, 0);
+    assert.ok(Math.abs(sum - result.query_relevance) < 0.001, `${result.path}: ${sum} vs ${result.query_relevance}`);
+    assert.ok(result.why_matched.length > 0);
+  }
+  const vectorReason = response.results.flatMap((result) => result.why_matched).find((reason) => reason.includes('close in meaning'));
+  assert.match(vectorReason ?? '', /\(similarity 0\.\d\d\)\.$/);
+});
+
+test('every result points at a passage with a location the editor can open', async () => {
+  const response = await search('Example Ltd');
+  const kinds = new Set<string>();
+  for (const result of response.results) {
+    assert.ok(result.passage, `${result.path} has a passage`);
+    assert.ok(result.passage.text.length > 0);
+    assert.ok(result.passage.location.start >= 1 && result.passage.location.end >= result.passage.location.start);
+    kinds.add(result.passage.location.kind);
+  }
+  assert.deepEqual([...kinds].sort(), ['blocks', 'lines', 'pages'], 'Markdown and text by lines, the PDF by pages, the DOCX by paragraphs');
+});
+
+test('query-rank-v1 stays selectable and fuses the same retrieval', async () => {
+  const v1 = await search('Example Ltd', { rankVersion: 'query-rank-v1' });
+  assert.equal(v1.rank_version, 'query-rank-v1');
+  assert.equal(v1.results[0]!.query_relevance, 1);
+});
+
+test('expanded results are labelled, never through a rejected relationship, and confirmed-only expands through confirmed ones alone', async () => {
+  const check = (response: SearchResponse, confirmedOnly: boolean) => {
+    for (const result of response.results.filter((r) => r.expanded_via)) {
+      assert.match(result.why_matched[0]!, /^Not a direct match\. Reached because this item \*\*.+\*\* a matching item — strength \d\.\d\d \(.+\)\.$/);
+      assert.notEqual(result.expanded_via!.status, 'rejected');
+      if (confirmedOnly) assert.equal(result.expanded_via!.status, 'confirmed');
+      assert.ok(result.expanded_via!.score >= 0.45);
+    }
+  };
+  for (const query of ['forklift collision', 'GC-2 refurbishment cost', 'sprinkler coupling']) {
+    check(await search(query), false);
+    check(await search(query, { confirmedOnly: true }), true);
+  }
+});
+
+test('without vectors, search works by words and says the vector path was unavailable and why', async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), { 'crane.md': '# Crane inspection\n\nThe gantry crane was inspected on Monday.\n' });
+  const lexical = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: WORKSPACE, embedding: { kind: 'none' } });
+  t.after(() => lexical.close());
+  await lexical.index();
+  const response = await searchWorkspace(lexical.store, embedder, 'crane inspection');
+  assert.equal(response.results[0]?.path, 'crane.md');
+  assert.equal(response.results[0]!.semantic_similarity, null);
+  assert.equal(response.unavailable_paths.length, 1);
+  assert.equal(response.unavailable_paths[0]!.path, 'vector');
+  assert.match(response.unavailable_paths[0]!.reason, /no passage has a vector from use-lite@0\.2\.0 yet/);
+  assert.match(response.results[0]!.why_matched.join(' '), /title contains "crane inspection"/);
+});
+
+test('relata search prints one JSON object with --json and a readable list without it', { skip: needsBuild }, () => {
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [CLI, 'search', ...args, '--data', dataDir], { encoding: 'utf8', env: { ...process.env, RELATA_WORKSPACE: WORKSPACE } });
+  const json = run(['Example Ltd', '--limit', '3', '--json']);
+  assert.equal(json.status, 0, json.stderr);
+  const response = JSON.parse(json.stdout);
+  assert.deepEqual(Object.keys(response), ['rank_version', 'query', 'results', 'unavailable_paths']);
+  assert.equal(response.query, 'Example Ltd');
+  assert.equal(response.results.length, 3);
+  assert.deepEqual(Object.keys(response.results[0]), [
+    'item_id', 'title', 'path', 'query_relevance', 'semantic_similarity', 'why_matched', 'contributions', 'expanded_via', 'passage',
+  ]);
+  const text = run(['Example Ltd', '--limit', '3', '--rank-version', 'v1']);
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /\(query-rank-v1\)/);
+  assert.match(text.stdout, /relevance 1\.00 \(relative to this result set\) · similarity 0\.\d\d/);
+  assert.match(text.stdout, /Example Ltd\.? \(organisation\)/);
+  assert.equal(run(['Example Ltd', '--limit', '0']).status, 2, 'a bad limit is a usage error');
+});

@@ -1,0 +1,282 @@
+// Approximate vector search (store/sqlite/vectorIndex.ts) against the exact search it stands in for,
+// with real SQLite files and real HNSW graphs: what one store writes, another store on the same
+// file finds; a damaged saved graph is rebuilt; workspaces and models never see each other's vectors.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test, type TestContext } from 'node:test';
+import type { ModelDescriptor } from '../../server/src/embed/types.ts';
+import type { VectorHit, WorkspaceStore } from '../../server/src/store/contract.ts';
+import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
+import type { VectorIndexSettings } from '../../server/src/store/sqlite/vectorIndex.ts';
+import { clusteredVectors } from '../support/clusteredVectors.ts';
+import { seededRandom } from '../support/generateCorpus.ts';
+
+const MODEL: ModelDescriptor = { id: 'model-a', dims: 32, version: '1', maxTokens: 128 };
+const OTHER_MODEL: ModelDescriptor = { id: 'model-b', dims: 32, version: '1', maxTokens: 128 };
+
+/** Always approximate, and never deferred to the background, so results do not depend on timing. */
+const APPROXIMATE: Partial<VectorIndexSettings> = { exactBelow: 0, inlineCatchUp: 1_000_000 };
+/**
+ * Removed vectors are never returned (hits are read back from SQLite), but a graph that still held
+ * them would spend its candidates on them. With as few candidates as hits, a search near removed
+ * vectors comes back short unless the graph dropped them.
+ */
+const NO_SPARE_CANDIDATES: Partial<VectorIndexSettings> = { ...APPROXIMATE, efSearch: 10 };
+const EXACT: Partial<VectorIndexSettings> = { exactBelow: 1_000_000_000 };
+
+interface Stores {
+  dataDir: string;
+  open(workspace: string, settings: Partial<VectorIndexSettings>): { store: WorkspaceStore; log: string[] };
+}
+
+/** A data folder whose stores are closed (saving their graphs) before the folder is removed. */
+function dataFolder(t: TestContext): Stores {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-vector-index-'));
+  const open: WorkspaceStore[] = [];
+  t.after(async () => {
+    for (const store of open) await store.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    dataDir,
+    open(workspace, settings) {
+      const log: string[] = [];
+      const store = openSqliteStore({ dataDir, workspace, vectorIndex: { ...settings, log: (message) => log.push(message) } });
+      open.push(store);
+      return { store, log };
+    },
+  };
+}
+
+/** Stores each document as one indexed item whose chunks hold one window vector each. */
+async function addDocument(store: WorkspaceStore, name: string, vectors: Float32Array[], model = MODEL): Promise<string> {
+  const hash = Buffer.from(name).toString('hex').padEnd(64, '0').slice(0, 64);
+  const { itemId } = await store.recordIngest({ path: `${name}.md`, contentHash: hash, size: 1 }, () => true);
+  const document = { title: name, text: name, blocks: [], structure: { headings: [], tables: [] }, flags: [] };
+  await store.recordParse(itemId, { contentHash: hash, parserVersion: 'test', document }, name);
+  const location = { kind: 'lines', start: 1, end: 1 } as const;
+  const chunks = vectors.map((_, ordinal) => ({
+    id: `${store.workspace}-${name}-${ordinal}`, itemId, ordinal, text: 'x', headingPath: [], location, wordCount: 1,
+  }));
+  assert.equal(await store.replaceChunks(itemId, hash, chunks), true);
+  await store.registerModel(model);
+  const entries = chunks.map((chunk, index) => ({ chunkId: chunk.id, window: 0, start: 0, end: 1, vector: vectors[index]! }));
+  assert.equal(await store.storeVectors(itemId, hash, model, entries), true);
+  return itemId;
+}
+
+async function addClustered(store: WorkspaceStore, count: number, dims: number, seed: number, model = MODEL) {
+  const data = clusteredVectors({ count, dims, seed, windowsPerDocument: 10 });
+  const byDocument = new Map<number, Float32Array[]>();
+  data.vectors.forEach((vector, index) => {
+    const document = data.documentOf[index]!;
+    byDocument.set(document, [...(byDocument.get(document) ?? []), vector]);
+  });
+  const byChunk = new Map<string, Float32Array>();
+  for (const [document, vectors] of byDocument) {
+    const name = `${model.id}-s${seed}-doc-${document}`;
+    await addDocument(store, name, vectors, model);
+    vectors.forEach((vector, ordinal) => byChunk.set(`${store.workspace}-${name}-${ordinal}`, vector));
+  }
+  return { ...data, byChunk };
+}
+
+/** A unit vector far from everything clustered: its own direction, with a little of a second one. */
+function distinct(dims: number, axis: number, tilt = 0): Float32Array {
+  const vector = new Float32Array(dims);
+  vector[axis] = 1;
+  vector[(axis + 1) % dims] = tilt;
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+const cosine = (a: Float32Array, b: Float32Array) => {
+  let dot = 0;
+  for (let i = 0; i < a.length; i += 1) dot += a[i]! * b[i]!;
+  return dot / (Math.hypot(...a) * Math.hypot(...b));
+};
+
+const ids = (hits: VectorHit[]) => hits.map((hit) => hit.chunkId);
+
+function indexFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, 'vector-index');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(json|hnsw)$/.test(name));
+}
+
+test('approximate search returns what exact search returns on clustered vectors, with exact similarities', async (t) => {
+  const stores = dataFolder(t);
+  const approximate = stores.open('alice', { ...APPROXIMATE });
+  const exact = stores.open('alice', EXACT);
+  const dims = 64;
+  const data = await addClustered(approximate.store, 4_000, dims, 11, { ...MODEL, dims });
+  let found = 0;
+  const queries = Array.from({ length: 40 }, () => data.query());
+  for (const query of queries) {
+    const truth = await exact.store.searchVectors(MODEL.id, query, 20);
+    const hits = await approximate.store.searchVectors(MODEL.id, query, 20);
+    assert.equal(hits.length, 20);
+    const expected = new Map(truth.map((hit) => [hit.chunkId, hit.similarity]));
+    found += hits.filter((hit) => expected.has(hit.chunkId)).length;
+    for (let i = 1; i < hits.length; i += 1) assert.ok(hits[i - 1]!.similarity >= hits[i]!.similarity, 'best first');
+    for (const hit of hits) {
+      assert.ok(Math.abs(hit.similarity - cosine(query, data.byChunk.get(hit.chunkId)!)) < 1e-6, 'the true cosine');
+      if (expected.has(hit.chunkId)) assert.equal(hit.similarity, expected.get(hit.chunkId), 'both paths report the same number');
+    }
+  }
+  // Measured 1.0 with the default graph settings; the bound leaves room for a different build order.
+  assert.ok(found / (20 * queries.length) >= 0.95, `recall@20 ${found / (20 * queries.length)}`);
+});
+
+test('a batch of queries answers each query as a single search would', async (t) => {
+  const stores = dataFolder(t);
+  const { store } = stores.open('alice', APPROXIMATE);
+  const data = await addClustered(store, 600, MODEL.dims, 3);
+  const queries = [data.query(), data.query(), data.query()];
+  const batch = await store.searchVectorsMany(MODEL.id, queries, 7);
+  const single = await Promise.all(queries.map((query) => store.searchVectors(MODEL.id, query, 7)));
+  assert.deepEqual(batch, single);
+  assert.deepEqual(await store.searchVectorsMany(MODEL.id, [], 7), []);
+});
+
+test('vectors added, replaced and removed through one store are found, or not, by another store on the same file', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  const reader = stores.open('alice', NO_SPARE_CANDIDATES).store;
+  await addClustered(writer, 600, MODEL.dims, 5);
+  const probe = distinct(MODEL.dims, 3);
+  assert.notEqual(ids(await reader.searchVectors(MODEL.id, probe, 1))[0], 'alice-fresh-0', 'the graph is built before the change');
+
+  const itemId = await addDocument(writer, 'fresh', [distinct(MODEL.dims, 3, 0.05)]);
+  const [added] = await reader.searchVectors(MODEL.id, probe, 1);
+  assert.equal(added?.chunkId, 'alice-fresh-0');
+  assert.ok(Math.abs(added!.similarity - cosine(probe, distinct(MODEL.dims, 3, 0.05))) < 1e-6);
+
+  // Same chunk, new vector: the old one is gone from the reader's results, the new one is there.
+  const hash = Buffer.from('fresh').toString('hex').padEnd(64, '0').slice(0, 64);
+  const moved = distinct(MODEL.dims, 9, 0.05);
+  await writer.storeVectors(itemId, hash, MODEL, [{ chunkId: 'alice-fresh-0', window: 0, start: 0, end: 1, vector: moved }]);
+  assert.notEqual((await reader.searchVectors(MODEL.id, probe, 1))[0]?.chunkId, 'alice-fresh-0');
+  assert.equal((await reader.searchVectors(MODEL.id, distinct(MODEL.dims, 9), 1))[0]?.chunkId, 'alice-fresh-0');
+
+  await addDocument(writer, 'crowd', Array.from({ length: 30 }, (_, n) => distinct(MODEL.dims, 12, 0.01 * n)));
+  assert.ok(ids(await reader.searchVectors(MODEL.id, distinct(MODEL.dims, 12), 10)).every((id) => id.startsWith('alice-crowd-')));
+  await writer.tombstone('crowd.md');
+  await writer.tombstone('fresh.md');
+  const after = await reader.searchVectors(MODEL.id, distinct(MODEL.dims, 12), 10);
+  assert.equal(after.length, 10, 'the removed windows left the graph');
+  assert.ok(!ids(after).some((id) => id.startsWith('alice-crowd-')));
+  assert.ok(!ids(await reader.searchVectors(MODEL.id, distinct(MODEL.dims, 9), 50)).includes('alice-fresh-0'));
+});
+
+test('a restarted store loads the saved graph and catches up with what changed meanwhile', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  await addClustered(writer, 600, MODEL.dims, 7);
+  const first = stores.open('alice', APPROXIMATE);
+  await first.store.searchVectors(MODEL.id, distinct(MODEL.dims, 1), 5);
+  assert.match(first.log.join('\n'), /no saved index; building it from the store/);
+  await first.store.close();
+  assert.equal(indexFiles(stores.dataDir).length, 2, 'a graph and its manifest');
+
+  await addDocument(writer, 'later', [distinct(MODEL.dims, 4, 0.05)]);
+  const second = stores.open('alice', APPROXIMATE);
+  assert.equal((await second.store.searchVectors(MODEL.id, distinct(MODEL.dims, 4), 1))[0]?.chunkId, 'alice-later-0');
+  assert.deepEqual(second.log, [], 'the saved graph was used, nothing rebuilt');
+});
+
+test('a damaged or missing saved graph is rebuilt from the store and reported once', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  const data = await addClustered(writer, 600, MODEL.dims, 9);
+  const queries = [data.query(), data.query()];
+  const expected = await stores.open('alice', EXACT).store.searchVectorsMany(MODEL.id, queries, 10);
+  const builder = stores.open('alice', APPROXIMATE).store;
+  await builder.searchVectors(MODEL.id, queries[0]!, 1);
+  await builder.close();
+  const graphFile = indexFiles(stores.dataDir).find((name) => name.endsWith('.hnsw'))!;
+  const graphPath = path.join(stores.dataDir, 'vector-index', graphFile);
+
+  const bytes = readFileSync(graphPath);
+  bytes[bytes.length >> 1] ^= 0xff;
+  writeFileSync(graphPath, bytes);
+  const afterCorruption = stores.open('alice', APPROXIMATE);
+  assert.deepEqual(await afterCorruption.store.searchVectorsMany(MODEL.id, queries, 10), expected);
+  await afterCorruption.store.searchVectorsMany(MODEL.id, queries, 10);
+  assert.equal(afterCorruption.log.length, 1);
+  assert.match(afterCorruption.log[0]!, /does not match its checksum; building it from the store/);
+  await afterCorruption.store.close();
+
+  for (const name of indexFiles(stores.dataDir)) if (name.endsWith('.hnsw')) rmSync(path.join(stores.dataDir, 'vector-index', name));
+  const afterDeletion = stores.open('alice', APPROXIMATE);
+  assert.deepEqual(await afterDeletion.store.searchVectorsMany(MODEL.id, queries, 10), expected);
+  assert.equal(afterDeletion.log.length, 1);
+  assert.match(afterDeletion.log[0]!, /could not be read/);
+});
+
+test('a graph older than the pruned removal log is reconciled with the stored vectors', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  await addClustered(writer, 600, MODEL.dims, 13);
+  await addDocument(writer, 'doomed', Array.from({ length: 30 }, (_, n) => distinct(MODEL.dims, 6, 0.01 * n)));
+  const behind = stores.open('alice', NO_SPARE_CANDIDATES).store;
+  assert.equal((await behind.searchVectors(MODEL.id, distinct(MODEL.dims, 6), 1))[0]?.chunkId, 'alice-doomed-0');
+
+  await writer.tombstone('doomed.md');
+  // Another store catches up and saves, pruning the removal log the first one has not read yet.
+  const saver = stores.open('alice', APPROXIMATE).store;
+  await saver.searchVectors(MODEL.id, distinct(MODEL.dims, 6), 1);
+  await saver.close();
+  const after = await behind.searchVectors(MODEL.id, distinct(MODEL.dims, 6), 10);
+  assert.equal(after.length, 10, 'the removed windows left the graph');
+  assert.ok(!ids(after).some((id) => id.startsWith('alice-doomed-')));
+});
+
+test('two workspaces in one file never see each other\'s vectors, and keep separate graphs', async (t) => {
+  const stores = dataFolder(t);
+  const alice = stores.open('alice', APPROXIMATE).store;
+  const bob = stores.open('bob', APPROXIMATE).store;
+  await addClustered(alice, 400, MODEL.dims, 17);
+  await bob.registerModel(MODEL);
+  assert.deepEqual(await bob.searchVectors(MODEL.id, distinct(MODEL.dims, 2), 10), [], 'bob has no vectors');
+  await addClustered(bob, 400, MODEL.dims, 19);
+  const random = seededRandom(23);
+  for (let n = 0; n < 10; n += 1) {
+    const query = Float32Array.from({ length: MODEL.dims }, () => random() - 0.5);
+    assert.ok((await alice.searchVectors(MODEL.id, query, 50)).every((hit) => hit.chunkId.startsWith('alice-')));
+    assert.ok((await bob.searchVectors(MODEL.id, query, 50)).every((hit) => hit.chunkId.startsWith('bob-')));
+  }
+  await alice.close();
+  await bob.close();
+  const folders = new Set(indexFiles(stores.dataDir).map((name) => path.dirname(name)));
+  assert.equal(folders.size, 2, 'one graph folder per workspace');
+});
+
+test('a search uses one model\'s vectors only, even when another model has the same dimensions', async (t) => {
+  const stores = dataFolder(t);
+  const { store } = stores.open('alice', APPROXIMATE);
+  await addClustered(store, 300, MODEL.dims, 29, MODEL);
+  await addClustered(store, 300, MODEL.dims, 31, OTHER_MODEL);
+  const random = seededRandom(37);
+  for (let n = 0; n < 10; n += 1) {
+    const query = Float32Array.from({ length: MODEL.dims }, () => random() - 0.5);
+    const hits = await store.searchVectors(MODEL.id, query, 30);
+    assert.equal(hits.length, 30);
+    assert.ok(hits.every((hit) => hit.chunkId.startsWith('alice-model-a-')));
+    assert.ok((await store.searchVectors(OTHER_MODEL.id, query, 30)).every((hit) => hit.chunkId.startsWith('alice-model-b-')));
+  }
+});
+
+test('a small workspace is searched exactly and leaves no graph behind', async (t) => {
+  const stores = dataFolder(t);
+  const { store, log } = stores.open('alice', {});
+  await addClustered(store, 300, MODEL.dims, 41);
+  const hits = await store.searchVectors(MODEL.id, distinct(MODEL.dims, 0), 5);
+  assert.equal(hits.length, 5);
+  await store.close();
+  assert.deepEqual(indexFiles(stores.dataDir), []);
+  assert.deepEqual(log, []);
+});

@@ -1,0 +1,58 @@
+// The hover's Markdown: relationships with their type, strength and review status, the items that
+// mention the entity under the cursor, links that only run Relata's open commands, and document
+// text escaped so a title cannot inject links, HTML or formatting.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { RelatedResult } from '../../shared/protocol.ts';
+import type { RelationshipView } from '../../shared/types.ts';
+import { escapeMarkdown, hoverMarkdown } from '../../client/src/hoverContent.ts';
+
+const self = { item_id: 'i1', path: 'maintenance/gc2.md', title: 'GC-2 refurbishment' };
+const other = { item_id: 'i2', path: 'finance/q2.md', title: 'Q2 budget' };
+
+function relationship(status: RelationshipView['status'], to = other): RelationshipView {
+  return {
+    id: 'r1', from: self, to, type: 'contradicts', score: 0.72, score_version: 'relationship-score-v1', status, near_duplicate: false,
+    signals: [], produced_by: 'discover@1', created_at: '', updated_at: '', decided_by: null, decided_at: null, note: null,
+  };
+}
+
+const related = (overrides: Partial<RelatedResult>): RelatedResult => ({ folder: 'file:///demo', item: self, relationships: [], mentions: [], ...overrides });
+
+test('a relationship line says type, the other item, strength, and whether a person reviewed it', () => {
+  const pending = hoverMarkdown(related({ relationships: [relationship('pending')] }))!;
+  assert.match(pending, /contradicts: \[Q2 budget\]\(command:relata\.openItem\?/);
+  assert.match(pending, /strength 0\.72, suggested by analysis, not yet reviewed/);
+  assert.match(pending, /not a probability/);
+  assert.match(hoverMarkdown(related({ relationships: [relationship('confirmed')] }))!, /strength 0\.72, confirmed/);
+});
+
+test('links carry the folder and path as command arguments', () => {
+  const markdown = hoverMarkdown(related({ relationships: [relationship('pending')] }))!;
+  const [, encoded] = markdown.match(/command:relata\.openItem\?([^)]+)\)/)!;
+  assert.deepEqual(JSON.parse(decodeURIComponent(encoded!)), [{ folder: 'file:///demo', path: 'finance/q2.md' }]);
+  assert.match(markdown, /command:relata\.openRelationship\?/);
+});
+
+test('over an entity mention, the other items that mention it are listed', () => {
+  const markdown = hoverMarkdown(related({ mentions: [{ key: 'organisation:example ltd', surface: 'Example Ltd', type: 'organisation', items: [other] }] }))!;
+  assert.match(markdown, /\*\*Example Ltd\*\* \(organisation\) is also mentioned in: \[Q2 budget\]/);
+});
+
+test('nothing to say gives no hover', () => {
+  assert.equal(hoverMarkdown(related({})), null);
+  assert.equal(hoverMarkdown(related({ mentions: [{ key: 'k', surface: 'X', type: 'person', items: [] }] })), null);
+});
+
+test('document text is escaped: no injected links, HTML, images or emphasis', () => {
+  const hostile = { item_id: 'i3', path: 'x/evil.md', title: '[click](command:workbench.action.terminal.new) <img src=x onerror=alert(1)> **bold** `code`\n# heading' };
+  const markdown = hoverMarkdown(related({ relationships: [relationship('pending', hostile)] }))!;
+  assert.ok(!markdown.includes('[click](command:workbench'), 'the title cannot form a link');
+  assert.ok(!markdown.includes('<img'), 'no raw HTML');
+  assert.ok(!markdown.includes('**bold**'), 'no emphasis from the title');
+  assert.ok(!/\n# heading/.test(markdown), 'line breaks in a title are flattened');
+  assert.match(markdown, /\\\[click\\\]\\\(command:workbench\\\.action\\\.terminal\\\.new\\\)/);
+  assert.equal(escapeMarkdown('a_b*c'), 'a\\_b\\*c');
+  assert.equal(escapeMarkdown('<b>&'), '&lt;b&gt;&amp;');
+});

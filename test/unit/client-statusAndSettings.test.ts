@@ -1,0 +1,67 @@
+// The status bar's words, the settings sent to the server, and the choice of the server's Node.
+
+import assert from 'node:assert/strict';
+import { chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import type { FolderStatus } from '../../shared/protocol.ts';
+import { chooseRuntime, findExecutable, RuntimeNotFound } from '../../client/src/serverRuntime.ts';
+import { serverSettings } from '../../client/src/settings.ts';
+import { summarizeStatus } from '../../client/src/statusSummary.ts';
+import { tempDir } from '../support/tempFolder.ts';
+
+const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
+  folder: 'file:///demo', name: 'demo', state: 'watching', reason: null,
+  items: { indexed: 9, failed: 1, skipped: 0, duplicate: 1, pending: 0 }, chunks: 21, queueDepth: 0,
+  embeddingModel: 'use-lite@0.2.0', embeddedChunks: 21, ...overrides,
+});
+
+test('the status bar says indexing with steps left, then the counts with failures called out', () => {
+  assert.equal(summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 7 })] }).text, '$(sync~spin) Relata: indexing (7 steps left)');
+  const settled = summarizeStatus({ folders: [folder({})] });
+  assert.equal(settled.text, '$(warning) Relata: 9 indexed, 1 failed');
+  assert.equal(settled.busy, false);
+  assert.match(settled.tooltip, /demo: up to date, watching for changes/);
+  assert.match(settled.tooltip, /vectors for 21 of 21 passages \(use-lite@0\.2\.0\)/);
+  const clean = summarizeStatus({ folders: [folder({ items: { indexed: 3, failed: 0, skipped: 0, duplicate: 0, pending: 0 } })] });
+  assert.equal(clean.text, '$(database) Relata: 3 indexed');
+  const broken = summarizeStatus({ folders: [folder({ state: 'failed', reason: 'the store was written by a newer Relata' })] });
+  assert.match(broken.tooltip, /not indexed: the store was written by a newer Relata/);
+  assert.equal(summarizeStatus(null).text, '$(sync~spin) Relata: starting');
+});
+
+test('settings map onto the server settings, with defaults for unset or malformed values', () => {
+  const values: Record<string, unknown> = { 'index.exclude': ['drafts/', 3, ''], 'index.maxFileMb': -1, 'relationships.minScore': 0.2, 'relationships.storeScore': 7, 'embedding.model': ' none ' };
+  const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
+  assert.deepEqual(settings, {
+    storeBackend: 'sqlite', dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, embeddingModel: 'none',
+    llmModelPath: '', llmEndpoint: '', minScore: 0.2, storeScore: null,
+  });
+});
+
+test('the runtime is the configured node when it exists; otherwise VS Code’s own only if the store loads there', async (t) => {
+  const bin = tempDir(t);
+  const node = path.join(bin, 'node');
+  writeFileSync(node, '#!/bin/sh\n');
+  chmodSync(node, 0o755);
+  assert.equal(findExecutable('node', { PATH: bin }, 'linux'), node);
+  assert.equal(findExecutable('node', { PATH: '' }, 'linux'), null);
+  assert.equal((await chooseRuntime(node, 'cli.js')).command, node);
+
+  const previous = process.env.PATH;
+  process.env.PATH = tempDir(t);
+  try {
+    const own = await chooseRuntime('node', 'cli.js', '/opt/editor/electron', async () => 'store loads: node v20, ABI 115');
+    assert.equal(own.command, '/opt/editor/electron');
+    assert.deepEqual(own.env, { ELECTRON_RUN_AS_NODE: '1' });
+    await assert.rejects(
+      chooseRuntime('node', 'cli.js', '/opt/editor/electron', async () => {
+        throw new Error('was compiled against a different Node.js version (NODE_MODULE_VERSION 115, this one needs 132)');
+      }),
+      (error: unknown) => error instanceof RuntimeNotFound && /not found on PATH.*different Node\.js version.*relata\.server\.runtime/s.test(error.message),
+    );
+    await assert.rejects(chooseRuntime('/no/such/node', 'cli.js'), /relata\.server\.runtime is "\/no\/such\/node", which is not an executable/);
+  } finally {
+    process.env.PATH = previous;
+  }
+});

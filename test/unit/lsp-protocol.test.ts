@@ -1,0 +1,60 @@
+// The protocol is typed once and checked at the server's door: every request has a literal
+// `relata/` method and a schema, and the schemas accept what the client sends and name the field
+// that is wrong in what it must not.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  AskRequest,
+  ConfirmRequest,
+  ItemRequest,
+  RelatedRequest,
+  RelationshipsRequest,
+  REQUESTS,
+  SearchRequest,
+  StatusNotification,
+  StatusRequest,
+} from '../../shared/protocol.ts';
+import { problemsWith } from '../../shared/schema.ts';
+
+test('every request has its own relata/ method name, and its type carries it', () => {
+  const methods = REQUESTS.map((request) => request.method);
+  assert.equal(new Set(methods).size, methods.length);
+  for (const request of REQUESTS) {
+    assert.match(request.method, /^relata\/[a-zA-Z]+$/);
+    assert.equal(request.type.method, request.method);
+  }
+  assert.deepEqual(
+    [...methods].sort(),
+    ['relata/ask', 'relata/confirm', 'relata/fileStatus', 'relata/item', 'relata/reject', 'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status'],
+  );
+});
+
+test('the status request and the status notification share relata/status, in opposite directions', () => {
+  assert.equal(StatusRequest.type.method, 'relata/status');
+  assert.equal(StatusNotification.type.method, 'relata/status');
+});
+
+test('valid params pass, including optional fields left out', () => {
+  assert.deepEqual(problemsWith(SearchRequest.params, { query: 'gantry crane' }), []);
+  assert.deepEqual(problemsWith(SearchRequest.params, { query: 'crane', folder: 'file:///w/demo', limit: 20, confirmedOnly: true }), []);
+  assert.deepEqual(problemsWith(RelatedRequest.params, { uri: 'file:///w/a.md', position: { line: 0, character: 4 }, lineText: 'Example Ltd' }), []);
+  assert.deepEqual(problemsWith(ConfirmRequest.params, { folder: 'file:///w', id: 'r1', note: 'checked the invoice' }), []);
+  assert.deepEqual(problemsWith(StatusRequest.params, {}), []);
+});
+
+test('invalid params are refused with the field and what was expected', () => {
+  assert.deepEqual(problemsWith(SearchRequest.params, {}), ['params.query must be a non-empty string, not undefined']);
+  assert.deepEqual(problemsWith(SearchRequest.params, { query: '   ' }), ['params.query must not be empty']);
+  assert.deepEqual(problemsWith(SearchRequest.params, { query: 'x', limit: 2.5 }), ['params.limit must be a whole number from 1 to 100, not number']);
+  assert.deepEqual(problemsWith(SearchRequest.params, { query: 'x', confirmedOnly: 'yes' }), ['params.confirmedOnly must be true or false, not "yes"']);
+  assert.deepEqual(problemsWith(RelationshipsRequest.params, { status: 'maybe' }), [
+    'params.status must be one of "pending", "confirmed", "rejected", not "maybe"',
+  ]);
+  assert.deepEqual(problemsWith(RelatedRequest.params, { uri: 'file:///a', position: { line: -1, character: 0 } }), [
+    'params.position.line must be a whole number from 0 to 9007199254740991, not number',
+  ]);
+  assert.deepEqual(problemsWith(ItemRequest.params, null), ['params must be an object, not null']);
+  assert.deepEqual(problemsWith(AskRequest.params, { question: 'Why?', model: 'x' }), ['params.model is not a known field (expected question, folder)']);
+  assert.deepEqual(problemsWith(AskRequest.params, { question: 'x'.repeat(2001) }), ['params.question must be at most 2000 characters']);
+});

@@ -1,0 +1,164 @@
+// relationship-score-v1's invariants, as the design states them. If a change to the weights or
+// the arithmetic breaks one of these, the change is a new scoring model, not a tweak.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { SignalView } from '../../shared/types.ts';
+import {
+  claimSignal,
+  conceptSignal,
+  contentHashSignal,
+  decisionSignal,
+  DEFAULT_THRESHOLDS,
+  frequencyDiscount,
+  inferType,
+  modelSignal,
+  rebasedSimilarity,
+  SCORE_VERSION,
+  scoreSignals,
+  sharedEntitySignal,
+  SIGNAL_WEIGHTS,
+  similaritySignal,
+  temporalSignal,
+  thresholdsFromEnv,
+} from '../../server/src/scoring/index.ts';
+
+const near = (actual: number, expected: number, tolerance = 0.005) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `expected ≈${expected}, got ${actual}`);
+
+test('the version and the twelve weights are those of relationship-score-v1', () => {
+  assert.equal(SCORE_VERSION, 'relationship-score-v1');
+  assert.deepEqual(SIGNAL_WEIGHTS, {
+    content_hash_match: 0.45,
+    semantic_similarity: 0.3,
+    shared_entity: 0.25,
+    claim_support: 0.22,
+    claim_contradiction: 0.22,
+    model_classification: 0.15,
+    shared_concept: 0.12,
+    alias_entity: 0.1,
+    temporal_proximity: 0.1,
+    shared_metadata: 0.08,
+    user_confirmation: 1.0,
+    user_rejection: -1.0,
+  });
+  assert.deepEqual(DEFAULT_THRESHOLDS, { minScore: 0.18, storeScore: 0.25, nearDuplicateSimilarity: 0.94 });
+});
+
+test('similarity is rebased against a floor of 0.55, so ordinary similarity counts for nothing', () => {
+  assert.equal(rebasedSimilarity(0.55), 0);
+  assert.equal(rebasedSimilarity(0.3), 0);
+  near(rebasedSimilarity(0.775), 0.5);
+  near(rebasedSimilarity(1), 1);
+});
+
+test('a 0.99-cosine pair with no other evidence scores about 0.29 and is typed similar_to', () => {
+  const signals = [similaritySignal(0.99)];
+  near(scoreSignals(signals).score, 0.29, 0.01);
+  assert.ok(scoreSignals(signals).score > DEFAULT_THRESHOLDS.storeScore, 'just above the storage threshold, far below strong');
+  assert.equal(inferType({ signals }), 'similar_to');
+});
+
+test('a maximally confident model classification alone stays below the storage threshold', () => {
+  const { score } = scoreSignals([modelSignal('supports', 1, 'test-model')]);
+  assert.equal(score, 0.15);
+  assert.ok(score < DEFAULT_THRESHOLDS.storeScore);
+});
+
+test('shared_entity × 6 gives 0.44: 0.25 + 0.125 + 0.0625, then nothing', () => {
+  const signals = ['A', 'B', 'C', 'D', 'E', 'F'].map((name) => sharedEntitySignal(`${name} Ltd`, 'organisation', 2));
+  assert.equal(scoreSignals(signals).score, 0.4375);
+  assert.deepEqual(
+    scoreSignals(signals).contributions.map((c) => c.factor),
+    [1, 0.5, 0.25, 0, 0, 0],
+  );
+});
+
+test('diminishing returns count the strongest signal of a type first, whatever the order found', () => {
+  const weak = conceptSignal('bay', 9);
+  const strong = conceptSignal('gantry crane', 2);
+  const forward = scoreSignals([weak, strong]);
+  const backward = scoreSignals([strong, weak]);
+  assert.equal(forward.score, backward.score);
+  assert.equal(forward.contributions.find((c) => c.signal === strong)!.factor, 1);
+  assert.equal(forward.contributions.find((c) => c.signal === weak)!.factor, 0.5);
+});
+
+test('an entity in most documents is discounted by 1 / (1 + ln frequency)', () => {
+  assert.equal(frequencyDiscount(2), 1, 'a name only this pair shares keeps full strength');
+  near(frequencyDiscount(3), 1 / (1 + Math.log(2)));
+  const common = sharedEntitySignal('Example Ltd', 'organisation', 90);
+  assert.ok(common.strength < 0.2, `an entity in 90 items is heavily discounted (${common.strength})`);
+  assert.match(common.detail, /appears in 90 items/);
+});
+
+test('concepts start at half strength', () => {
+  assert.equal(conceptSignal('gantry crane', 2).strength, 0.5);
+});
+
+test('the score is capped at 1.00', () => {
+  const signals = [contentHashSignal(), similaritySignal(1), sharedEntitySignal('X Ltd', 'organisation', 2), claimSignal('supports', 'cost', 'Both agree.')];
+  assert.equal(scoreSignals(signals).score, 1);
+});
+
+test('a confirmation saturates the score and a rejection drives it to zero; the evidence stays', () => {
+  const evidence: SignalView[] = [similaritySignal(0.8), sharedEntitySignal('Example Ltd', 'organisation', 2)];
+  const confirmed = [...evidence, decisionSignal('confirmed', 'ana', null)];
+  const rejected = [...evidence, decisionSignal('rejected', 'ana', 'different events')];
+  assert.equal(scoreSignals(confirmed).score, 1);
+  assert.equal(scoreSignals(rejected).score, 0);
+  assert.equal(scoreSignals(rejected).contributions.length, 3, 'every earlier signal is still there');
+  assert.match(rejected[2]!.detail, /Nothing was deleted/);
+  assert.match(rejected[2]!.detail, /different events/);
+});
+
+test('type inference follows the documented order', () => {
+  const hash = contentHashSignal();
+  const contradiction = claimSignal('contradicts', 'cost', 'The sources give different figures.');
+  const support = claimSignal('supports', 'cost', 'Both agree.');
+  const entity = sharedEntitySignal('Example Ltd', 'organisation', 2);
+  const similar = similaritySignal(0.9);
+  assert.equal(inferType({ signals: [similar, entity, support, contradiction, hash] }), 'derived_from', '1. content hash');
+  assert.equal(inferType({ signals: [similar, entity, support, contradiction], modelType: 'updates' }), 'contradicts', '2. contradiction');
+  assert.equal(inferType({ signals: [similar, entity, support], modelType: 'updates' }), 'supports', '3. support');
+  assert.equal(inferType({ signals: [similar, entity], modelType: 'updates', dateA: '2025-01-01', dateB: '2025-02-01' }), 'updates', '4. the model');
+  for (const forbidden of ['same_entity_as', 'supersedes', 'derived_from'] as const) {
+    assert.equal(inferType({ signals: [similar, entity], modelType: forbidden }), 'mentions', `a model alone never establishes ${forbidden}`);
+  }
+  assert.equal(inferType({ signals: [entity], dateA: '2025-03-14', dateB: '2025-07-22' }), 'occurred_before', '5. dates');
+  assert.equal(inferType({ signals: [entity], dateA: '2025-07-22', dateB: '2025-03-14' }), 'occurred_after', '5. dates');
+  assert.equal(inferType({ signals: [entity], dateA: '2025-07-22', dateB: '2025-07-22' }), 'mentions', '6. entity, same date');
+  assert.equal(inferType({ signals: [entity] }), 'mentions', '6. shared entity');
+  assert.equal(inferType({ signals: [similar] }), 'similar_to', '7. otherwise');
+});
+
+test('ordering alone never yields possibly_explains, updates or supersedes', () => {
+  const temporal = temporalSignal('2025-03-01', '2025-03-03')!;
+  for (const signals of [[temporal], [temporal, similaritySignal(0.99)], [temporal, sharedEntitySignal('X Ltd', 'organisation', 2)]]) {
+    assert.ok(!['possibly_explains', 'updates', 'supersedes'].includes(inferType({ signals, dateA: '2025-03-01', dateB: '2025-03-03' })));
+  }
+});
+
+test('temporal proximity fades over 30 days and says closeness is not causation', () => {
+  near(temporalSignal('2025-05-20', '2025-05-23')!.strength, 0.9);
+  assert.equal(temporalSignal('2025-03-14', '2025-07-22'), null);
+  assert.match(temporalSignal('2025-05-20', '2025-05-20')!.detail, /same day.*not evidence/);
+});
+
+test('the contradiction detail passes through, naming both figures and not deciding', () => {
+  const detail = 'The sources give different figures for cost: 42000 and 51500. Relata does not decide which is correct.';
+  const signal = claimSignal('contradicts', 'cost', detail);
+  assert.deepEqual(signal, { type: 'claim_contradiction', value: 'cost', strength: 1, weight: 0.22, detail });
+});
+
+test('thresholds come from the environment with their documented names, and nonsense is refused', () => {
+  assert.deepEqual(thresholdsFromEnv({}), DEFAULT_THRESHOLDS);
+  assert.deepEqual(thresholdsFromEnv({ RELATA_REL_MIN_SCORE: '0.1', RELATA_REL_STORE_SCORE: '0.3', RELATA_NEAR_DUPLICATE_SIMILARITY: '0.9' }), {
+    minScore: 0.1,
+    storeScore: 0.3,
+    nearDuplicateSimilarity: 0.9,
+  });
+  assert.throws(() => thresholdsFromEnv({ RELATA_REL_MIN_SCORE: 'high' }), /RELATA_REL_MIN_SCORE=high is not a number/);
+  assert.throws(() => thresholdsFromEnv({ RELATA_REL_STORE_SCORE: '1.5' }), /between 0 and 1/);
+  assert.throws(() => thresholdsFromEnv({ RELATA_REL_MIN_SCORE: '0.4' }), /must not be below RELATA_REL_MIN_SCORE/);
+});

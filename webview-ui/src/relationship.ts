@@ -1,0 +1,118 @@
+// The relationship panel: the two items, the type, the score with its version, the signals
+// table whose contributions add up to the score on screen, the conflicting claims with both
+// figures and both sources, and Confirm / Reject with an optional note.
+
+import type { RelationshipDetail } from '../../shared/protocol.ts';
+import type { ItemRef } from '../../shared/types.ts';
+import { action, figure, h, render } from './dom.ts';
+import { onHostMessage, send } from './host.ts';
+
+const REVIEW = {
+  pending: 'suggested by analysis, not yet reviewed',
+  confirmed: 'confirmed by a person',
+  rejected: 'rejected by a person',
+} as const;
+
+function itemLink(folder: string, ref: ItemRef): HTMLElement {
+  return h('span', { class: 'item' }, action(ref.title ?? ref.path, () => send({ kind: 'open', folder, path: ref.path })), h('span', { class: 'muted' }, ` ${ref.path}`));
+}
+
+function signalsTable(detail: RelationshipDetail): HTMLElement {
+  const { relationship, contributions, uncappedTotal } = detail;
+  const rows = relationship.signals.map((signal, index) => {
+    const share = contributions[index]!;
+    return h(
+      'tr',
+      {},
+      h('td', {}, signal.type),
+      h('td', {}, signal.value),
+      h('td', { class: 'num' }, figure(signal.strength)),
+      h('td', { class: 'num' }, figure(signal.weight)),
+      h('td', { class: 'num' }, `× ${figure(share.factor)}`),
+      h('td', { class: 'num' }, figure(share.contribution, 3)),
+      h('td', {}, signal.detail),
+    );
+  });
+  const capped = Math.min(1, Math.max(0, uncappedTotal));
+  return h(
+    'table',
+    { class: 'signals' },
+    h('thead', {}, h('tr', {}, ...['Signal', 'Value', 'Strength', 'Weight', 'Repeat factor', 'Contribution', 'Detail'].map((title) => h('th', {}, title)))),
+    h('tbody', {}, ...rows),
+    h(
+      'tfoot',
+      {},
+      h('tr', {}, h('td', { colspan: '5' }, 'Sum of contributions'), h('td', { class: 'num' }, figure(uncappedTotal, 3)), h('td', {}, '')),
+      h(
+        'tr',
+        {},
+        h('td', { colspan: '5' }, 'Score = min(1, max(0, sum))'),
+        h('td', { class: 'num strong' }, figure(capped)),
+        h('td', {}, relationship.score_version),
+      ),
+    ),
+  );
+}
+
+function conflicts(detail: RelationshipDetail): HTMLElement | null {
+  if (detail.conflicts.length === 0) return null;
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'Conflicts'),
+    ...detail.conflicts.map((conflict) =>
+      h(
+        'div',
+        { class: 'conflict' },
+        h('p', {}, conflict.detail),
+        h(
+          'table',
+          { class: 'sides' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Source'), h('th', {}, `${conflict.attribute} of ${conflict.subject}`), h('th', {}, 'Where it says so'))),
+          h('tbody', {}, ...conflict.sides.map((side) => h('tr', {}, h('td', {}, itemLink(detail.folder, side.item)), h('td', { class: 'num strong' }, side.value), h('td', {}, h('q', {}, side.text))))),
+        ),
+      ),
+    ),
+  );
+}
+
+function decisionForm(detail: RelationshipDetail): HTMLElement {
+  const { relationship, folder } = detail;
+  const note = h('textarea', { rows: '2', placeholder: 'Note (optional): why you decided this', 'aria-label': 'Note' });
+  const decide = (kind: 'confirm' | 'reject') => () => send({ kind, folder, id: relationship.id, ...(note.value.trim() ? { note: note.value.trim() } : {}) });
+  return h(
+    'section',
+    { class: 'decision' },
+    h('h2', {}, 'Your decision'),
+    relationship.decided_at
+      ? h('p', {}, `${REVIEW[relationship.status]} (${relationship.decided_by ?? 'someone'}, ${relationship.decided_at})${relationship.note ? `: ${relationship.note}` : ''}`)
+      : null,
+    note,
+    h('div', { class: 'buttons' }, action('Confirm', decide('confirm'), 'primary'), action('Reject', decide('reject'), 'secondary')),
+  );
+}
+
+function show(detail: RelationshipDetail): void {
+  const { relationship, folder } = detail;
+  render(
+    h('h1', {}, relationship.type.replace(/_/g, ' ')),
+    h('p', { class: 'pair' }, itemLink(folder, relationship.from), h('span', { class: 'muted' }, ` ${relationship.type} `), itemLink(folder, relationship.to)),
+    h(
+      'p',
+      {},
+      h('strong', {}, `Strength ${figure(relationship.score)}`),
+      ` (${relationship.score_version}) · ${REVIEW[relationship.status]}`,
+      relationship.near_duplicate ? ' · near-duplicate (flagged, never merged)' : '',
+    ),
+    h('p', { class: 'muted' }, 'A heuristic strength of evidence, not a probability. Each signal contributes strength × weight × its repeat factor.'),
+    h('h2', {}, 'Signals'),
+    signalsTable(detail),
+    conflicts(detail),
+    decisionForm(detail),
+  );
+}
+
+onHostMessage((message) => {
+  if (message.kind === 'relationship') show(message.detail);
+  else if (message.kind === 'error') render(h('p', { class: 'error' }, message.message));
+});

@@ -1,0 +1,37 @@
+// The scoring model page: the live weights, repeat factors, thresholds and versions, as the
+// server reads them from the scoring and ranking modules.
+
+import type { ScoringModelView } from '../../shared/protocol.ts';
+import { figure, h, render } from './dom.ts';
+import { onHostMessage } from './host.ts';
+
+function table(headers: string[], rows: string[][]): HTMLElement {
+  return h(
+    'table',
+    {},
+    h('thead', {}, h('tr', {}, ...headers.map((header) => h('th', {}, header)))),
+    h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((cell, index) => h('td', index > 0 && /^-?\d/.test(cell) ? { class: 'num' } : {}, cell))))),
+  );
+}
+
+function show(model: ScoringModelView): void {
+  const weights = Object.entries(model.weights).sort(([, a], [, b]) => Math.abs(b!) - Math.abs(a!));
+  const paths = Object.entries(model.path_weights).sort(([, a], [, b]) => b! - a!);
+  render(
+    h('h1', {}, 'Relata scoring model'),
+    h('h2', {}, `Relationship strength: ${model.score_version}`),
+    h('p', { class: 'muted' }, 'score = min(1, Σ strength × weight × repeat factor), never below 0. A heuristic strength of evidence, not a probability.'),
+    table(['Signal', 'Weight'], weights.map(([type, weight]) => [type, figure(weight!)])),
+    h('p', {}, `Repeat factors for the strongest, second and third signal of one type: ${model.diminishing_factors.map((factor) => figure(factor)).join(', ')}; later ones count nothing.`),
+    h('p', {}, `Similarity counts only above a floor of ${figure(model.similarity_floor)} cosine; concepts start at strength ${figure(model.concept_base_strength)}; temporal proximity looks ${model.temporal_window_days} days apart.`),
+    h('h2', {}, 'Thresholds'),
+    table(['Threshold', 'Value', 'Override'], model.thresholds.map((threshold) => [threshold.name, figure(threshold.value), threshold.env])),
+    h('h2', {}, `Query relevance: ${model.rank_version}`),
+    table(['Retrieval path', 'Weight'], paths.map(([path, weight]) => [path, figure(weight!)])),
+  );
+}
+
+onHostMessage((message) => {
+  if (message.kind === 'scoringModel') show(message.model);
+  else if (message.kind === 'error') render(h('p', { class: 'error' }, message.message));
+});
