@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Llama, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
-import { ProviderError, type AnswerPrompt, type AnswerProvider, type ProviderOutput } from './provider.ts';
-import { ANSWER_SCHEMA } from './schema.ts';
+import { ProviderError, type AnswerPrompt, type AnswerProvider, type OutputSchema, type ProviderOutput } from './provider.ts';
+import { ANSWER_SCHEMA, DEFAULT_MAX_TOKENS } from './schema.ts';
 
 export interface LlamaProviderOptions {
   modelPath: string;
@@ -27,9 +27,10 @@ interface Loaded {
   model: LlamaModel;
   context: LlamaContext;
   grammar: LlamaGrammar;
+  /** Grammars for other output schemas (e.g. pair classification), built on first use. */
+  grammars: Map<string, LlamaGrammar>;
 }
 
-export const DEFAULT_MAX_TOKENS = 512;
 const DEFAULT_MAX_CONTEXT = 8192;
 
 function defaultThreads(): number {
@@ -40,6 +41,8 @@ function defaultThreads(): number {
 export class LlamaProvider implements AnswerProvider {
   readonly name: string;
   private loading: Promise<Loaded> | null = null;
+  /** One question at a time: the context holds one sequence, and on a CPU two generations only slow each other. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: LlamaProviderOptions) {
     this.name = `local:${path.basename(options.modelPath)}`;
@@ -69,7 +72,7 @@ export class LlamaProvider implements AnswerProvider {
         threads: this.options.threads ?? defaultThreads(),
       });
       const grammar = await llama.createGrammarForJsonSchema(ANSWER_SCHEMA);
-      return { llama, model, context, grammar };
+      return { llama, model, context, grammar, grammars: new Map() };
     } catch (error) {
       this.loading = null;
       await llama?.dispose();
@@ -77,8 +80,27 @@ export class LlamaProvider implements AnswerProvider {
     }
   }
 
-  async generate(prompt: AnswerPrompt, signal: AbortSignal): Promise<ProviderOutput> {
-    const { context, grammar } = await this.load();
+  private async grammarFor(loaded: Loaded, output: OutputSchema | undefined): Promise<LlamaGrammar> {
+    if (!output) return loaded.grammar;
+    let grammar = loaded.grammars.get(output.name);
+    if (!grammar) {
+      grammar = await loaded.llama.createGrammarForJsonSchema(output.schema as Parameters<Llama['createGrammarForJsonSchema']>[0]);
+      loaded.grammars.set(output.name, grammar);
+    }
+    return grammar;
+  }
+
+  generate(prompt: AnswerPrompt, signal: AbortSignal): Promise<ProviderOutput> {
+    const turn = this.queue.then(() => this.generateNow(prompt, signal));
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async generateNow(prompt: AnswerPrompt, signal: AbortSignal): Promise<ProviderOutput> {
+    if (signal.aborted) throw signal.reason;
+    const loaded = await this.load();
+    const { context } = loaded;
+    const grammar = await this.grammarFor(loaded, prompt.output);
     const { LlamaChatSession } = await import('node-llama-cpp');
     const sequence = context.getSequence();
     const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: prompt.system });

@@ -5,7 +5,7 @@
 // its reason like any other unusable reply.
 
 import { ProviderError, type AnswerPrompt, type AnswerProvider, type ProviderOutput } from './provider.ts';
-import { ANSWER_SCHEMA } from './schema.ts';
+import { ANSWER_SCHEMA, DEFAULT_MAX_TOKENS } from './schema.ts';
 
 export interface OpenAiProviderOptions {
   /** The server's base URL (e.g. http://localhost:11434/v1) or its full …/chat/completions URL. */
@@ -18,7 +18,6 @@ export interface OpenAiProviderOptions {
 }
 
 const DEFAULT_MODEL = 'default';
-const DEFAULT_MAX_TOKENS = 512;
 const ERROR_BODY = 200;
 
 export function chatCompletionsUrl(endpoint: string): URL {
@@ -58,7 +57,10 @@ export class OpenAiProvider implements AnswerProvider {
       temperature: 0,
       max_tokens: this.options.maxTokens ?? DEFAULT_MAX_TOKENS,
       stream: false,
-      response_format: { type: 'json_schema', json_schema: { name: 'relata_answer', strict: true, schema: ANSWER_SCHEMA } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: prompt.output?.name ?? 'relata_answer', strict: true, schema: prompt.output?.schema ?? ANSWER_SCHEMA },
+      },
     };
     let response: Response;
     let text: string;
@@ -87,7 +89,7 @@ export class OpenAiProvider implements AnswerProvider {
 }
 
 /** The first choice's message content of a chat completion, or why there is none. */
-export function readCompletion(body: string): ProviderOutput {
+function readCompletion(body: string): ProviderOutput {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

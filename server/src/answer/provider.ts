@@ -9,6 +9,13 @@ export interface AnswerPrompt {
   system: string;
   /** The question and the labelled, delimited passages. */
   user: string;
+  /** The JSON schema the output must follow; the answer schema unless a task (e.g. classifying a pair) names its own. */
+  output?: OutputSchema;
+}
+
+export interface OutputSchema {
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 /**

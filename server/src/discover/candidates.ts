@@ -16,6 +16,8 @@ export async function gatherCandidates(
   modelId: string | null,
   limits: CandidateLimits,
   entityItems: Map<string, number>,
+  /** The item's existing relationships, by the other item's id. */
+  related: Map<string, unknown>,
 ): Promise<Map<string, Set<CandidateSource>>> {
   const candidates = new Map<string, Set<CandidateSource>>();
   const add = (itemId: string, source: CandidateSource) => {
@@ -47,10 +49,7 @@ export async function gatherCandidates(
     }
   }
 
-  const existing = await store.relationshipsTouching([id]);
-  for (const relationship of existing.slice(0, limits.existingRelationships)) {
-    add(relationship.fromItemId === id ? relationship.toItemId : relationship.fromItemId, 'existing');
-  }
+  for (const other of [...related.keys()].slice(0, limits.existingRelationships)) add(other, 'existing');
   return candidates;
 }
 

@@ -16,7 +16,7 @@ import { gatherCandidates } from './candidates.ts';
 import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
 import { pairEvidence, type Frequencies } from './evidence.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
-import { loadProfile, type ItemProfile } from './profile.ts';
+import { loadProfiles, type ItemProfile } from './profile.ts';
 
 /** Recorded on every proposal as what produced it; bump when candidate or evidence rules change. */
 export const DISCOVER_VERSION = 'discover@1';
@@ -43,22 +43,34 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   const outcome: DiscoverOutcome = { candidates: 0, stored: 0, keptRejected: 0, discarded: 0 };
   const item = await store.getItem(itemId);
   if (!item || item.deletedAt || !item.contentHash) return outcome;
-  const subject = await loadProfile(store, item, options.modelId);
-  const entityItems = await store.entityItemCounts([...new Set(subject.entities.map((entity) => entity.key))]);
-  const candidates = await gatherCandidates(store, subject, options.modelId, options.limits ?? DEFAULT_LIMITS, entityItems);
+  const [subject] = await loadProfiles(store, [item], options.modelId);
+  const frequencies: Frequencies = {
+    entityItems: await store.entityItemCounts([...new Set(subject!.entities.map((entity) => entity.key))]),
+    // Shared phrases are among the subject's own, so their frequencies are read once per item.
+    phraseItems: await store.phraseDocumentFrequencies(subject!.phrases.map((phrase) => phrase.key)),
+  };
+  const related = new Map<string, RelationshipRecord>();
+  for (const relationship of await store.relationshipsTouching([itemId])) {
+    related.set(relationship.fromItemId === itemId ? relationship.toItemId : relationship.fromItemId, relationship);
+  }
+  const candidates = await gatherCandidates(store, subject!, options.modelId, options.limits ?? DEFAULT_LIMITS, frequencies.entityItems, related);
   outcome.candidates = candidates.size;
 
+  const others: ItemRecord[] = [];
   for (const candidateId of [...candidates.keys()].sort()) {
-    const other = await store.getItem(candidateId);
-    if (!other || other.deletedAt) continue;
-    const existing = await store.relationshipBetween(itemId, candidateId);
-    if (existing?.status === 'rejected') {
+    if (related.get(candidateId)?.status === 'rejected') {
       outcome.keptRejected += 1;
       continue;
     }
-    const profile = await loadProfile(store, other, options.modelId);
-    const frequencies = await frequenciesFor(store, subject, profile, entityItems);
-    const evidence = pairEvidence(subject, profile, frequencies);
+    const other = await store.getItem(candidateId);
+    if (other && !other.deletedAt) others.push(other);
+  }
+
+  for (const profile of await loadProfiles(store, others, options.modelId)) {
+    const existing = related.get(profile.item.id) ?? null;
+    // Evidence is read in the relationship's direction, so the pair gives the same signals from either end.
+    const [from, to] = orient(subject!, profile, existing);
+    const evidence = pairEvidence(from, to, frequencies);
     let signals = evidence.signals;
     let proposedScore = scoreSignals(signals).score;
     if (proposedScore < options.thresholds.minScore && !existing) {
@@ -67,7 +79,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     }
     let modelType = null;
     if (options.classifier && proposedScore >= options.thresholds.minScore) {
-      const opinion = await options.classifier.classify(await classifierInput(store, subject.item), await classifierInput(store, other));
+      const opinion = await options.classifier.classify(await classifierInput(store, from.item), await classifierInput(store, to.item));
       if (opinion) {
         modelType = opinion.type;
         signals = [...signals, modelSignal(opinion.type, opinion.confidence, options.classifier.name)];
@@ -76,7 +88,6 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     }
     if (proposedScore < options.thresholds.storeScore && !existing) continue;
 
-    const [from, to] = orient(subject, profile);
     const type = inferType({ signals, modelType, dateA: from.date, dateB: to.date });
     const decision = existing ? decisionSignals(existing) : [];
     const allSignals = [...signals, ...decision];
@@ -97,27 +108,24 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   return outcome;
 }
 
-/** A copy reads "derived_from" its original: the duplicate (or, failing that, the later item) comes first. */
-function orient(subject: ItemProfile, other: ItemProfile): [ItemProfile, ItemProfile] {
-  if (subject.item.contentHash !== other.item.contentHash) return [subject, other];
-  if (other.item.duplicateOf === subject.item.id) return [other, subject];
-  if (subject.item.duplicateOf === other.item.id) return [subject, other];
-  return subject.item.createdAt >= other.item.createdAt ? [subject, other] : [other, subject];
+/**
+ * Which end a relationship reads from. A copy reads "derived_from" its original: the duplicate
+ * (or, failing that, the later item) comes first. Otherwise an existing relationship keeps its
+ * direction, so discovering the pair from its other end does not flip it, and a new one reads
+ * from the item being discovered.
+ */
+function orient(subject: ItemProfile, other: ItemProfile, existing: RelationshipRecord | null): [ItemProfile, ItemProfile] {
+  if (subject.item.contentHash === other.item.contentHash) {
+    if (other.item.duplicateOf === subject.item.id) return [other, subject];
+    if (subject.item.duplicateOf === other.item.id) return [subject, other];
+    return subject.item.createdAt >= other.item.createdAt ? [subject, other] : [other, subject];
+  }
+  if (existing && existing.fromItemId === other.item.id) return [other, subject];
+  return [subject, other];
 }
 
 function decisionSignals(existing: RelationshipRecord): SignalView[] {
   return existing.signals.filter((signal) => signal.type === 'user_confirmation' || signal.type === 'user_rejection');
-}
-
-async function frequenciesFor(
-  store: WorkspaceStore,
-  a: ItemProfile,
-  b: ItemProfile,
-  entityItems: Map<string, number>,
-): Promise<Frequencies> {
-  const phrasesB = new Set(b.phrases.map((phrase) => phrase.key));
-  const shared = a.phrases.map((phrase) => phrase.key).filter((key) => phrasesB.has(key));
-  return { entityItems, phraseItems: shared.length > 0 ? await store.phraseDocumentFrequencies(shared) : new Map() };
 }
 
 /** The model sees the opening passage and the title, never ids or paths. */

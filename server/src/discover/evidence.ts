@@ -17,8 +17,6 @@ import { topicsOf, type ItemProfile } from './profile.ts';
 
 /** Per signal type, the strongest few are kept on the relationship: the rest could not count (diminishing returns end at three). */
 const SIGNALS_KEPT_PER_TYPE = 6;
-/** Key phrases of each item compared for shared concepts. */
-const CONCEPTS_COMPARED = 12;
 
 export interface PairEvidence {
   signals: SignalView[];
@@ -49,11 +47,10 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     signals.push(claimSignal(finding.relation, finding.a.attribute, finding.detail));
   }
 
-  const phrasesB = new Set(b.phrases.slice(0, CONCEPTS_COMPARED).map((phrase) => phrase.key));
+  const phrasesB = new Set(b.phrases.map((phrase) => phrase.key));
   signals.push(
     ...strongest(
       a.phrases
-        .slice(0, CONCEPTS_COMPARED)
         .filter((phrase) => phrasesB.has(phrase.key))
         .map((phrase) => conceptSignal(phrase.phrase, frequencies.phraseItems.get(phrase.key) ?? 2)),
     ),

@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import { BlobStore } from '../store/blobs.ts';
+import type { RelationshipClassifier } from '../discover/classifier.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import { EXTRACTOR_VERSIONS } from '../extract/versions.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
@@ -26,6 +27,8 @@ export interface FolderIndexOptions {
   settings?: Partial<PipelineSettings>;
   /** Default: RELATA_EMBEDDING_MODEL, else the offline default model. */
   embedding?: EmbeddingChoice;
+  /** A language model's weak opinion on candidate pairs during discovery; none by default. */
+  classifier?: RelationshipClassifier | null;
 }
 
 export interface Progress {
@@ -64,6 +67,7 @@ export class FolderIndex {
       folder: this.folder,
       settings,
       embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
+      classifier: options.classifier ?? null,
     };
   }
 

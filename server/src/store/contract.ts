@@ -208,6 +208,16 @@ export interface RelationshipEvent {
   note: string | null;
 }
 
+export interface DiscoveryFacts {
+  /** In document order (chunk, then offset). */
+  entities: StoredEntity[];
+  claims: StoredClaim[];
+  /** The most frequent key phrases, most frequent first. */
+  phrases: PhraseCount[];
+  /** The window vectors of one model. */
+  vectors: Float32Array[];
+}
+
 export type ProposalOutcome = 'created' | 'updated' | 'unchanged' | 'kept_rejected';
 
 export interface RelationshipDecision {
@@ -370,6 +380,8 @@ export interface WorkspaceStore {
   itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]>;
   /** Every window vector of the item from this model. */
   itemVectors(itemId: string, modelId: string): Promise<Float32Array[]>;
+  /** What discovery weighs for each of these items, read in a few queries for the whole batch. */
+  discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>>;
 
   // Leased job queue ------------------------------------------------------
   /** Queue a stage for a subject (a path for ingest, an item id otherwise). Re-queuing an existing job bumps its generation. */

@@ -7,15 +7,18 @@ import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { MEBIBYTE } from '../../pipeline/settings.ts';
 import { watchFolder } from '../../workspace/watch.ts';
+import { createProvider, HOW_TO_CONFIGURE, modelSettingsFrom } from '../../answer/choice.ts';
+import type { AnswerProvider } from '../../answer/provider.ts';
+import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { UsageError } from '../usage.ts';
 
 export const indexCommand: Command = {
   name: 'index',
-  summary: 'index a folder (ingest → parse → chunk), then print a summary',
+  summary: 'index a folder (ingest → parse → chunk → embed → extract → discover), then print a summary',
   usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
-       [--embedding-model default|none|DIR] [--embedding-threads N]
+       [--embedding-model default|none|DIR] [--embedding-threads N] [--classify [--model PATH | --endpoint URL [--endpoint-model NAME]]]
 
 ${COMMON_USAGE}
   --watch           keep running and index changes as they happen (Ctrl+C to stop)
@@ -23,7 +26,10 @@ ${COMMON_USAGE}
   --max-file-mb N   skip files larger than N MB (default 50)
   --embedding-model default (offline Universal Sentence Encoder lite), none (lexical search only),
                     or a local ONNX sentence-transformer folder (default: RELATA_EMBEDDING_MODEL, else default)
-  --embedding-threads N  worker threads that embed (default: one per core)`,
+  --embedding-threads N  worker threads that embed (default: one per core)
+  --classify        ask a language model for its opinion on candidate relationships (one weak signal,
+                    weight 0.15); uses --model / --endpoint, else RELATA_LLM_MODEL / RELATA_LLM_ENDPOINT.
+                    Slow on a CPU: one model call per candidate pair at or above the minimum score`,
   options: {
     ...COMMON_OPTIONS,
     watch: { type: 'boolean' },
@@ -31,6 +37,10 @@ ${COMMON_USAGE}
     'max-file-mb': { type: 'string' },
     'embedding-model': { type: 'string' },
     'embedding-threads': { type: 'string' },
+    classify: { type: 'boolean' },
+    model: { type: 'string' },
+    endpoint: { type: 'string' },
+    'endpoint-model': { type: 'string' },
   },
   async run({ values, positionals, log, out }: CommandInput) {
     if (positionals.length !== 1) throw new UsageError('index needs exactly one folder');
@@ -48,8 +58,10 @@ ${COMMON_USAGE}
       values['embedding-model'] === undefined && threads === undefined
         ? undefined
         : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
+    const provider = values.classify ? classifierProvider(values, log) : null;
     const index = await FolderIndex.open({
       embedding,
+      classifier: provider && new ModelRelationshipClassifier(provider, log),
       folder,
       dataDir: values.data as string | undefined,
       workspace: values.workspace as string | undefined,
@@ -76,6 +88,7 @@ ${COMMON_USAGE}
       return 0;
     } finally {
       await index.close();
+      await provider?.close();
     }
   },
 };
@@ -92,4 +105,19 @@ function formatReport(report: IndexReport, dataDir: string): string {
     lines.push(`  ${file.status.padEnd(9)} ${file.path}${flags}${file.reason ? `: ${file.reason}` : ''}`);
   }
   return lines.join('\n');
+}
+
+/** The model that classifies candidate pairs when --classify is given; a clear error when none is configured. */
+function classifierProvider(values: CommandInput['values'], log: (line: string) => void): AnswerProvider {
+  if (values.model !== undefined && values.endpoint !== undefined) throw new UsageError('choose --model or --endpoint, not both');
+  const provider = createProvider(
+    modelSettingsFrom({
+      model: values.model as string | undefined,
+      endpoint: values.endpoint as string | undefined,
+      endpointModel: values['endpoint-model'] as string | undefined,
+      log,
+    }),
+  );
+  if (!provider) throw new UsageError(`--classify needs a language model. ${HOW_TO_CONFIGURE}`);
+  return provider;
 }

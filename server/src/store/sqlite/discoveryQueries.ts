@@ -2,6 +2,9 @@
 // limit, so discovering one item costs the same in a workspace of a thousand items or of twenty
 // thousand. Also the bookkeeping of which items discovery has seen, under which basis.
 
+import type { PhraseCount } from '../../extract/types.ts';
+import type { DiscoveryFacts } from '../contract.ts';
+import { toClaim, toEntity, type ClaimRow, type EntityRow } from './extractionRows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 const LIVE = `items.workspace = @ws AND items.deleted_at IS NULL AND items.status IN ('indexed', 'duplicate')`;
@@ -89,18 +92,69 @@ export class DiscoveryQueries {
 
   /** The item's vectors from one model (every window of every chunk). */
   itemVectors(itemId: string, modelId: string): Float32Array[] {
-    const rows = this.sql.rows<{ seq: number; dims: number }>(
-      'SELECT seq, dims FROM vectors WHERE workspace = @ws AND item_id = @itemId AND model_id = @modelId ORDER BY chunk_id, window',
-      { itemId, modelId },
+    return this.vectorsOf([itemId], modelId).get(itemId) ?? [];
+  }
+
+  /**
+   * Everything discovery weighs for a batch of items, a few queries for the whole batch rather
+   * than several per item: entities in document order, claims, the most frequent key phrases
+   * and the vectors of one model.
+   */
+  facts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Map<string, DiscoveryFacts> {
+    const ids = JSON.stringify(itemIds);
+    const facts = new Map<string, DiscoveryFacts>(itemIds.map((id) => [id, { entities: [], claims: [], phrases: [], vectors: [] }]));
+    for (const row of this.sql.rows<EntityRow>(
+      `SELECT e.* FROM entities e JOIN chunks c ON c.workspace = @ws AND c.id = e.chunk_id
+       WHERE e.workspace = @ws AND e.item_id IN (SELECT value FROM json_each(@ids))
+       ORDER BY e.item_id, c.ordinal, e.char_start`,
+      { ids },
+    )) {
+      facts.get(row.item_id)?.entities.push(toEntity(row));
+    }
+    for (const row of this.sql.rows<ClaimRow>(
+      'SELECT * FROM claims WHERE workspace = @ws AND item_id IN (SELECT value FROM json_each(@ids)) ORDER BY item_id, chunk_id, char_start',
+      { ids },
+    )) {
+      facts.get(row.item_id)?.claims.push(toClaim(row));
+    }
+    for (const row of this.sql.rows<{ item_id: string; key: string; phrase: string; count: number }>(
+      `SELECT item_id, key, phrase, count FROM (
+         SELECT item_id, key, phrase, count,
+                ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY count DESC, key) AS rank
+         FROM item_phrases WHERE workspace = @ws AND item_id IN (SELECT value FROM json_each(@ids)))
+       WHERE rank <= @limit ORDER BY item_id, rank`,
+      { ids, limit: phraseLimit },
+    )) {
+      facts.get(row.item_id)?.phrases.push({ key: row.key, phrase: row.phrase, count: row.count } satisfies PhraseCount);
+    }
+    if (modelId) for (const [id, vectors] of this.vectorsOf(itemIds, modelId)) facts.get(id)!.vectors = vectors;
+    return facts;
+  }
+
+  private vectorsOf(itemIds: readonly string[], modelId: string): Map<string, Float32Array[]> {
+    const rows = this.sql.rows<{ seq: number; item_id: string; dims: number }>(
+      `SELECT seq, item_id, dims FROM vectors WHERE workspace = @ws AND model_id = @modelId
+         AND item_id IN (SELECT value FROM json_each(@ids))
+       ORDER BY item_id, chunk_id, window`,
+      { ids: JSON.stringify(itemIds), modelId },
     );
-    return rows.map((row) => {
-      const found = this.sql.row<{ embedding: Buffer }>(
-        `SELECT embedding FROM vec_f32_${row.dims} WHERE rowid = @seq AND workspace = @ws`,
-        { seq: BigInt(row.seq) },
-      );
-      if (!found) throw new Error(`vector ${row.seq} of item ${itemId} is missing from its vector table`);
-      const bytes = found.embedding;
-      return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-    });
+    const byItem = new Map<string, Float32Array[]>();
+    if (rows.length === 0) return byItem;
+    const embeddings = new Map<number, Buffer>();
+    for (const found of this.sql.rows<{ rowid: number; embedding: Buffer }>(
+      `SELECT rowid, embedding FROM vec_f32_${rows[0]!.dims}
+       WHERE rowid IN (SELECT value FROM json_each(@seqs)) AND workspace = @ws`,
+      { seqs: JSON.stringify(rows.map((row) => row.seq)) },
+    )) {
+      embeddings.set(Number(found.rowid), found.embedding);
+    }
+    for (const row of rows) {
+      const bytes = embeddings.get(row.seq);
+      if (!bytes) throw new Error(`vector ${row.seq} of item ${row.item_id} is missing from its vector table`);
+      const list = byItem.get(row.item_id) ?? [];
+      list.push(new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+      byItem.set(row.item_id, list);
+    }
+    return byItem;
   }
 }

@@ -33,6 +33,7 @@ import type {
   LeaseView,
   LexicalHit,
   ParsedText,
+  DiscoveryFacts,
   ProposalOutcome,
   RelationshipDecision,
   RelationshipEvent,
@@ -47,6 +48,7 @@ import { toFtsQuery } from './ftsQuery.ts';
 import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, type WorkspaceIndexNames } from './workspaceIndexes.ts';
 import { DiscoveryQueries } from './discoveryQueries.ts';
+import { toClaim, toEntity, type ClaimRow, type EntityRow } from './extractionRows.ts';
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
@@ -781,47 +783,15 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async listEntities(itemId: string): Promise<StoredEntity[]> {
-    return this.rows<{
-      item_id: string; chunk_id: string; type: EntityType; surface: string; key: string; value: string | null;
-      char_start: number; char_end: number; producer: 'deterministic' | 'model'; extractor_version: string;
-    }>('SELECT * FROM entities WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', { itemId }).map(
-      (row) => ({
-        itemId: row.item_id,
-        chunkId: row.chunk_id,
-        type: row.type,
-        surface: row.surface,
-        key: row.key,
-        ...(row.value === null ? {} : { value: row.value }),
-        start: row.char_start,
-        end: row.char_end,
-        producer: row.producer,
-        extractorVersion: row.extractor_version,
-      }),
-    );
+    return this.rows<EntityRow>('SELECT * FROM entities WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', {
+      itemId,
+    }).map(toEntity);
   }
 
   async listClaims(itemId: string): Promise<StoredClaim[]> {
-    return this.rows<{
-      item_id: string; chunk_id: string; kind: StoredClaim['kind']; subject: string; attribute: string; value: string;
-      unit: string | null; text: string; char_start: number; char_end: number; entity_keys: string;
-      producer: 'deterministic' | 'model'; extractor_version: string;
-    }>('SELECT * FROM claims WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', { itemId }).map(
-      (row) => ({
-        itemId: row.item_id,
-        chunkId: row.chunk_id,
-        kind: row.kind,
-        subject: row.subject,
-        attribute: row.attribute,
-        value: JSON.parse(row.value) as number | string,
-        unit: row.unit,
-        text: row.text,
-        start: row.char_start,
-        end: row.char_end,
-        entityKeys: JSON.parse(row.entity_keys) as string[],
-        producer: row.producer,
-        extractorVersion: row.extractor_version,
-      }),
-    );
+    return this.rows<ClaimRow>('SELECT * FROM claims WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', {
+      itemId,
+    }).map(toClaim);
   }
 
   async entitySummaries(): Promise<EntitySummary[]> {
@@ -1126,6 +1096,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async itemVectors(itemId: string, modelId: string): Promise<Float32Array[]> {
     return this.discovery.itemVectors(itemId, modelId);
+  }
+
+  async discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>> {
+    return this.discovery.facts(itemIds, modelId, phraseLimit);
   }
 
   async close(): Promise<void> {

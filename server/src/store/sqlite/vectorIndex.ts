@@ -27,8 +27,14 @@ export const VECTOR_INDEX_SETTINGS = {
   m: 16,
   /** Candidate list while inserting: higher builds slower and finds better links. */
   efConstruction: 200,
-  /** Candidates per query, all re-scored exactly; the top k of them are returned. */
+  /** Candidates the graph search keeps per query (hnswlib's ef): recall against query time. */
   efSearch: 160,
+  /**
+   * Candidates past the k-th that are re-scored with the exact cosine. The graph ranks by float32
+   * cosine, which differs from the exact value by ~1e-7, so only near-ties at the boundary can
+   * change places; reading every candidate back from SQLite would cost ~10 µs each for nothing.
+   */
+  rescoreBeyondK: 16,
   /** Most new vectors a query adds before answering; with more, it answers exactly and the graph catches up in the background. */
   inlineCatchUp: 256,
   /** Longest stretch a background catch-up holds the event loop. */
@@ -82,7 +88,7 @@ interface CandidateRow {
   chunk_id: string;
   item_id: string;
   window: number;
-  embedding: Buffer;
+  vector: Float32Array;
 }
 
 const toFloats = (bytes: Buffer) => new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
@@ -139,7 +145,7 @@ export class WorkspaceVectorIndex {
     const depth = Math.min(Math.max(k, this.settings.efSearch), graph.graph.getMaxElements());
     graph.graph.setEf(depth);
     const candidates = queries.map((query) => graph.graph.searchKnn(Array.from(query), depth).neighbors);
-    return this.rescore(model, queries, candidates, k);
+    return this.rescore(model, queries, candidates, k, graph.graph);
   }
 
   /** Saves every graph with changes not yet on disk. The store closes the database afterwards. */
@@ -318,7 +324,9 @@ export class WorkspaceVectorIndex {
           await yieldToEventLoop();
           if (this.closed || this.graphs.get(graph.model.id) !== graph) return;
         }
-        this.trySave(graph);
+        // Saving holds the event loop (~1 s at 100k windows): worth it after a build, not after
+        // every catch-up while another process indexes; close() saves the rest.
+        if (graph.unsaved >= Math.max(5_000, graph.graph.getCurrentCount() / 4)) this.trySave(graph);
       } catch (error) {
         if (this.closed) return;
         this.graphs.delete(graph.model.id);
@@ -339,29 +347,68 @@ export class WorkspaceVectorIndex {
         { query: asBlob(query), k: BigInt(k), modelId: model.id },
       )
       .map((row) => row.rowid);
-    return this.rescore(model, [query], [seqs], k)[0]!;
+    return this.rescore(model, [query], [seqs], k, null)[0]!;
   }
 
-  /** Exact cosine of each candidate that still exists; best first, ties by age, k per query. */
-  private rescore(model: VectorModel, queries: readonly Float32Array[], candidates: number[][], k: number): VectorHit[][] {
-    const unique = [...new Set(candidates.flat())];
+  /**
+   * Exact cosine of the leading candidates that still exist (best first, ties by age, k per query).
+   * Candidates come best first; when rows removed meanwhile leave fewer than k, the rest are read too.
+   * Which candidates exist, and where, is read from `vectors`; the vector itself from the graph when
+   * there is one (its float32 copy, scaled to unit length): sqlite-vec reads a vector by rowid by
+   * walking a 1,024-vector blob, ~0.3 ms each once the table outgrows the page cache (100k windows).
+   */
+  private rescore(
+    model: VectorModel,
+    queries: readonly Float32Array[],
+    candidates: number[][],
+    k: number,
+    graph: HierarchicalNSW | null,
+  ): VectorHit[][] {
     const rows = new Map<number, CandidateRow>();
-    for (let start = 0; start < unique.length; start += 2048) {
-      for (const row of this.sql.rows<CandidateRow>(
-        `SELECT v.seq, v.chunk_id, v.item_id, v.window, e.embedding
-         FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
-         WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq IN (SELECT value FROM json_each(@seqs))`,
-        { modelId: model.id, seqs: JSON.stringify(unique.slice(start, start + 2048)) },
-      )) {
-        rows.set(row.seq, row);
+    const fromGraph = (row: Omit<CandidateRow, 'vector'>): CandidateRow | null => {
+      try {
+        return { ...row, vector: Float32Array.from(graph!.getPoint(row.seq)) };
+      } catch {
+        return null; // removed from the graph meanwhile
       }
-    }
+    };
+    const read = (seqs: number[]) => {
+      const unique = [...new Set(seqs)].filter((seq) => !rows.has(seq));
+      for (let start = 0; start < unique.length; start += 2048) {
+        const params = { modelId: model.id, seqs: JSON.stringify(unique.slice(start, start + 2048)) };
+        const found: (CandidateRow | null)[] = graph
+          ? this.sql
+              .rows<Omit<CandidateRow, 'vector'>>(
+                `SELECT seq, chunk_id, item_id, window FROM vectors
+                 WHERE workspace = @ws AND model_id = @modelId AND seq IN (SELECT value FROM json_each(@seqs))`,
+                params,
+              )
+              .map(fromGraph)
+          : this.sql
+              .rows<Omit<CandidateRow, 'vector'> & { embedding: Buffer }>(
+                `SELECT v.seq, v.chunk_id, v.item_id, v.window, e.embedding
+                 FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
+                 WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq IN (SELECT value FROM json_each(@seqs))`,
+                params,
+              )
+              .map(({ embedding, ...row }) => ({ ...row, vector: toFloats(embedding) }));
+        for (const row of found) if (row) rows.set(row.seq, row);
+      }
+    };
+    const leading = k + this.settings.rescoreBeyondK;
+    const considered = candidates.map((list) => list.slice(0, leading));
+    read(considered.flat());
+    const short = candidates.flatMap((list, index) =>
+      list.length > leading && considered[index]!.filter((seq) => rows.has(seq)).length < k ? [index] : [],
+    );
+    for (const index of short) considered[index] = candidates[index]!;
+    read(short.flatMap((index) => candidates[index]!));
     return queries.map((query, index) => {
       const queryNorm = Math.sqrt(query.reduce((sum, value) => sum + value * value, 0));
-      return candidates[index]!
+      return considered[index]!
         .flatMap((seq) => {
           const row = rows.get(seq);
-          return row ? [{ seq, row, similarity: cosine(query, queryNorm, toFloats(row.embedding)) }] : [];
+          return row ? [{ seq, row, similarity: cosine(query, queryNorm, row.vector) }] : [];
         })
         .sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)
         .slice(0, k)

@@ -1,0 +1,119 @@
+// npm run bench:discover — the cost of discovering one item at 1k, 5k and 20k items. Discovery
+// must not grow with the workspace beyond its index look-ups, so time per item and candidates per
+// item should stay flat. Each size is a generated workspace (discoveryCorpus.ts) run through the
+// real pipeline (parse, chunk, extract, discover without vectors); then every chunk gets a
+// synthetic clustered vector (no real model embeds 20k documents in a benchmark's time here) and a
+// seeded sample of items is discovered again with the vector path on. Prints figures; asserts
+// nothing.
+//
+//   RELATA_BENCH_SIZES=1000,5000,20000   sizes to run
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { discoverItem } from '../../server/src/discover/discoverItem.ts';
+import type { ModelDescriptor } from '../../server/src/embed/types.ts';
+import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
+import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
+import { seededRandom } from '../support/generateCorpus.ts';
+import { writeDiscoveryCorpus } from '../support/discoveryCorpus.ts';
+
+const SIZES = (process.env.RELATA_BENCH_SIZES ?? '1000,5000,20000').split(',').map(Number);
+const SAMPLE = 300;
+const DIMS = 512;
+const MODEL: ModelDescriptor = { id: 'bench-synthetic-512', dims: DIMS, version: 'synthetic@1', maxTokens: 128 };
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const median = (values: number[]) => percentile(values, 50);
+
+interface Row {
+  items: number;
+  pipelineDiscoverMs: number;
+  vectorMs: { p50: number; p95: number };
+  candidates: { p50: number; max: number };
+  relationships: number;
+}
+
+/** A vector per chunk: a direction per asset topic plus noise, unit length; cosine same-topic ≈ 0.5, unrelated ≈ 0. */
+function syntheticVector(random: () => number, topic: Float32Array): Float32Array {
+  const out = new Float32Array(DIMS);
+  let norm = 0;
+  for (let i = 0; i < DIMS; i += 1) {
+    out[i] = topic[i]! * 0.7 + (random() - 0.5) * 0.7;
+    norm += out[i]! * out[i]!;
+  }
+  norm = Math.sqrt(norm);
+  return out.map((value) => value / norm);
+}
+
+async function measure(items: number): Promise<Row> {
+  const root = mkdtempSync(path.join(tmpdir(), 'relata-bench-discover-'));
+  const folder = path.join(root, 'folder');
+  writeDiscoveryCorpus(folder, items);
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'bench', embedding: { kind: 'none' } });
+  try {
+    const discoverMs: number[] = [];
+    await index.index({
+      onProgress: ({ last }) => {
+        if (last?.type === 'job-finished' && last.job.stage === 'discover') discoverMs.push(last.elapsedMs);
+      },
+    });
+    const store = index.store;
+    await store.registerModel(MODEL);
+    const random = seededRandom(items);
+    const topics = new Map<string, Float32Array>();
+    const topicOf = (title: string) => {
+      const key = title.replace(/^Report \d+: /, '');
+      if (!topics.has(key)) topics.set(key, syntheticVector(random, new Float32Array(DIMS)));
+      return topics.get(key)!;
+    };
+    const all = await store.listItems();
+    for (const item of all) {
+      if (item.status !== 'indexed') continue;
+      const chunks = await store.listChunks(item.id);
+      const entries = chunks.map((chunk) => ({ chunkId: chunk.id, window: 0, start: 0, end: chunk.text.length, vector: syntheticVector(random, topicOf(item.title ?? '')) }));
+      await store.storeVectors(item.id, item.contentHash!, MODEL, entries);
+    }
+
+    const sample = all.filter((item) => item.status === 'indexed').sort(() => random() - 0.5).slice(0, SAMPLE);
+    const vectorMs: number[] = [];
+    const candidates: number[] = [];
+    for (const item of sample) {
+      const started = performance.now();
+      const outcome = await discoverItem(store, item.id, { modelId: MODEL.id, thresholds: DEFAULT_THRESHOLDS });
+      vectorMs.push(performance.now() - started);
+      candidates.push(outcome.candidates);
+    }
+    return {
+      items,
+      pipelineDiscoverMs: median(discoverMs),
+      vectorMs: { p50: median(vectorMs), p95: percentile(vectorMs, 95) },
+      candidates: { p50: median(candidates), max: Math.max(...candidates) },
+      relationships: (await store.listRelationships()).length,
+    };
+  } finally {
+    await index.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+console.log('items   discover/item in pipeline (no vectors, p50)   with vectors p50 / p95   candidates p50 / max   relationships');
+const rows: Row[] = [];
+for (const size of SIZES) {
+  const row = await measure(size);
+  rows.push(row);
+  console.log(
+    `${String(row.items).padStart(6)}   ${row.pipelineDiscoverMs.toFixed(1).padStart(8)} ms` +
+      `${''.padEnd(35)}${row.vectorMs.p50.toFixed(1).padStart(6)} / ${row.vectorMs.p95.toFixed(1)} ms` +
+      `${String(row.candidates.p50).padStart(12)} / ${row.candidates.max}${String(row.relationships).padStart(16)}`,
+  );
+}
+if (rows.length > 1) {
+  const first = rows[0]!;
+  const last = rows.at(-1)!;
+  console.log(
+    `time per item with vectors at ${last.items} vs ${first.items} items: ${(last.vectorMs.p50 / first.vectorMs.p50).toFixed(2)}× ` +
+      `(goal ≤ 1.5×); in the pipeline without vectors: ${(last.pipelineDiscoverMs / first.pipelineDiscoverMs).toFixed(2)}×`,
+  );
+}
