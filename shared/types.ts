@@ -195,6 +195,20 @@ export interface RelationshipView {
   note: string | null;
 }
 
+/** Two entity keys that may name the same thing; only a confirmed alias counts as evidence. */
+export interface EntityAliasView {
+  id: string;
+  a: { key: string; surface: string };
+  b: { key: string; surface: string };
+  /** Why Relata suggested it, in words. */
+  reason: string;
+  status: RelationshipStatus;
+  created_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  note: string | null;
+}
+
 // Search (query-rank-v1 and later rank versions).
 
 export type SearchPath =

@@ -3,6 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import type { Command, CommandValues } from './command.ts';
+import { aliasesCommand, confirmAliasCommand, rejectAliasCommand } from './commands/aliases.ts';
 import { askCommand } from './commands/ask.ts';
 import { confirmCommand, rejectCommand } from './commands/decide.ts';
 import { entitiesCommand } from './commands/entities.ts';
@@ -26,6 +27,9 @@ const COMMANDS: Command[] = [
   relationshipsCommand,
   confirmCommand,
   rejectCommand,
+  aliasesCommand,
+  confirmAliasCommand,
+  rejectAliasCommand,
   reprocessCommand,
   scoringCommand,
   searchCommand,

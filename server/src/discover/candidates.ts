@@ -1,5 +1,5 @@
 // Which items are worth weighing against one item: its windows' nearest neighbours, items
-// sharing a name (rarest names first), items stating a figure about the same attribute,
+// sharing a name (rarest names first) or a confirmed alias of one, items stating a figure about the same attribute,
 // byte-identical items, and the items it is already related to. Never all pairs: every source
 // is an index look-up with a cap (limits.ts).
 
@@ -8,7 +8,7 @@ import type { CandidateLimits } from './limits.ts';
 import { spreadOver } from './evidence.ts';
 import type { ItemProfile } from './profile.ts';
 
-export type CandidateSource = 'vector' | 'entity' | 'claim' | 'content_hash' | 'existing';
+export type CandidateSource = 'vector' | 'entity' | 'alias' | 'claim' | 'content_hash' | 'existing';
 
 export async function gatherCandidates(
   store: WorkspaceStore,
@@ -18,6 +18,8 @@ export async function gatherCandidates(
   entityItems: Map<string, number>,
   /** The item's existing relationships, by the other item's id. */
   related: Map<string, unknown>,
+  /** Confirmed aliases of the item's names. */
+  aliases: Map<string, { key: string }[]>,
 ): Promise<Map<string, Set<CandidateSource>>> {
   const candidates = new Map<string, Set<CandidateSource>>();
   const add = (itemId: string, source: CandidateSource) => {
@@ -40,6 +42,11 @@ export async function gatherCandidates(
 
   for (const key of rarestKeys(subject.entities, entityItems, limits.entityKeys)) {
     for (const other of await store.itemsMentioning(key, id, limits.itemsPerEntityKey)) add(other, 'entity');
+  }
+
+  const aliasKeys = [...aliases.values()].flat().map((alias) => alias.key);
+  for (const key of aliasKeys.slice(0, limits.entityKeys)) {
+    for (const other of await store.itemsMentioning(key, id, limits.itemsPerEntityKey)) add(other, 'alias');
   }
 
   const attributes = new Map(subject.claims.map((claim) => [`${claim.kind}|${claim.attribute}|${claim.unit}`, claim]));

@@ -5,6 +5,7 @@
 
 import type { SignalView } from '../../../shared/types.ts';
 import {
+  aliasEntitySignal,
   inferType,
   modelSignal,
   SCORE_VERSION,
@@ -53,7 +54,8 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   for (const relationship of await store.relationshipsTouching([itemId])) {
     related.set(relationship.fromItemId === itemId ? relationship.toItemId : relationship.fromItemId, relationship);
   }
-  const candidates = await gatherCandidates(store, subject!, options.modelId, options.limits ?? DEFAULT_LIMITS, frequencies.entityItems, related);
+  const aliases = await store.confirmedAliases(nameKeys(subject!));
+  const candidates = await gatherCandidates(store, subject!, options.modelId, options.limits ?? DEFAULT_LIMITS, frequencies.entityItems, related, aliases);
   outcome.candidates = candidates.size;
 
   const others: ItemRecord[] = [];
@@ -71,7 +73,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     // Evidence is read in the relationship's direction, so the pair gives the same signals from either end.
     const [from, to] = orient(subject!, profile, existing);
     const evidence = pairEvidence(from, to, frequencies);
-    let signals = evidence.signals;
+    let signals = [...evidence.signals, ...aliasSignals(subject!, profile, aliases)];
     let proposedScore = scoreSignals(signals).score;
     if (proposedScore < options.thresholds.minScore && !existing) {
       outcome.discarded += 1;
@@ -122,6 +124,26 @@ function orient(subject: ItemProfile, other: ItemProfile, existing: Relationship
   }
   if (existing && existing.fromItemId === other.item.id) return [other, subject];
   return [subject, other];
+}
+
+/** The item's names (not dates), the keys aliases can attach to. */
+function nameKeys(profile: ItemProfile): string[] {
+  return [...new Set(profile.entities.filter((entity) => entity.type !== 'date').map((entity) => entity.key))];
+}
+
+/** One signal per confirmed alias linking a name in one item to its other form in the other (and not already shared). */
+function aliasSignals(subject: ItemProfile, other: ItemProfile, aliases: Map<string, { key: string; surface: string }[]>): SignalView[] {
+  const otherKeys = new Set(other.entities.map((entity) => entity.key));
+  const signals: SignalView[] = [];
+  for (const entity of subject.entities) {
+    if (otherKeys.has(entity.key)) continue;
+    for (const alias of aliases.get(entity.key) ?? []) {
+      if (otherKeys.has(alias.key) && !signals.some((signal) => signal.value.startsWith(`${entity.surface} =`))) {
+        signals.push(aliasEntitySignal(entity.surface, alias.surface));
+      }
+    }
+  }
+  return signals;
 }
 
 function decisionSignals(existing: RelationshipRecord): SignalView[] {

@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import { BlobStore } from '../store/blobs.ts';
+import { findAliasCandidates } from '../discover/aliases.ts';
 import type { RelationshipClassifier } from '../discover/classifier.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import { EXTRACTOR_VERSIONS } from '../extract/versions.ts';
@@ -160,6 +161,8 @@ export class FolderIndex {
       await this.store.enqueueMany('discover', undiscovered);
       processed += await worker.runUntilIdle();
     }
+    // Names that may be the same person, offered for review; a pass over the workspace's names, once per run.
+    if (processed > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries()));
     return processed;
   }
 

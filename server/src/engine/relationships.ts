@@ -26,13 +26,13 @@ export async function listRelationshipViews(
     minPendingScore: query.includeWeak ? 0 : thresholds.storeScore,
   });
   const refs = await itemRefs(store, records);
-  return records.map((record) => toView(record, refs));
+  return records.map((record) => toRelationshipView(record, refs));
 }
 
 export async function relationshipView(store: WorkspaceStore, id: string): Promise<RelationshipView | null> {
   const record = await store.getRelationship(id);
   if (!record) return null;
-  return toView(record, await itemRefs(store, [record]));
+  return toRelationshipView(record, await itemRefs(store, [record]));
 }
 
 export interface Decision {
@@ -51,26 +51,30 @@ export async function decide(store: WorkspaceStore, id: string, decision: Decisi
   const evidence = record.signals.filter((signal) => signal.type !== 'user_confirmation' && signal.type !== 'user_rejection');
   const signals = [...evidence, decisionSignal(decision.status, by, note)];
   const decided = await store.decideRelationship(id, { status: decision.status, by, note, score: scoreSignals(signals).score, signals });
-  return toView(decided, await itemRefs(store, [decided]));
+  return toRelationshipView(decided, await itemRefs(store, [decided]));
 }
 
-async function itemRefs(store: WorkspaceStore, records: readonly RelationshipRecord[]): Promise<Map<string, ItemRef>> {
+/** Both ends of each record, named by path and title (an item no longer stored says so). */
+export async function itemRefs(store: WorkspaceStore, records: readonly RelationshipRecord[]): Promise<Map<string, ItemRef>> {
   const ids = new Set(records.flatMap((record) => [record.fromItemId, record.toItemId]));
   const refs = new Map<string, ItemRef>();
   for (const id of ids) {
     const item = await store.getItem(id);
-    refs.set(id, item ? refOf(item) : { item_id: id, path: '(unknown item)', title: null });
+    refs.set(id, item ? refOf(item) : unknownItem(id));
   }
   return refs;
 }
 
 const refOf = (item: ItemRecord): ItemRef => ({ item_id: item.id, path: item.path, title: item.title });
 
-function toView(record: RelationshipRecord, refs: Map<string, ItemRef>): RelationshipView {
+const unknownItem = (id: string): ItemRef => ({ item_id: id, path: '(unknown item)', title: null });
+
+/** The one record → view conversion, for callers that already hold the records and their items' refs. */
+export function toRelationshipView(record: RelationshipRecord, refs: ReadonlyMap<string, ItemRef>): RelationshipView {
   return {
     id: record.id,
-    from: refs.get(record.fromItemId)!,
-    to: refs.get(record.toItemId)!,
+    from: refs.get(record.fromItemId) ?? unknownItem(record.fromItemId),
+    to: refs.get(record.toItemId) ?? unknownItem(record.toItemId),
     type: record.type,
     score: record.score,
     score_version: record.scoreVersion,

@@ -12,6 +12,7 @@ import type {
   JobStatus,
   Location,
   PipelineStage,
+  EntityAliasView,
   RelationshipStatus,
   RelationshipType,
   SignalView,
@@ -218,6 +219,14 @@ export interface DiscoveryFacts {
   vectors: Float32Array[];
 }
 
+export interface AliasCandidate {
+  keyA: string;
+  keyB: string;
+  surfaceA: string;
+  surfaceB: string;
+  reason: string;
+}
+
 export type ProposalOutcome = 'created' | 'updated' | 'unchanged' | 'kept_rejected';
 
 export interface RelationshipDecision {
@@ -366,6 +375,14 @@ export interface WorkspaceStore {
 
   /** Every proposal, update and decision of a relationship, oldest first. */
   relationshipHistory(id: string): Promise<RelationshipEvent[]>;
+
+  // Entity aliases ------------------------------------------------------------
+  /** Record candidate aliases not seen before (a pair already proposed, confirmed or rejected is left alone). Returns how many are new. */
+  proposeAliases(candidates: readonly AliasCandidate[]): Promise<number>;
+  listAliases(status?: RelationshipStatus): Promise<EntityAliasView[]>;
+  decideAlias(id: string, decision: { status: 'confirmed' | 'rejected'; by: string; note: string | null }): Promise<EntityAliasView>;
+  /** For each key, the keys a person confirmed as its aliases. */
+  confirmedAliases(keys: readonly string[]): Promise<Map<string, { key: string; surface: string }[]>>;
 
   // Discovery look-ups: each bounded by an index and a limit ---------------------
   /** Live items (indexed or duplicate) not yet discovered for their current bytes under this basis. */

@@ -247,6 +247,25 @@ const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX relationship_events_rel ON relationship_events (workspace, relationship_id);
 
+      -- Candidate aliases between entity keys ("person:mendes" and "person:carla mendes"): proposals
+      -- until a person confirms one; only confirmed aliases become evidence (alias_entity).
+      CREATE TABLE entity_aliases (
+        workspace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        key_a TEXT NOT NULL,
+        key_b TEXT NOT NULL,
+        surface_a TEXT NOT NULL,
+        surface_b TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'rejected')),
+        created_at TEXT NOT NULL,
+        decided_by TEXT,
+        decided_at TEXT,
+        note TEXT,
+        PRIMARY KEY (workspace, id),
+        UNIQUE (workspace, key_a, key_b)
+      );
+
       CREATE TABLE item_discoveries (
         workspace TEXT NOT NULL,
         item_id TEXT NOT NULL,

@@ -8,7 +8,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { ItemFlag, ItemStatus, JobStatus, Location, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
+import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, Location, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
 import type { EntityType } from '../../extract/types.ts';
@@ -33,6 +33,7 @@ import type {
   LeaseView,
   LexicalHit,
   ParsedText,
+  AliasCandidate,
   DiscoveryFacts,
   ProposalOutcome,
   RelationshipDecision,
@@ -47,6 +48,7 @@ import { migrate } from './migrations.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, type WorkspaceIndexNames } from './workspaceIndexes.ts';
+import { AliasTables } from './aliasTables.ts';
 import { DiscoveryQueries } from './discoveryQueries.ts';
 import { toClaim, toEntity, type ClaimRow, type EntityRow } from './extractionRows.ts';
 import { RelationshipTables } from './relationshipTables.ts';
@@ -177,12 +179,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     const scoped = new ScopedSql(db, workspace);
     this.relationships = new RelationshipTables(scoped);
     this.discovery = new DiscoveryQueries(scoped);
+    this.aliases = new AliasTables(scoped);
   }
 
   private readonly statements = new Map<string, Database.Statement>();
   private readonly vectorTables = new Set<string>();
   private readonly relationships: RelationshipTables;
   private readonly discovery: DiscoveryQueries;
+  private readonly aliases: AliasTables;
 
   /** Cached prepared statement; every one of them takes the workspace as a named `@ws` parameter. */
   private sql(text: string): Database.Statement {
@@ -1064,6 +1068,22 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async relationshipHistory(id: string): Promise<RelationshipEvent[]> {
     return this.relationships.history(id);
+  }
+
+  async proposeAliases(candidates: readonly AliasCandidate[]): Promise<number> {
+    return this.aliases.propose(candidates, now());
+  }
+
+  async listAliases(status?: RelationshipStatus): Promise<EntityAliasView[]> {
+    return this.aliases.list(status);
+  }
+
+  async decideAlias(id: string, decision: { status: 'confirmed' | 'rejected'; by: string; note: string | null }): Promise<EntityAliasView> {
+    return this.aliases.decide(id, decision, now());
+  }
+
+  async confirmedAliases(keys: readonly string[]): Promise<Map<string, { key: string; surface: string }[]>> {
+    return this.aliases.confirmed(keys);
   }
 
   async itemsNeedingDiscovery(basis: string): Promise<string[]> {
