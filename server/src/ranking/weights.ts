@@ -46,7 +46,7 @@ export const MID_RANK = 10;
 export const WEIGHTS_V2: Readonly<Record<SearchPath, number>> = {
   lexical_items: 1.0,
   lexical_chunks: 0.25,
-  vector: 0.15,
+  vector: 0.3,
   // The unranked paths keep the design's proportions, valued as a mid-ranked hit (AUX_SCALE_V2).
   entity: 0.6,
   title: 0.5,
