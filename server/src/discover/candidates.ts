@@ -34,10 +34,9 @@ export async function gatherCandidates(
     for (const other of await store.itemsWithContentHash(subject.item.contentHash, id, limits.contentMatches)) add(other, 'content_hash');
   }
 
-  if (modelId) {
-    for (const vector of spreadOver(subject.vectors, limits.vectorWindows)) {
-      for (const hit of await store.searchVectors(modelId, vector, limits.neighboursPerWindow + 1)) add(hit.itemId, 'vector');
-    }
+  if (modelId && subject.vectors.length > 0) {
+    const neighbours = await store.searchVectorsMany(modelId, spreadOver(subject.vectors, limits.vectorWindows), limits.neighboursPerWindow + 1);
+    for (const hit of neighbours.flat()) add(hit.itemId, 'vector');
   }
 
   for (const key of rarestKeys(subject.entities, entityItems, limits.entityKeys)) {

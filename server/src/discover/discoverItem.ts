@@ -44,18 +44,20 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   const outcome: DiscoverOutcome = { candidates: 0, stored: 0, keptRejected: 0, discarded: 0 };
   const item = await store.getItem(itemId);
   if (!item || item.deletedAt || !item.contentHash) return outcome;
+  const limits = options.limits ?? DEFAULT_LIMITS;
   const [subject] = await loadProfiles(store, [item], options.modelId);
   const frequencies: Frequencies = {
-    entityItems: await store.entityItemCounts([...new Set(subject!.entities.map((entity) => entity.key))]),
+    entityItems: await store.entityItemCounts(nameKeys(subject!), limits.frequencyCap),
     // Shared phrases are among the subject's own, so their frequencies are read once per item.
-    phraseItems: await store.phraseDocumentFrequencies(subject!.phrases.map((phrase) => phrase.key)),
+    phraseItems: await store.phraseItemCounts(subject!.phrases.map((phrase) => phrase.key), limits.frequencyCap),
+    cap: limits.frequencyCap,
   };
   const related = new Map<string, RelationshipRecord>();
   for (const relationship of await store.relationshipsTouching([itemId])) {
     related.set(relationship.fromItemId === itemId ? relationship.toItemId : relationship.fromItemId, relationship);
   }
   const aliases = await store.confirmedAliases(nameKeys(subject!));
-  const candidates = await gatherCandidates(store, subject!, options.modelId, options.limits ?? DEFAULT_LIMITS, frequencies.entityItems, related, aliases);
+  const candidates = await gatherCandidates(store, subject!, options.modelId, limits, frequencies.entityItems, related, aliases);
   outcome.candidates = candidates.size;
 
   const others: ItemRecord[] = [];

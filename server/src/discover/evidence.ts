@@ -29,6 +29,8 @@ export interface Frequencies {
   entityItems: Map<string, number>;
   /** Items whose key phrases include each phrase key. */
   phraseItems: Map<string, number>;
+  /** Counts stop here (limits.frequencyCap). */
+  cap: number;
 }
 
 export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): PairEvidence {
@@ -41,7 +43,7 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     if (similarity.strength > 0) signals.push(similarity);
   }
 
-  signals.push(...strongest(sharedEntities(a, b, frequencies.entityItems)));
+  signals.push(...strongest(sharedEntities(a, b, frequencies)));
 
   for (const finding of compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b) })) {
     signals.push(claimSignal(finding.relation, finding.a.attribute, finding.detail));
@@ -64,14 +66,15 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
 }
 
 /** Dates are left out: a shared date says when, not what (temporal_proximity covers it). */
-function sharedEntities(a: ItemProfile, b: ItemProfile, itemsMentioning: Map<string, number>): SignalView[] {
+function sharedEntities(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): SignalView[] {
   const keysB = new Set(b.entities.map((entity) => entity.key));
   const seen = new Set<string>();
   const signals: SignalView[] = [];
   for (const entity of a.entities) {
     if (entity.type === 'date' || seen.has(entity.key) || !keysB.has(entity.key)) continue;
     seen.add(entity.key);
-    signals.push(sharedEntitySignal(entity.surface, entity.type, itemsMentioning.get(entity.key) ?? 2));
+    const count = frequencies.entityItems.get(entity.key) ?? 2;
+    signals.push(sharedEntitySignal(entity.surface, entity.type, count, count >= frequencies.cap));
   }
   return signals;
 }

@@ -19,6 +19,12 @@ export interface CandidateLimits {
   contentMatches: number;
   /** Existing relationships of the item re-scored, strongest first (their evidence may have changed). */
   existingRelationships: number;
+  /**
+   * Entity and phrase frequencies are counted up to this many items. The discount 1 / (1 + ln f)
+   * is 0.126 at 1,000 and 0.105 at 10,000: the difference is not worth a count that grows with
+   * the workspace.
+   */
+  frequencyCap: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<CandidateLimits> = Object.freeze({
@@ -30,4 +36,5 @@ export const DEFAULT_LIMITS: Readonly<CandidateLimits> = Object.freeze({
   itemsPerClaimAttribute: 20,
   contentMatches: 10,
   existingRelationships: 50,
+  frequencyCap: 1000,
 });

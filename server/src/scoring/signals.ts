@@ -45,8 +45,9 @@ const ENTITY_NOUNS: Record<EntityType, string> = {
   date: 'date',
 };
 
-export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number): SignalView {
-  const discounted = itemsMentioning > 2 ? ` It appears in ${itemsMentioning} items, so it counts for less.` : '';
+/** `countStopped`: the count stopped at a cap, so the entity is in at least that many items. */
+export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number, countStopped = false): SignalView {
+  const discounted = itemsMentioning > 2 ? ` It appears in ${countStopped ? 'at least ' : ''}${itemsMentioning} items, so it counts for less.` : '';
   return signal('shared_entity', surface, frequencyDiscount(itemsMentioning), `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}`);
 }
 

@@ -391,8 +391,14 @@ export interface WorkspaceStore {
   /** Forget discovery for these items (all when null), so the next run recomputes them. */
   resetDiscovery(itemIds: readonly string[] | null): Promise<void>;
   itemsWithContentHash(contentHash: string, exceptItemId: string, limit: number): Promise<string[]>;
-  /** Live items mentioning each entity key. */
-  entityItemCounts(keys: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Live items mentioning each entity key, counted up to `cap`: past a point the exact frequency
+   * barely moves the discount, and counting further would make one item's discovery cost grow
+   * with the workspace.
+   */
+  entityItemCounts(keys: readonly string[], cap: number): Promise<Map<string, number>>;
+  /** Items whose key phrases include each phrase key, counted up to `cap`. */
+  phraseItemCounts(keys: readonly string[], cap: number): Promise<Map<string, number>>;
   itemsMentioning(entityKey: string, exceptItemId: string, limit: number): Promise<string[]>;
   itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]>;
   /** Every window vector of the item from this model. */

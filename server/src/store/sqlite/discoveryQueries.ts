@@ -49,18 +49,31 @@ export class DiscoveryQueries {
       .map((row) => row.id);
   }
 
-  /** How many live items mention each key (the entity's corpus frequency). */
-  entityItemCounts(keys: readonly string[]): Map<string, number> {
+  /** How many live items mention each key (the entity's corpus frequency), counting no further than `cap`. */
+  entityItemCounts(keys: readonly string[], cap: number): Map<string, number> {
     const counts = new Map<string, number>();
-    if (keys.length === 0) return counts;
-    for (const row of this.sql.rows<{ key: string; n: number }>(
-      `SELECT e.key, COUNT(DISTINCT e.item_id) AS n FROM entities e
-       JOIN items ON items.id = e.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
-       WHERE e.workspace = @ws AND e.key IN (SELECT value FROM json_each(@keys))
-       GROUP BY e.key`,
-      { keys: JSON.stringify(keys) },
-    )) {
-      counts.set(row.key, row.n);
+    for (const key of new Set(keys)) {
+      const row = this.sql.row<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM (
+           SELECT DISTINCT e.item_id FROM entities e
+           JOIN items ON items.id = e.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
+           WHERE e.workspace = @ws AND e.key = @key LIMIT @cap)`,
+        { key, cap },
+      );
+      if (row!.n > 0) counts.set(key, row!.n);
+    }
+    return counts;
+  }
+
+  /** How many items have each phrase among their key phrases, counting no further than `cap`. */
+  phraseItemCounts(keys: readonly string[], cap: number): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const key of new Set(keys)) {
+      const row = this.sql.row<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM (SELECT 1 FROM item_phrases WHERE workspace = @ws AND key = @key LIMIT @cap)',
+        { key, cap },
+      );
+      counts.set(key, row!.n);
     }
     return counts;
   }

@@ -132,31 +132,41 @@ export class RelationshipTables {
   }
 
   list(filter: RelationshipFilter = {}): RelationshipRecord[] {
+    const conditions = `AND (@status IS NULL OR r.status = @status) AND (r.status <> 'pending' OR r.score >= @minPendingScore)`;
+    const params = { status: filter.status ?? null, minPendingScore: filter.minPendingScore ?? 0 };
+    if (filter.itemId !== undefined) return this.touchingWhere([filter.itemId], conditions, params);
     return this.sql
       .rows<RelationshipRow>(
-        `SELECT * FROM relationships r
-         WHERE r.workspace = @ws AND ${LIVE_ENDS}
-           AND (@status IS NULL OR r.status = @status)
-           AND (@itemId IS NULL OR r.from_item = @itemId OR r.to_item = @itemId)
-           AND (r.status <> 'pending' OR r.score >= @minPendingScore)
-         ORDER BY r.score DESC, r.id`,
-        { status: filter.status ?? null, itemId: filter.itemId ?? null, minPendingScore: filter.minPendingScore ?? 0 },
+        `SELECT * FROM relationships r WHERE r.workspace = @ws AND ${LIVE_ENDS} ${conditions} ORDER BY r.score DESC, r.id`,
+        params,
       )
       .map(toRecord);
   }
 
   touching(itemIds: readonly string[], options: { minScore?: number; statuses?: readonly RelationshipStatus[] }): RelationshipRecord[] {
     if (itemIds.length === 0) return [];
-    const statuses = options.statuses ?? ['pending', 'confirmed', 'rejected'];
+    return this.touchingWhere(itemIds, 'AND r.status IN (SELECT value FROM json_each(@statuses)) AND r.score >= @minScore', {
+      statuses: JSON.stringify(options.statuses ?? ['pending', 'confirmed', 'rejected']),
+      minScore: options.minScore ?? 0,
+    });
+  }
+
+  /**
+   * Relationships with one of these items at either end: two index look-ups (from, to) drive the
+   * query, so its cost follows the items' own relationships, not the workspace's. (Written as a
+   * CROSS JOIN because SQLite would otherwise prefer scanning the status index.)
+   */
+  private touchingWhere(itemIds: readonly string[], conditions: string, params: Record<string, unknown>): RelationshipRecord[] {
     return this.sql
       .rows<RelationshipRow>(
-        `SELECT * FROM relationships r
-         WHERE r.workspace = @ws AND ${LIVE_ENDS}
-           AND (r.from_item IN (SELECT value FROM json_each(@ids)) OR r.to_item IN (SELECT value FROM json_each(@ids)))
-           AND r.status IN (SELECT value FROM json_each(@statuses))
-           AND r.score >= @minScore
+        `SELECT r.* FROM (
+           SELECT id FROM relationships WHERE workspace = @ws AND from_item IN (SELECT value FROM json_each(@ids))
+           UNION SELECT id FROM relationships WHERE workspace = @ws AND to_item IN (SELECT value FROM json_each(@ids))
+         ) AS mine
+         CROSS JOIN relationships r ON r.workspace = @ws AND r.id = mine.id
+         WHERE ${LIVE_ENDS} ${conditions}
          ORDER BY r.score DESC, r.id`,
-        { ids: JSON.stringify(itemIds), statuses: JSON.stringify(statuses), minScore: options.minScore ?? 0 },
+        { ...params, ids: JSON.stringify(itemIds) },
       )
       .map(toRecord);
   }

@@ -566,9 +566,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     const match = toFtsQuery(query);
     if (!match) return [];
     return this.rows<{ chunk_id: string; item_id: string; score: number }>(
-      `SELECT chunks.id AS chunk_id, chunks.item_id, bm25(${this.fts.chunks}) AS score
-       FROM ${this.fts.chunks} CROSS JOIN chunks ON chunks.seq = ${this.fts.chunks}.rowid
-       WHERE ${this.fts.chunks} MATCH @match AND chunks.workspace = @ws ORDER BY score LIMIT @limit`,
+      // Ranked inside the full-text index, then joined: only `limit` passages are read from
+      // chunks, not every match (a frequent word matches a third of them: 108 → 20 ms at 100k).
+      // bm25() rather than FTS5's `rank` column, whose sorter measured slower. Same rows either way.
+      `SELECT chunks.id AS chunk_id, chunks.item_id, ranked.score
+       FROM (SELECT rowid, bm25(${this.fts.chunks}) AS score FROM ${this.fts.chunks}
+             WHERE ${this.fts.chunks} MATCH @match ORDER BY score, rowid LIMIT @limit) AS ranked
+       CROSS JOIN chunks ON chunks.seq = ranked.rowid
+       WHERE chunks.workspace = @ws ORDER BY ranked.score, ranked.rowid`,
       { match, limit },
     ).map((row) => ({ id: row.chunk_id, itemId: row.item_id, bm25: -row.score }));
   }
@@ -1102,8 +1107,12 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.discovery.itemsWithContentHash(contentHash, exceptItemId, limit);
   }
 
-  async entityItemCounts(keys: readonly string[]): Promise<Map<string, number>> {
-    return this.discovery.entityItemCounts(keys);
+  async entityItemCounts(keys: readonly string[], cap: number): Promise<Map<string, number>> {
+    return this.discovery.entityItemCounts(keys, cap);
+  }
+
+  async phraseItemCounts(keys: readonly string[], cap: number): Promise<Map<string, number>> {
+    return this.discovery.phraseItemCounts(keys, cap);
   }
 
   async itemsMentioning(entityKey: string, exceptItemId: string, limit: number): Promise<string[]> {
