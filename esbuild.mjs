@@ -2,7 +2,7 @@
 // the VS Code extension (CommonJS, `vscode` external, dist/extension.cjs) and the webviews (one
 // browser script each, plus their stylesheet, in dist/webview/). Type-checking is separate:
 // `npm run typecheck` (tsc --noEmit, once for Node code and once for the webviews' DOM code).
-// Native and self-locating packages stay external: better-sqlite3, sqlite-vec and
+// Native and self-locating packages stay external: better-sqlite3, sqlite-vec, hnswlib-node and
 // onnxruntime-node load compiled binaries; pdfjs-dist finds its character maps and fonts, and
 // USE-lite's packages their weights and .wasm files, inside their own package folders. Embedder
 // worker threads are entries of their own, written beside cli.js where the embedders look.

@@ -1,5 +1,5 @@
-// npm run bench:embed — embedding throughput and latency per embedder, vector search latency in
-// the embedded store at 10k and 100k chunks, and the engine's responsiveness (a lexical query)
+// npm run bench:embed — embedding throughput and latency per embedder, vector search latency and
+// recall in the embedded store at 10k and 100k windows (exact and approximate), and the engine's responsiveness (a lexical query)
 // while a 5,000-chunk folder is being embedded. Prints figures; asserts nothing.
 //
 //   RELATA_BENCH_ONLY=embedders|vectors|responsiveness   run one section
@@ -10,7 +10,10 @@ import path from 'node:path';
 import { createEmbedder, type EmbeddingChoice } from '../../server/src/embed/choice.ts';
 import type { Embedder } from '../../server/src/embed/types.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
-import { openStore } from '../../server/src/store/index.ts';
+import type { WorkspaceStore } from '../../server/src/store/contract.ts';
+import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
+import { VECTOR_INDEX_SETTINGS, type VectorIndexSettings } from '../../server/src/store/sqlite/vectorIndex.ts';
+import { clusteredVectors } from '../support/clusteredVectors.ts';
 import { seededRandom, writeCorpus } from '../support/generateCorpus.ts';
 import { writeTinyOnnxModel } from '../support/tinyOnnxModel.ts';
 
@@ -59,47 +62,77 @@ async function benchEmbedder(label: string, choice: EmbeddingChoice): Promise<vo
   }
 }
 
+/**
+ * Vector search at `count` windows of clustered 512-dim vectors (test/support/clusteredVectors.ts:
+ * documents and topics, like real embeddings; uniform random vectors flatter an approximate index).
+ * Exact sqlite-vec search against the HNSW graph (store/sqlite/vectorIndex.ts): latency, recall@20
+ * of the graph against the exact top 20, and the graph's build, save and load times.
+ */
 async function benchVectors(count: number): Promise<void> {
   const dims = 512;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-bench-vec-'));
-  const store = openStore({ dataDir, workspace: 'bench' });
+  const open = (settings: Partial<VectorIndexSettings>) =>
+    openSqliteStore({ dataDir, workspace: 'bench', vectorIndex: { ...settings, log: () => undefined } });
+  const exact = open({ exactBelow: Number.MAX_SAFE_INTEGER });
   try {
-    const model = { id: 'bench-random', dims, version: '1', maxTokens: 128 };
-    await store.registerModel(model);
-    const random = seededRandom(count);
-    const vector = () => {
-      const values = Float32Array.from({ length: dims }, () => random() - 0.5);
-      const norm = Math.hypot(...values);
-      return values.map((value) => value / norm);
-    };
+    const model = { id: 'bench-clustered', dims, version: '1', maxTokens: 128 };
+    await exact.registerModel(model);
+    const data = clusteredVectors({ count, dims, seed: count });
     const loadStarted = performance.now();
     // Items of 50 chunks each, stored through the same path the pipeline uses.
     for (let item = 0; item < count / 50; item += 1) {
       const hash = item.toString(16).padStart(64, '0');
-      const { itemId } = await store.recordIngest({ path: `doc-${item}.md`, contentHash: hash, size: 1 }, () => true);
+      const { itemId } = await exact.recordIngest({ path: `doc-${item}.md`, contentHash: hash, size: 1 }, () => true);
       const document = { title: 't', text: 't', blocks: [], structure: { headings: [], tables: [] }, flags: [] };
-      await store.recordParse(itemId, { contentHash: hash, parserVersion: 'bench', document }, 't');
+      await exact.recordParse(itemId, { contentHash: hash, parserVersion: 'bench', document }, 't');
       const location = { kind: 'lines', start: 1, end: 1 } as const;
       const chunks = Array.from({ length: 50 }, (_, ordinal) => ({
         id: `${item}-${ordinal}`, itemId, ordinal, text: 'x', headingPath: [], location, wordCount: 1,
       }));
-      await store.replaceChunks(itemId, hash, chunks);
-      await store.storeVectors(itemId, hash, model, chunks.map((chunk) => ({ chunkId: chunk.id, window: 0, start: 0, end: 1, vector: vector() })));
+      await exact.replaceChunks(itemId, hash, chunks);
+      await exact.storeVectors(itemId, hash, model, chunks.map((chunk, ordinal) => ({
+        chunkId: chunk.id, window: 0, start: 0, end: 1, vector: data.vectors[item * 50 + ordinal]!,
+      })));
     }
     const loadS = (performance.now() - loadStarted) / 1000;
-    const latencies: number[] = [];
-    for (let query = 0; query < 30; query += 1) {
-      const q = vector();
+    const queries = Array.from({ length: 100 }, () => data.query());
+    const measure = async (store: WorkspaceStore) => {
+      const latencies: number[] = [];
+      const results: string[][] = [];
+      for (const query of queries) {
+        const started = performance.now();
+        const hits = await store.searchVectors(model.id, query, 20);
+        latencies.push(performance.now() - started);
+        results.push(hits.map((hit) => hit.chunkId));
+      }
+      return { latencies, results };
+    };
+    const truth = await measure(exact);
+    const recall = (results: string[][]) =>
+      results.reduce((found, hits, n) => found + hits.filter((id) => truth.results[n]!.includes(id)).length, 0) / (20 * queries.length);
+    const line = (label: string, run: { latencies: number[]; results: string[][] }) =>
+      `  ${label}: p50 ${percentile(run.latencies, 50).toFixed(1)} ms, p95 ${percentile(run.latencies, 95).toFixed(1)} ms, recall@20 ${recall(run.results).toFixed(3)}`;
+    console.log(`vector top-20, ${count.toLocaleString('en')} clustered windows × ${dims} dims (stored in ${loadS.toFixed(1)} s), 100 queries`);
+    console.log(line('exact (sqlite-vec, 64 MB page cache)', truth));
+
+    const { m, efConstruction, efSearch } = VECTOR_INDEX_SETTINGS;
+    const builder = open({ exactBelow: 0, inlineCatchUp: Number.MAX_SAFE_INTEGER });
+    const buildStarted = performance.now();
+    await builder.searchVectors(model.id, queries[0]!, 20);
+    const buildS = (performance.now() - buildStarted) / 1000;
+    const saveStarted = performance.now();
+    await builder.close();
+    console.log(`  HNSW M=${m}, efConstruction=${efConstruction}: built in ${buildS.toFixed(1)} s (${(count / buildS).toFixed(0)} vectors/s), saved in ${((performance.now() - saveStarted) / 1000).toFixed(1)} s`);
+    for (const ef of [64, efSearch, 256]) {
+      const store = open({ exactBelow: 0, efSearch: ef });
       const started = performance.now();
-      await store.searchVectors(model.id, q, 20);
-      latencies.push(performance.now() - started);
+      await store.searchVectors(model.id, queries[0]!, 20);
+      const loadMs = performance.now() - started;
+      console.log(`${line(`HNSW efSearch=${ef}${ef === efSearch ? ' (default)' : ''}`, await measure(store))} (graph loaded in ${loadMs.toFixed(0)} ms)`);
+      await store.close();
     }
-    console.log(
-      `vector top-20, ${count.toLocaleString('en')} chunks × ${dims} dims (sqlite-vec, exact, 64 MB page cache): ` +
-        `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms (stored in ${loadS.toFixed(1)} s)`,
-    );
   } finally {
-    await store.close();
+    await exact.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
