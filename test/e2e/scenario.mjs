@@ -55,6 +55,18 @@ async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
+/** Leaves the editor area to the next panel, so its screenshot shows the whole panel. */
+async function closeAllEditors() {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>View: Close All Editors');
+  // Not "Close All Editors in Group": the row whose label ends there.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: /Close All Editors(?! in)/ }).first().click({ timeout: 15_000 });
+  await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+}
+
 async function openFile(name) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+P');
@@ -68,13 +80,14 @@ async function openFile(name) {
 
 /** The frame of a Relata webview whose #app contains `text` (webviews are nested iframes). */
 async function webviewFrame(text, timeoutMs = 30_000) {
+  // Text is matched case-insensitively, so a page can be found by its heading or its error.
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
       const found = await frame
         .evaluate((wanted) => {
           const app = document.getElementById('app');
-          return Boolean(app && (wanted === null || app.innerText.includes(wanted)));
+          return Boolean(app && app.innerText.toLowerCase().includes(wanted.toLowerCase()));
         }, text)
         .catch(() => false);
       if (found) return frame;
@@ -89,7 +102,7 @@ async function webviewText(frame) {
 }
 
 async function statusBarText() {
-  return (await page.locator('.statusbar-item', { hasText: 'Relata' }).first().innerText().catch(() => '')).trim();
+  return (await page.locator('.statusbar-item', { hasText: 'Relata' }).first().innerText({ timeout: 2000 }).catch(() => '')).trim();
 }
 
 const context = await chromium.launchPersistentContext(path.join(values.logs ?? screenshots, 'chromium-profile'), {
@@ -133,27 +146,28 @@ try {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'relevance' }).first().click();
     const tab = page.locator('.tab.active');
     await tab.waitFor({ timeout: 15_000 });
-    const selected = await page.locator('.monaco-editor .selected-text').count();
-    if (selected === 0) throw new Error('the file opened without the passage selected');
-    return `opened ${(await tab.innerText()).trim()} with the passage selected`;
+    const selection = page.locator('.statusbar-item', { hasText: /selected\)/ }).first();
+    await selection.waitFor({ timeout: 10_000 }).catch(() => {
+      throw new Error('the file opened without the passage selected');
+    });
+    return `opened ${(await tab.innerText()).trim()} with the passage selected (${(await selection.innerText()).trim()})`;
   });
 
   await step('Hover shows related items and mentions', async () => {
     await openFile('gantry-crane-gc2-refurbishment-report.md');
-    const mention = page.locator('.monaco-editor .view-line span', { hasText: 'Example Ltd' }).first();
-    await mention.waitFor({ timeout: 15_000 });
-    const box = await mention.boundingBox();
-    const text = await mention.innerText();
-    const offset = Math.max(0, text.indexOf('Example Ltd'));
-    const charWidth = box.width / Math.max(1, text.length);
-    await page.mouse.move(box.x + (offset + 3) * charWidth, box.y + box.height / 2);
+    // A line that starts with the entity, so the pointer lands on it whatever the font.
+    const line = page.locator('.monaco-editor .view-line', { hasText: /^Example\sLtd\scarried\sout/ }).first();
+    await line.waitFor({ timeout: 15_000 });
+    const box = await line.boundingBox();
+    await page.mouse.move(box.x + 25, box.y + box.height / 2);
     const hover = page.locator('.monaco-hover', { hasText: /Relata|also mentioned in/ }).first();
     await hover.waitFor({ state: 'visible', timeout: 20_000 });
+    await page.waitForTimeout(600);
     const content = await hover.innerText();
     const parts = [];
     if (/also mentioned in/.test(content)) parts.push('mentions of Example Ltd');
     if (/Relata: related to/.test(content)) parts.push('related items');
-    if (!parts.length) throw new Error(`unexpected hover: ${content}`);
+    if (parts.length < 2) throw new Error(`the hover shows only ${parts.join('') || 'neither'}: ${content.slice(0, 200)}`);
     return parts.join(' and ');
   });
 
@@ -166,11 +180,12 @@ try {
     const deadline = Date.now() + 30_000;
     let proposal;
     for (;;) {
-      const message = await view.locator('.message, .welcome-view-content').first().innerText().catch(() => '');
+      const message = await view.locator('.message, .welcome-view-content').first().innerText({ timeout: 1000 }).catch(() => '');
       const unavailable = message.match(NOT_AVAILABLE);
       if (unavailable) throw new Skip(`relata/relationships is ${unavailable[0]}`);
       if (/Relationships are not available: (.*)/.test(message)) throw new Error(message);
-      proposal = view.locator('.monaco-list-row', { hasText: '↔' }).first();
+      const contradiction = view.locator('.monaco-list-row', { hasText: /↔.*contradicts/s }).first();
+      proposal = (await contradiction.count()) ? contradiction : view.locator('.monaco-list-row', { hasText: '↔' }).first();
       if (await proposal.count()) break;
       if (Date.now() > deadline) throw new Skip(`no proposals in the tree (${message || 'no message'})`);
       await page.waitForTimeout(500);
@@ -182,7 +197,7 @@ try {
     await page.keyboard.type('checked in the e2e scenario');
     await page.keyboard.press('Enter');
     await page.waitForTimeout(1000);
-    const notice = await page.locator('.notification-toast').first().innerText().catch(() => '');
+    const notice = await page.locator('.notification-toast').first().innerText({ timeout: 1000 }).catch(() => '');
     const unavailable = notice.match(NOT_AVAILABLE);
     if (unavailable) throw new Skip(`relata/confirm is ${unavailable[0]}`);
     const confirmed = view.locator('.monaco-list-row', { hasText: /^Confirmed/ }).first();
@@ -195,26 +210,26 @@ try {
   });
 
   await step('Relationship panel shows the signals and the contradiction', async () => {
+    if (!proposalLabel) throw new Skip('no proposal was confirmed in the step above');
     const view = page.locator('.pane', { hasText: 'Proposals' }).first();
-    const conflicts = view.locator('.monaco-list-row', { hasText: /^Conflicts/ }).first();
-    if (!(await conflicts.count())) throw new Skip('the Proposals tree has no relationships (see the step above)');
-    if ((await conflicts.getAttribute('aria-expanded')) === 'false') await conflicts.click();
-    const rows = view.locator('.monaco-list-row');
-    const texts = await rows.allInnerTexts();
-    const at = texts.findIndex((row) => row.startsWith('Conflicts'));
-    const target = texts.findIndex((row, index) => index > at && row.includes('↔'));
-    if (target < 0) throw new Error('no contradiction under Conflicts');
-    await rows.nth(target).click();
+    // The tree only renders the rows in view: fold Pending review so Confirmed is on screen.
+    const pending = view.locator('.monaco-list-row', { hasText: /^Pending review/ }).first();
+    if ((await pending.getAttribute('aria-expanded')) === 'true') await pending.click();
+    const row = view.locator('.monaco-list-row', { hasText: proposalLabel }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await closeAllEditors();
+    await row.click();
     const frame = await webviewFrame('Signals');
     const text = await webviewText(frame);
-    for (const expected of ['claim_contradiction', 'Sum of contributions', 'Conflicts']) {
+    for (const expected of ['claim_contradiction', 'Sum of contributions', 'Conflicts', 'user_confirmation']) {
       if (!text.includes(expected)) throw new Error(`the panel does not show ${expected}`);
     }
-    if (!/42000/.test(text) || !/51500/.test(text)) throw new Error('the panel does not show both figures (42000 and 51500)');
-    return 'signals table, both figures and both sources';
+    if (!/42,?000/.test(text) || !/51,?500/.test(text)) throw new Error('the panel does not show both figures (42000 and 51500)');
+    return 'signals table with the confirmation, both figures and both sources';
   });
 
   await step('Ask shows Sources used and Uncertainty and conflicts', async () => {
+    await closeAllEditors();
     await runCommand('Relata: Ask');
     const frame = await webviewFrame('Ask Relata');
     await frame.locator('textarea').fill('What did the GC-2 refurbishment by Example Ltd cost?');
@@ -226,6 +241,10 @@ try {
       if (unavailable) throw new Skip(`relata/ask is ${unavailable[0]}`);
       if (text.includes('Sources used')) {
         if (!text.includes('Uncertainty and conflicts')) throw new Error('no "Uncertainty and conflicts" section for a question with a recorded contradiction');
+        // The screenshot shows the conflicts (the input box stays pinned over the page's bottom).
+        await frame.evaluate(() =>
+          [...document.querySelectorAll('#app h3')].find((heading) => heading.textContent === 'Uncertainty and conflicts')?.scrollIntoView({ block: 'center' }),
+        );
         return 'answer with Sources used and Uncertainty and conflicts';
       }
       if (Date.now() > deadline) throw new Error(`no answer within 120 s: ${text.slice(-200)}`);
@@ -235,7 +254,7 @@ try {
 
   await step('Scoring model page shows the live weights', async () => {
     await runCommand('Relata: Show Scoring Model');
-    const frame = await webviewFrame(null);
+    const frame = await webviewFrame('scoring model');
     const deadline = Date.now() + 20_000;
     for (;;) {
       const text = await webviewText(frame);

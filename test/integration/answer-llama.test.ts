@@ -73,6 +73,20 @@ test('a model still generating at the timeout is stopped: a transport error, and
   }
 });
 
+test('questions asked at the same time are answered one after the other by one loaded model', { timeout: 60_000 }, async (t) => {
+  const modelPath = path.join(tempDir(t), 'tiny-random.gguf');
+  writeTinyGguf(modelPath);
+  const provider = new LlamaProvider({ modelPath, maxTokens: 16, threads: 1, log: () => undefined });
+  try {
+    const retrieval = costRetrieval();
+    const results = await Promise.all([1, 2, 3].map(() => answerFromRetrieval(QUESTION, retrieval, provider, { timeoutMs: 60_000 })));
+    for (const result of results) assertGuaranteesHold(result, retrieval);
+    assert.equal(new Set(results.map((result) => result.rejected_reason)).size, 1, 'greedy decoding: the same prompt gives the same reply');
+  } finally {
+    await provider.close();
+  }
+});
+
 test('a missing or unreadable model file is a transport error naming the file', async (t) => {
   const folder = tempDir(t);
   const missing = new LlamaProvider({ modelPath: path.join(folder, 'absent.gguf') });

@@ -21,6 +21,8 @@ import {
 import {
   FileStatusRequest,
   ItemRequest,
+  RelationshipsRequest,
+  ScoringModelRequest,
   SearchRequest,
   StatusNotification,
   StatusRequest,
@@ -100,6 +102,22 @@ test('relata serve --stdio indexes its folder, reports status and answers reques
 
   const files = await connection.sendRequest(FileStatusRequest.type, {});
   assert.deepEqual(files.folders[0]!.files.map((file) => file.path).sort(), ['crane.md', 'notes/call.txt']);
+
+  const search = await connection.sendRequest(SearchRequest.type, { query: 'gantry crane' });
+  const response = search.folders[0]?.response;
+  assert.ok(response, `search answered for the folder: ${search.folders[0]?.error}`);
+  assert.equal(response.results[0]?.path, 'crane.md');
+  assert.equal(response.results[0]?.query_relevance, 1, 'relevance is relative to the best result');
+  assert.deepEqual(response.unavailable_paths.map((unavailable) => unavailable.path), ['vector'], 'no vectors with embedding off, and it says so');
+
+  const { folders } = await connection.sendRequest(RelationshipsRequest.type, {});
+  assert.equal(folders[0]?.folder, folderUri);
+  assert.ok(Array.isArray(folders[0]?.relationships));
+
+  const model = await connection.sendRequest(ScoringModelRequest.type, {});
+  assert.equal(model.score_version, 'relationship-score-v1');
+  assert.equal(model.weights.user_confirmation, 1);
+  assert.deepEqual(model.thresholds.map((threshold) => threshold.name), ['minScore', 'storeScore', 'nearDuplicateSimilarity']);
 
   const invalid = async (params: unknown) => {
     const error = await connection.sendRequest(SearchRequest.method, params).then(

@@ -35,7 +35,7 @@ export interface AnswerOptions {
   timeoutMs?: number;
 }
 
-export function labelSources(sources: readonly RetrievedSource[]): AnswerSource[] {
+function labelSources(sources: readonly RetrievedSource[]): AnswerSource[] {
   return sources.map((source, index) => ({
     label: `S${index + 1}`,
     item_id: source.item_id,

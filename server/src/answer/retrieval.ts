@@ -5,6 +5,7 @@
 
 import type { AnswerConflict, ItemRef, RelationshipView, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
+import { toRelationshipView } from '../engine/relationships.ts';
 import { searchWorkspace } from '../ranking/search.ts';
 import type { RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 import type { Retrieval } from './answer.ts';
@@ -35,26 +36,6 @@ async function refResolver(store: WorkspaceStore, results: readonly SearchResult
   };
 }
 
-async function toView(relationship: RelationshipRecord, ref: (itemId: string) => Promise<ItemRef>): Promise<RelationshipView> {
-  return {
-    id: relationship.id,
-    from: await ref(relationship.fromItemId),
-    to: await ref(relationship.toItemId),
-    type: relationship.type,
-    score: relationship.score,
-    score_version: relationship.scoreVersion,
-    status: relationship.status,
-    near_duplicate: relationship.nearDuplicate,
-    signals: relationship.signals,
-    produced_by: relationship.producedBy,
-    created_at: relationship.createdAt,
-    updated_at: relationship.updatedAt,
-    decided_by: relationship.decidedBy,
-    decided_at: relationship.decidedAt,
-    note: relationship.note,
-  };
-}
-
 export async function retrieveForAnswer(
   store: WorkspaceStore,
   embedder: Embedder | null,
@@ -81,7 +62,10 @@ export async function retrieveForAnswer(
   const inferredRelationships: RelationshipView[] = [];
   for (const id of new Set(results.flatMap((result) => (result.expanded_via ? [result.expanded_via.relationship_id] : [])))) {
     const relationship = await store.getRelationship(id);
-    if (relationship) inferredRelationships.push(await toView(relationship, ref));
+    if (!relationship) continue;
+    const refs = new Map<string, ItemRef>();
+    for (const itemId of [relationship.fromItemId, relationship.toItemId]) refs.set(itemId, await ref(itemId));
+    inferredRelationships.push(toRelationshipView(relationship, refs));
   }
 
   return {

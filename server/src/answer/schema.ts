@@ -14,7 +14,9 @@ export const ANSWER_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export type AnswerField = keyof typeof ANSWER_SCHEMA.properties;
+/** Tokens a reply may take unless a provider is told otherwise: room for a paragraph and its citations. */
+export const DEFAULT_MAX_TOKENS = 512;
+
 
 /** Words a reply that echoes the schema instead of answering is made of. */
 export const SCHEMA_WORDS: ReadonlySet<string> = new Set([

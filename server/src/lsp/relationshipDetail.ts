@@ -1,4 +1,4 @@
-// Turns stored relationships into what the editor shows: the view with both items named, each
+// What the relationship panel shows beyond the engine's view (engine/relationships.ts): each
 // signal's contribution (so the table on screen adds up to the score), and the conflicting claims
 // of the two items with both figures and both sentences.
 
@@ -6,31 +6,11 @@ import type { ItemRef, RelationshipView } from '../../../shared/types.ts';
 import type { ConflictDetail, SignalContribution } from '../../../shared/protocol.ts';
 import { compareItemClaims } from '../extract/claims/compare.ts';
 import { scoreSignals } from '../scoring/score.ts';
-import type { RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
+import type { WorkspaceStore } from '../store/contract.ts';
 
 export async function itemRef(store: WorkspaceStore, itemId: string): Promise<ItemRef> {
   const item = await store.getItem(itemId);
   return { item_id: itemId, path: item?.path ?? '(item no longer stored)', title: item?.title ?? null };
-}
-
-export async function relationshipView(store: WorkspaceStore, record: RelationshipRecord): Promise<RelationshipView> {
-  return {
-    id: record.id,
-    from: await itemRef(store, record.fromItemId),
-    to: await itemRef(store, record.toItemId),
-    type: record.type,
-    score: record.score,
-    score_version: record.scoreVersion,
-    status: record.status,
-    near_duplicate: record.nearDuplicate,
-    signals: record.signals,
-    produced_by: record.producedBy,
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
-    decided_by: record.decidedBy,
-    decided_at: record.decidedAt,
-    note: record.note,
-  };
 }
 
 /** Each signal's share, in the order of the signals, by the scoring module's own arithmetic. */

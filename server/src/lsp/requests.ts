@@ -26,13 +26,12 @@ import type { AnswerProvider } from '../answer/provider.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
 import { itemDetail, itemViews } from '../engine/itemViews.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
+import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
 import { searchWorkspace } from '../ranking/search.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
-import { decisionSignal } from '../scoring/signals.ts';
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
-import { scoreSignals } from '../scoring/score.ts';
 import { thresholdsFor, type FolderSession } from './folderSession.ts';
-import { itemRef, relationshipConflicts, relationshipView, signalContributions } from './relationshipDetail.ts';
+import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
 import { handle, type FolderSessions } from './server.ts';
 
 export interface RequestContext {
@@ -66,19 +65,18 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     return provider;
   };
 
-  const decide = (status: 'confirmed' | 'rejected') => async (params: { folder: string; id: string; note?: string }) => {
+  // The engine's decide(), as `relata decide` uses it, so the editor and the CLI record a decision alike.
+  const decision = (status: 'confirmed' | 'rejected') => async (params: { folder: string; id: string; note?: string }) => {
     const session = sessions.byFolder(params.folder);
     const { store } = await openIndex(session);
-    const record = await store.getRelationship(params.id);
-    if (!record) throw new ResponseError(ErrorCodes.InvalidParams, `no relationship ${params.id} in ${session.name}`);
-    // A new decision replaces an earlier one; the proposal's own evidence is kept as it is.
-    const evidence = record.signals.filter((signal) => signal.type !== 'user_confirmation' && signal.type !== 'user_rejection');
-    const note = params.note?.trim() || null;
-    const signals = [...evidence, decisionSignal(status, store.workspace, note)];
-    const decided = await store.decideRelationship(record.id, { status, by: store.workspace, note, score: scoreSignals(signals).score, signals });
+    if (!(await store.getRelationship(params.id))) {
+      throw new ResponseError(ErrorCodes.InvalidParams, `no relationship ${params.id} in ${session.name}`);
+    }
+    const decided = await decide(store, params.id, { status, by: store.workspace, note: params.note });
     void connection.sendNotification(RelationshipsChangedNotification.type, { folder: session.uri });
-    return relationshipView(store, decided);
+    return decided;
   };
+  const thresholds = () => thresholdsFor(context.settings());
 
   handle(connection, StatusRequest, () => context.statusReport(), log);
 
@@ -120,9 +118,10 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       const { store } = index;
       const item = await store.getItemByPath(found.relative);
       if (!item || item.status !== 'indexed') return null;
-      const records = (await store.listRelationships({ itemId: item.id })).filter((record) => record.status !== 'rejected');
+      const relationships = (await listRelationshipViews(store, thresholds(), { itemId: item.id })).filter(
+        (relationship) => relationship.status !== 'rejected',
+      );
       checkAborted(signal);
-      const relationships = await Promise.all(records.map((record) => relationshipView(store, record)));
       const mentions: EntityMentions[] = [];
       if (params.position && params.lineText !== undefined) {
         const { character } = params.position;
@@ -160,12 +159,11 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     async (params) => ({
       folders: await Promise.all(
         sessions.selected(params.folder).map(async (session) => {
-          const index = await openIndex(session);
-          const records = await index.store.listRelationships(params.status ? { status: params.status } : {});
+          const { store } = await openIndex(session);
           return {
             folder: session.uri,
             name: session.name,
-            relationships: await Promise.all(records.map((record) => relationshipView(index.store, record))),
+            relationships: await listRelationshipViews(store, thresholds(), { status: params.status }),
           };
         }),
       ),
@@ -179,9 +177,8 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     async (params) => {
       const session = sessions.byFolder(params.folder);
       const { store } = await openIndex(session);
-      const record = await store.getRelationship(params.id);
-      if (!record) return null;
-      const relationship = await relationshipView(store, record);
+      const relationship = await relationshipView(store, params.id);
+      if (!relationship) return null;
       const contributions = signalContributions(relationship);
       return {
         folder: session.uri,
@@ -232,8 +229,8 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     log,
   );
 
-  handle(connection, ConfirmRequest, decide('confirmed'), log);
-  handle(connection, RejectRequest, decide('rejected'), log);
+  handle(connection, ConfirmRequest, decision('confirmed'), log);
+  handle(connection, RejectRequest, decision('rejected'), log);
 
   handle(
     connection,

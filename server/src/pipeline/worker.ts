@@ -39,6 +39,9 @@ export class Worker {
       if (!job) break;
       await this.runJob(job);
       processed += 1;
+      // Let the host answer what is waiting (an editor's search, a status request) between jobs:
+      // most stages never wait on anything that would otherwise yield.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return processed;
   }
