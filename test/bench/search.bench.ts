@@ -57,9 +57,10 @@ function vocabulary(seed: number): { word: (rank: number) => string; sampleRank:
 const WORDS = vocabulary(5);
 const passageText = (words: number) => Array.from({ length: words }, () => WORDS.word(WORDS.sampleRank())).join(' ');
 /** Two to four words below the 50 most frequent ones, as a person's query would be. */
-const QUERIES = Array.from({ length: 20 }, (_, n) =>
-  Array.from({ length: 2 + (n % 3) }, () => WORDS.word(50 + Math.floor(seededRandom(n + 1)() * 5000) + n * 37)).join(' '),
-);
+const QUERIES = Array.from({ length: 20 }, (_, n) => {
+  const random = seededRandom(n + 1);
+  return Array.from({ length: 2 + (n % 3) }, () => WORDS.word(50 + Math.floor(random() * 5000) + n * 37)).join(' ');
+});
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -121,35 +122,68 @@ async function buildStore(dataDir: string, chunks: number): Promise<{ store: Wor
   return { store: openSqliteStore({ dataDir, workspace: 'bench' }), vectors, buildS: (performance.now() - started) / 1000 };
 }
 
-async function measure(store: WorkspaceStore, vectors: ClusteredVectors, rounds = 3): Promise<{ search: number[]; vector: number[] }> {
+/** Store calls a search makes, timed per call name: where a search's time goes, path by path. */
+function timedStore(store: WorkspaceStore, spent: Map<string, number>): WorkspaceStore {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const started = performance.now();
+        try {
+          return await (value as (...args: unknown[]) => unknown).apply(target, args);
+        } finally {
+          spent.set(String(key), (spent.get(String(key)) ?? 0) + performance.now() - started);
+        }
+      };
+    },
+  });
+}
+
+interface Measured {
+  search: number[];
+  vector: number[];
+  /** Per store call, its time in each search (0 when a search did not make it). */
+  calls: Map<string, number[]>;
+}
+
+async function measure(store: WorkspaceStore, vectors: ClusteredVectors, rounds = 3): Promise<Measured> {
   const embedder = new SyntheticEmbedder(vectors);
   for (const query of QUERIES.slice(0, 3)) await searchWorkspace(store, embedder, query); // warm the cache
   const search: number[] = [];
   const vector: number[] = [];
+  const spentPerSearch: Map<string, number>[] = [];
   for (let round = 0; round < rounds; round += 1) {
     for (const query of QUERIES) {
+      const spent = new Map<string, number>();
       const started = performance.now();
-      await searchWorkspace(store, embedder, query);
+      await searchWorkspace(timedStore(store, spent), embedder, query);
       search.push(performance.now() - started - embedder.lastMs);
+      spentPerSearch.push(spent);
       const [q] = await embedder.embed([query]);
       const vectorStarted = performance.now();
       await store.searchVectors(embedder.descriptor.id, q!, 300);
       vector.push(performance.now() - vectorStarted);
     }
   }
-  return { search, vector };
+  const names = [...new Set(spentPerSearch.flatMap((spent) => [...spent.keys()]))];
+  return { search, vector, calls: new Map(names.map((name) => [name, spentPerSearch.map((spent) => spent.get(name) ?? 0)])) };
 }
 
 async function benchSize(chunks: number): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-bench-search-'));
   try {
     const { store, vectors, buildS } = await buildStore(dataDir, chunks);
-    const { search, vector } = await measure(store, vectors);
+    const { search, vector, calls } = await measure(store, vectors);
     console.log(
       `${chunks.toLocaleString('en')} chunks, ${chunks / CHUNKS_PER_ITEM} items (stored and vector index built in ${buildS.toFixed(0)} s): ` +
         `full search excl. query embedding ${figures(search)} over ${search.length} queries; ` +
         `of which the vector look-up alone (store.searchVectors, k = 300 windows) ${figures(vector)}`,
     );
+    console.log('  per store call within a search (the rest is fusion, explanations and the event loop):');
+    for (const [name, spent] of [...calls].sort((a, b) => percentile(b[1], 95) - percentile(a[1], 95))) {
+      console.log(`    ${name.padEnd(22)} ${figures(spent)}`);
+    }
     await store.close();
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -13,6 +13,12 @@ export type ScopedReader = Pick<ScopedSql, 'rows'>;
 
 const LIVE_ITEM = `items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`;
 
+// Look-ups by a list of ids write the workspace test as `+column = @ws`: the unary plus keeps
+// SQLite (which has no statistics here) from choosing an index that starts with the workspace,
+// which would read every row of the workspace instead of the few asked for (at 100k passages,
+// fetching ten passages took 180 ms that way, under 1 ms by id).
+const LIVE_ITEM_BY_ID = `+items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`;
+
 export function titleMatches(db: ScopedReader, text: string, limit: number): string[] {
   // lower() folds ASCII only, on both sides, so the comparison stays consistent.
   return db
@@ -63,7 +69,7 @@ export function searchItemInfo(db: ScopedReader, itemIds: readonly string[]): Se
       `SELECT items.id, items.path, items.title,
          COALESCE((SELECT created_at FROM item_versions WHERE item_versions.workspace = @ws
                      AND item_versions.item_id = items.id AND item_versions.version = items.version), items.created_at) AS seen_at
-       FROM items WHERE ${LIVE_ITEM} AND items.id IN (SELECT value FROM json_each(@ids))`,
+       FROM items WHERE ${LIVE_ITEM_BY_ID} AND items.id IN (SELECT value FROM json_each(@ids))`,
       { ids: JSON.stringify(itemIds) },
     )
     .map((row) => ({ itemId: row.id, path: row.path, title: row.title, versionSeenAt: row.seen_at }));
@@ -73,7 +79,7 @@ export function chunksByIds(db: ScopedReader, chunkIds: readonly string[]): Chun
   if (chunkIds.length === 0) return [];
   return db
     .rows<{ id: string; item_id: string; ordinal: number; text: string; heading_path: string; location: string; word_count: number }>(
-      'SELECT * FROM chunks WHERE workspace = @ws AND id IN (SELECT value FROM json_each(@ids))',
+      'SELECT * FROM chunks WHERE +workspace = @ws AND id IN (SELECT value FROM json_each(@ids))',
       { ids: JSON.stringify(chunkIds) },
     )
     .map((row) => ({
@@ -96,11 +102,12 @@ export function bestSimilarities(db: ScopedReader, modelId: string, query: Float
   if (itemIds.length === 0) return [];
   const model = db.rows<{ dims: number }>('SELECT dims FROM embedding_models WHERE workspace = @ws AND id = @modelId', { modelId })[0];
   if (!model || model.dims !== query.length || !Number.isInteger(model.dims)) return [];
+  // `+model_id`: found by item (vectors_item), not by model, whose index holds every vector of the workspace.
   const rows = db.rows<{ item_id: string; chunk_id: string; window: number; distance: number }>(
     `SELECT vectors.item_id, vectors.chunk_id, vectors.window,
        vec_distance_cosine(vec.embedding, @query) AS distance
      FROM vectors JOIN vec_f32_${model.dims} AS vec ON vec.rowid = vectors.seq
-     WHERE vectors.workspace = @ws AND vectors.model_id = @modelId AND vectors.item_id IN (SELECT value FROM json_each(@ids))`,
+     WHERE vectors.workspace = @ws AND +vectors.model_id = @modelId AND vectors.item_id IN (SELECT value FROM json_each(@ids))`,
     { modelId, ids: JSON.stringify(itemIds), query: Buffer.from(query.buffer, query.byteOffset, query.byteLength) },
   );
   const best = new Map<string, VectorHit>();
