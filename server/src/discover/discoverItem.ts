@@ -75,7 +75,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     // Evidence is read in the relationship's direction, so the pair gives the same signals from either end.
     const [from, to] = orient(subject!, profile, existing);
     const evidence = pairEvidence(from, to, frequencies);
-    let signals = [...evidence.signals, ...aliasSignals(subject!, profile, aliases)];
+    let signals = [...evidence.signals, ...aliasSignals(from, to, aliases)];
     let proposedScore = scoreSignals(signals).score;
     if (proposedScore < options.thresholds.minScore && !existing) {
       outcome.discarded += 1;
@@ -133,16 +133,24 @@ function nameKeys(profile: ItemProfile): string[] {
   return [...new Set(profile.entities.filter((entity) => entity.type !== 'date').map((entity) => entity.key))];
 }
 
-/** One signal per confirmed alias linking a name in one item to its other form in the other (and not already shared). */
-function aliasSignals(subject: ItemProfile, other: ItemProfile, aliases: Map<string, { key: string; surface: string }[]>): SignalView[] {
-  const otherKeys = new Set(other.entities.map((entity) => entity.key));
+/**
+ * One signal per confirmed alias linking a name in one item to its other form in the other (and
+ * not already shared). Read from the relationship's first item, with both items' own spellings,
+ * so the pair gives the same signal from either end.
+ */
+function aliasSignals(from: ItemProfile, to: ItemProfile, aliases: Map<string, { key: string }[]>): SignalView[] {
+  const linked = new Set<string>();
+  for (const [key, forms] of aliases) for (const form of forms) linked.add(`${key}|${form.key}`).add(`${form.key}|${key}`);
+  const toKeys = new Set(to.entities.map((entity) => entity.key));
   const signals: SignalView[] = [];
-  for (const entity of subject.entities) {
-    if (otherKeys.has(entity.key)) continue;
-    for (const alias of aliases.get(entity.key) ?? []) {
-      if (otherKeys.has(alias.key) && !signals.some((signal) => signal.value.startsWith(`${entity.surface} =`))) {
-        signals.push(aliasEntitySignal(entity.surface, alias.surface));
-      }
+  const said = new Set<string>();
+  for (const mine of from.entities) {
+    if (toKeys.has(mine.key)) continue;
+    for (const theirs of to.entities) {
+      const pair = `${mine.key}|${theirs.key}`;
+      if (!linked.has(pair) || said.has(pair)) continue;
+      said.add(pair);
+      signals.push(aliasEntitySignal(mine.surface, theirs.surface));
     }
   }
   return signals;
