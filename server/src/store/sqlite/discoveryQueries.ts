@@ -145,25 +145,18 @@ export class DiscoveryQueries {
   }
 
   private vectorsOf(itemIds: readonly string[], modelId: string): Map<string, Float32Array[]> {
-    const rows = this.sql.rows<{ seq: number; item_id: string; dims: number }>(
-      `SELECT seq, item_id, dims FROM vectors WHERE workspace = @ws AND model_id = @modelId
-         AND item_id IN (SELECT value FROM json_each(@ids))
-       ORDER BY item_id, chunk_id, window`,
-      { ids: JSON.stringify(itemIds), modelId },
-    );
     const byItem = new Map<string, Float32Array[]>();
-    if (rows.length === 0) return byItem;
-    const embeddings = new Map<number, Buffer>();
-    for (const found of this.sql.rows<{ rowid: number; embedding: Buffer }>(
-      `SELECT rowid, embedding FROM vec_f32_${rows[0]!.dims}
-       WHERE rowid IN (SELECT value FROM json_each(@seqs)) AND workspace = @ws`,
-      { seqs: JSON.stringify(rows.map((row) => row.seq)) },
+    const dims = this.sql.row<{ dims: number }>('SELECT dims FROM embedding_models WHERE workspace = @ws AND id = @modelId', { modelId })?.dims;
+    if (dims === undefined) return byItem;
+    // Driven by the `vectors` rows and joined by rowid: sqlite-vec answers a rowid look-up at once,
+    // but filters such as `rowid IN (…)` with the partition key by scanning the workspace's vectors.
+    for (const row of this.sql.rows<{ item_id: string; embedding: Buffer }>(
+      `SELECT v.item_id, e.embedding FROM vectors v CROSS JOIN vec_f32_${dims} e ON e.rowid = v.seq
+       WHERE v.workspace = @ws AND v.model_id = @modelId AND v.item_id IN (SELECT value FROM json_each(@ids))
+       ORDER BY v.item_id, v.chunk_id, v.window`,
+      { ids: JSON.stringify(itemIds), modelId },
     )) {
-      embeddings.set(Number(found.rowid), found.embedding);
-    }
-    for (const row of rows) {
-      const bytes = embeddings.get(row.seq);
-      if (!bytes) throw new Error(`vector ${row.seq} of item ${row.item_id} is missing from its vector table`);
+      const bytes = row.embedding;
       const list = byItem.get(row.item_id) ?? [];
       list.push(new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
       byItem.set(row.item_id, list);
