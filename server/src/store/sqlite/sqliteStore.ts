@@ -176,39 +176,30 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     /** Approximate nearest-neighbour graphs over this workspace's vectors, one per model. */
     private readonly vectorIndex: WorkspaceVectorIndex,
   ) {
-    const scoped = new ScopedSql(db, workspace);
-    this.relationships = new RelationshipTables(scoped);
-    this.discovery = new DiscoveryQueries(scoped);
-    this.aliases = new AliasTables(scoped);
+    this.scoped = new ScopedSql(db, workspace);
+    this.relationships = new RelationshipTables(this.scoped);
+    this.discovery = new DiscoveryQueries(this.scoped);
+    this.aliases = new AliasTables(this.scoped);
   }
 
   private readonly statements = new Map<string, Database.Statement>();
   private readonly vectorTables = new Set<string>();
+  private readonly scoped: ScopedSql;
   private readonly relationships: RelationshipTables;
   private readonly discovery: DiscoveryQueries;
   private readonly aliases: AliasTables;
 
-  /** Cached prepared statement; every one of them takes the workspace as a named `@ws` parameter. */
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      if (!text.includes('@ws')) throw new Error(`statement is not scoped to a workspace: ${text}`);
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
-  }
-
+  /** Every statement goes through the workspace-scoped helper (scopedSql.ts), which refuses SQL not bound to `@ws`. */
   private row<T>(text: string, params: Record<string, unknown> = {}): T | undefined {
-    return this.sql(text).get({ ...params, ws: this.workspace }) as T | undefined;
+    return this.scoped.row<T>(text, params);
   }
 
   private rows<T>(text: string, params: Record<string, unknown> = {}): T[] {
-    return this.sql(text).all({ ...params, ws: this.workspace }) as T[];
+    return this.scoped.rows<T>(text, params);
   }
 
   private run(text: string, params: Record<string, unknown> = {}): Database.RunResult {
-    return this.sql(text).run({ ...params, ws: this.workspace });
+    return this.scoped.run(text, params);
   }
 
   // Items -------------------------------------------------------------------
