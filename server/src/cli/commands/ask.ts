@@ -6,11 +6,12 @@
 
 import type { AnswerResult } from '../../../../shared/types.ts';
 import { answerFromRetrieval, DEFAULT_TIMEOUT_MS } from '../../answer/answer.ts';
-import { createProvider, HOW_TO_CONFIGURE, modelSettingsFrom } from '../../answer/choice.ts';
+import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
 import { retrieveForAnswer } from '../../answer/retrieval.ts';
 import { embeddingChoiceFromEnv, parseEmbeddingChoice } from '../../embed/choice.ts';
 import { queryEmbedder } from '../../ranking/queryEmbedder.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
+import { MODEL_OPTIONS, providerFromFlags } from '../modelFlags.ts';
 import { openExistingStore } from '../openStore.ts';
 import { UsageError } from '../usage.ts';
 import { locationText } from './search.ts';
@@ -104,25 +105,15 @@ ${COMMON_USAGE}
   Without a model, ask prints what retrieval found and how to configure one.`,
   options: {
     ...COMMON_OPTIONS,
-    model: { type: 'string' },
-    endpoint: { type: 'string' },
-    'endpoint-model': { type: 'string' },
+    ...MODEL_OPTIONS,
     'timeout-ms': { type: 'string' },
     'embedding-model': { type: 'string' },
   },
   async run({ values, positionals, out, log }) {
     const question = positionals.join(' ').trim();
     if (question === '') throw new UsageError('ask needs a question');
-    if (values.model !== undefined && values.endpoint !== undefined) throw new UsageError('choose --model or --endpoint, not both');
     const timeoutMs = timeoutOf(values['timeout-ms'] as string | undefined);
-    const provider = createProvider(
-      modelSettingsFrom({
-        model: values.model as string | undefined,
-        endpoint: values.endpoint as string | undefined,
-        endpointModel: values['endpoint-model'] as string | undefined,
-        log,
-      }),
-    );
+    const provider = providerFromFlags(values, log);
     const embeddingModel = values['embedding-model'] as string | undefined;
     const embedder = await queryEmbedder(embeddingModel === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(embeddingModel));
     try {

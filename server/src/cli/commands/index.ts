@@ -7,10 +7,11 @@ import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { MEBIBYTE } from '../../pipeline/settings.ts';
 import { watchFolder } from '../../workspace/watch.ts';
-import { createProvider, HOW_TO_CONFIGURE, modelSettingsFrom } from '../../answer/choice.ts';
+import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
 import type { AnswerProvider } from '../../answer/provider.ts';
 import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
+import { providerFromFlags, MODEL_OPTIONS } from '../modelFlags.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { UsageError } from '../usage.ts';
 
@@ -38,9 +39,7 @@ ${COMMON_USAGE}
     'embedding-model': { type: 'string' },
     'embedding-threads': { type: 'string' },
     classify: { type: 'boolean' },
-    model: { type: 'string' },
-    endpoint: { type: 'string' },
-    'endpoint-model': { type: 'string' },
+    ...MODEL_OPTIONS,
   },
   async run({ values, positionals, log, out }: CommandInput) {
     if (positionals.length !== 1) throw new UsageError('index needs exactly one folder');
@@ -109,15 +108,7 @@ function formatReport(report: IndexReport, dataDir: string): string {
 
 /** The model that classifies candidate pairs when --classify is given; a clear error when none is configured. */
 function classifierProvider(values: CommandInput['values'], log: (line: string) => void): AnswerProvider {
-  if (values.model !== undefined && values.endpoint !== undefined) throw new UsageError('choose --model or --endpoint, not both');
-  const provider = createProvider(
-    modelSettingsFrom({
-      model: values.model as string | undefined,
-      endpoint: values.endpoint as string | undefined,
-      endpointModel: values['endpoint-model'] as string | undefined,
-      log,
-    }),
-  );
+  const provider = providerFromFlags(values, log);
   if (!provider) throw new UsageError(`--classify needs a language model. ${HOW_TO_CONFIGURE}`);
   return provider;
 }
