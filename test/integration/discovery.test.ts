@@ -203,3 +203,31 @@ function setScoreVersion(dataDir: string, id: string, version: string): void {
     db.close();
   }
 }
+
+test('a discovery that keeps failing is reported on its job and costs the item nothing', { timeout: 5 * 60_000 }, async () => {
+  // A test double at the model boundary that fails outright (the real model classifier catches its
+  // model's errors; this one stands for a bug inside discovery itself).
+  const classifier: RelationshipClassifier = {
+    name: 'broken-model',
+    async classify(): Promise<Classification> {
+      throw new Error('classifier exploded');
+    },
+  };
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-discovery-failing-'));
+  const index = await FolderIndex.open({ folder: DEMO, dataDir, workspace: 'discovery-failing', embedding: { kind: 'none' }, classifier });
+  try {
+    await index.index();
+    const items = await index.store.listItems();
+    assert.ok(items.filter((item) => item.status === 'indexed').length >= 9, 'every readable file is still indexed');
+    const failed = (await index.store.listJobs()).filter((job) => job.stage === 'discover' && job.status === 'failed');
+    assert.ok(failed.length > 0, 'the failing discoveries are recorded');
+    assert.match(failed[0]!.lastError ?? '', /discover failed: classifier exploded/);
+    const maintenance = await index.store.getItemByPath(COST_A);
+    assert.equal(maintenance?.status, 'indexed');
+    assert.ok((await index.store.listChunks(maintenance!.id)).length > 0, 'its passages are kept');
+    assert.ok((await index.store.searchChunksLexical('refurbishment cost', 5)).length > 0, 'and still found');
+  } finally {
+    await index.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -6,7 +6,7 @@
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { JobRecord } from '../store/contract.ts';
 import { isDeadLocalOwner, newOwnerId } from './owner.ts';
-import { STAGES, type StageContext } from './stages/index.ts';
+import { FAILURE_FAILS_ITEM, STAGES, type StageContext } from './stages/index.ts';
 
 export type WorkerEvent =
   | { type: 'job-started'; job: JobRecord }
@@ -63,6 +63,7 @@ export class Worker {
       const outcome = await store.fail(job, this.owner, reason, {
         permanent: false,
         maxAttempts: settings.maxAttempts,
+        failsItem: FAILURE_FAILS_ITEM[job.stage],
       });
       emit({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp });
     } finally {

@@ -105,10 +105,15 @@ export interface FailOptions {
   /** The failure will recur on retry (e.g. a malformed file): fail the item now. */
   permanent: boolean;
   maxAttempts: number;
+  /**
+   * Whether giving up marks the item failed (and drops its passages). False for stages that only
+   * enrich an item, so their failure never costs the item itself. Default true.
+   */
+  failsItem?: boolean;
 }
 
 export interface JobFailure {
-  /** True when the job gave up and its item is now marked failed. */
+  /** True when the job gave up (and, unless the stage only enriches, its item is now marked failed). */
   gaveUp: boolean;
   itemId: string | null;
 }

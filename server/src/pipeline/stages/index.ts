@@ -14,4 +14,17 @@ export type Stage = (context: StageContext, subject: string) => Promise<void>;
 
 export const STAGES: Record<PipelineStage, Stage> = { ingest, parse, chunk, embed, extract, discover };
 
+/**
+ * Whether a stage that keeps failing marks its item failed. Discovery only adds proposals about an
+ * item that is already searchable, so its failure is reported on the job and costs the item nothing.
+ */
+export const FAILURE_FAILS_ITEM: Record<PipelineStage, boolean> = {
+  ingest: true,
+  parse: true,
+  chunk: true,
+  embed: true,
+  extract: true,
+  discover: false,
+};
+
 export type { StageContext } from './context.ts';

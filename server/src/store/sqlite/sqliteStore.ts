@@ -956,7 +956,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         );
         if (!gaveUp) return { gaveUp: false, itemId: null };
         const itemId = job.stage === 'ingest' ? (this.liveItemAt(job.subject)?.id ?? null) : job.subject;
-        if (itemId) {
+        if (itemId && options.failsItem !== false) {
           this.dropChunks(itemId);
           this.run(
             `UPDATE items SET status = 'failed', reason = @error, updated_at = @now
