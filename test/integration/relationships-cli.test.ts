@@ -58,6 +58,9 @@ test('relata relationships, confirm, reject and reprocess', {
   assert.equal(rejected.score, 0);
   assert.equal(rejected.signals.at(-1).type, 'user_rejection');
 
+  const status = json(['status', '--data', data]);
+  assert.deepEqual(status.relationships, { pending: all.length - 2, confirmed: 1, rejected: 1 });
+
   const reprocessed = run(['reprocess', '--all', '--data', data, '--embedding-model', 'none']);
   assert.equal(reprocessed.status, 0, reprocessed.stderr);
   assert.deepEqual(json(['relationships', '--data', data, '--status', 'rejected']).map((view: { id: string }) => view.id), [other.id]);

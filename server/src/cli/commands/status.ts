@@ -1,11 +1,12 @@
 // `relata status`: what the pipeline has done and what it still has to do.
 
+import { thresholdsFromEnv } from '../../scoring/index.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
 
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'counts per stage and status, queue depth, leases',
+  summary: 'counts per stage and status, relationships to review, queue depth, leases',
   usage: `relata status [--data DIR] [--workspace NAME] [--json]
 
 ${COMMON_USAGE}`,
@@ -16,6 +17,11 @@ ${COMMON_USAGE}`,
       const items = await store.listItems();
       const byStatus: Record<string, number> = {};
       for (const item of items) byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
+      // As the review list shows them: pending proposals at or above the storage threshold, every decision.
+      const relationships = { pending: 0, confirmed: 0, rejected: 0 };
+      for (const relationship of await store.listRelationships({ minPendingScore: thresholdsFromEnv().storeScore })) {
+        relationships[relationship.status] += 1;
+      }
       const status = {
         workspace: store.workspace,
         folder: root,
@@ -24,6 +30,8 @@ ${COMMON_USAGE}`,
         chunks: await store.countChunks(),
         embedding_models: await store.modelUsage(),
         jobs: await store.jobCounts(),
+        relationships,
+        aliases_pending: (await store.listAliases('pending')).length,
         queue_depth: await store.pendingJobs(),
         leases: await store.leases(),
       };
@@ -38,8 +46,10 @@ ${COMMON_USAGE}`,
         ...status.embedding_models.map(
           (model) => `vectors: ${model.vectors} from ${model.id} (${model.dims} dims, reads ${model.maxTokens} tokens) covering ${model.chunks} chunks`,
         ),
+        `relationships: ${relationships.pending} pending review, ${relationships.confirmed} confirmed, ${relationships.rejected} rejected; ` +
+          `${status.aliases_pending} candidate aliases to review`,
         `queue depth: ${status.queue_depth}`,
-        ...status.jobs.map((row) => `  ${row.stage.padEnd(7)} ${row.status.padEnd(7)} ${row.count}`),
+        ...status.jobs.map((row) => `  ${row.stage.padEnd(8)} ${row.status.padEnd(7)} ${row.count}`),
         `leases: ${status.leases.length}`,
         ...status.leases.map(
           (lease) => `  ${lease.stage} ${lease.subject} held by ${lease.owner}, ${Math.round(lease.expiresInMs / 1000)} s left`,
