@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RelationshipView } from '../../shared/types.ts';
@@ -229,5 +229,35 @@ test('a discovery that keeps failing is reported on its job and costs the item n
   } finally {
     await index.close();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('when a document changes, its relationships are updated in place, not duplicated', { timeout: 5 * 60_000 }, async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'relata-discovery-edit-'));
+  const folder = path.join(root, 'demo');
+  cpSync(DEMO, folder, { recursive: true });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'discovery-edit', embedding: { kind: 'none' } });
+  try {
+    await index.index();
+    const before = between(await listRelationshipViews(index.store, DEFAULT_THRESHOLDS), COST_A, COST_B)!;
+    assert.equal(before.type, 'contradicts');
+
+    // The finance memo is corrected to the invoiced figure: the two documents now agree.
+    const memo = path.join(folder, COST_B);
+    writeFileSync(memo, readFileSync(memo, 'utf8').replaceAll('51,500', '42,000').replaceAll('+6,500', '-3,000'));
+    await index.index();
+
+    const views = await listRelationshipViews(index.store, DEFAULT_THRESHOLDS, { includeWeak: true });
+    const after = between(views, COST_A, COST_B)!;
+    assert.equal(after.id, before.id, 'the same relationship');
+    assert.equal(views.filter((view) => view.id === before.id).length, 1);
+    assert.equal(after.type, 'supports');
+    assert.ok(!after.signals.some((signal) => signal.type === 'claim_contradiction'));
+    assert.ok(after.signals.some((signal) => signal.type === 'claim_support' && signal.value === 'cost'));
+    const history = await index.store.relationshipHistory(before.id);
+    assert.deepEqual(history.map((event) => event.type), ['contradicts', 'supports'], 'the earlier proposal is kept in the history');
+  } finally {
+    await index.close();
+    rmSync(root, { recursive: true, force: true });
   }
 });
