@@ -142,11 +142,13 @@ export class FolderIndex {
    */
   async drain(options: RunOptions = {}): Promise<number> {
     let done = 0;
+    let extracted = 0;
     const worker = new Worker(this.context, {
       signal: options.signal,
       onEvent: (event) => {
         if (event.type === 'job-started') return;
         done += 1;
+        if (event.type === 'job-finished' && event.job.stage === 'extract') extracted += 1;
         if (options.onProgress) void this.store.pendingJobs().then((pending) => options.onProgress!({ done, pending, last: event }));
       },
     });
@@ -161,8 +163,9 @@ export class FolderIndex {
       await this.store.enqueueMany('discover', undiscovered);
       processed += await worker.runUntilIdle();
     }
-    // Names that may be the same person, offered for review; a pass over the workspace's names, once per run.
-    if (processed > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries()));
+    // Names that may be the same person, offered for review: a pass over the workspace's names,
+    // so only after a run that extracted something new.
+    if (extracted > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries()));
     return processed;
   }
 

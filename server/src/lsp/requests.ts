@@ -34,6 +34,8 @@ import { thresholdsFor, type FolderSession } from './folderSession.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
 import { handle, type FolderSessions } from './server.ts';
 
+/** Other items listed under a name in a hover: enough to follow, few enough to read. */
+const HOVER_MENTIONS = 50;
 export interface RequestContext {
   log(message: string): void;
   statusReport(): Promise<StatusReport>;
@@ -133,12 +135,12 @@ export function registerRequests(connection: Connection, sessions: FolderSession
           return false;
         });
         if (underCursor.length > 0) {
-          const summaries = new Map((await store.entitySummaries()).map((summary) => [summary.key, summary]));
           const seen = new Set<string>();
           for (const entity of underCursor) {
             if (seen.has(entity.key)) continue;
             seen.add(entity.key);
-            const others = (summaries.get(entity.key)?.itemIds ?? []).filter((id) => id !== item.id);
+            // An indexed look-up per name under the cursor, not a pass over every entity of the workspace.
+            const others = await store.itemsMentioning(entity.key, item.id, HOVER_MENTIONS);
             mentions.push({
               key: entity.key,
               surface: entity.surface,

@@ -406,8 +406,6 @@ export interface WorkspaceStore {
   phraseItemCounts(keys: readonly string[], cap: number): Promise<Map<string, number>>;
   itemsMentioning(entityKey: string, exceptItemId: string, limit: number): Promise<string[]>;
   itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]>;
-  /** Every window vector of the item from this model. */
-  itemVectors(itemId: string, modelId: string): Promise<Float32Array[]>;
   /** What discovery weighs for each of these items, read in a few queries for the whole batch. */
   discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>>;
 

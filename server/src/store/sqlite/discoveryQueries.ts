@@ -4,7 +4,7 @@
 
 import type { PhraseCount } from '../../extract/types.ts';
 import type { DiscoveryFacts } from '../contract.ts';
-import { toClaim, toEntity, type ClaimRow, type EntityRow } from './extractionRows.ts';
+import { toClaim, toEntity, type ClaimRow, type EntityRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 const LIVE = `items.workspace = @ws AND items.deleted_at IS NULL AND items.status IN ('indexed', 'duplicate')`;
@@ -101,11 +101,6 @@ export class DiscoveryQueries {
         { kind, attribute, unit, except: exceptItemId, limit },
       )
       .map((row) => row.item_id);
-  }
-
-  /** The item's vectors from one model (every window of every chunk). */
-  itemVectors(itemId: string, modelId: string): Float32Array[] {
-    return this.vectorsOf([itemId], modelId).get(itemId) ?? [];
   }
 
   /**

@@ -3,9 +3,9 @@
 // store's core stays about storing; every statement still goes through the store's reader, which
 // refuses SQL not bound to the workspace (`@ws`).
 
-import type { Location } from '../../../../shared/types.ts';
 import type { EntityType } from '../../extract/types.ts';
 import type { ChunkRecord, EntityMention, SearchItemInfo, VectorHit } from '../contract.ts';
+import { toChunk, type ChunkRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 /** The store's workspace-bound statement runner (it adds `@ws` to every call and refuses SQL without it). */
@@ -78,19 +78,8 @@ export function searchItemInfo(db: ScopedReader, itemIds: readonly string[]): Se
 export function chunksByIds(db: ScopedReader, chunkIds: readonly string[]): ChunkRecord[] {
   if (chunkIds.length === 0) return [];
   return db
-    .rows<{ id: string; item_id: string; ordinal: number; text: string; heading_path: string; location: string; word_count: number }>(
-      'SELECT * FROM chunks WHERE +workspace = @ws AND id IN (SELECT value FROM json_each(@ids))',
-      { ids: JSON.stringify(chunkIds) },
-    )
-    .map((row) => ({
-      id: row.id,
-      itemId: row.item_id,
-      ordinal: row.ordinal,
-      text: row.text,
-      headingPath: JSON.parse(row.heading_path) as string[],
-      location: JSON.parse(row.location) as Location,
-      wordCount: row.word_count,
-    }));
+    .rows<ChunkRow>('SELECT * FROM chunks WHERE +workspace = @ws AND id IN (SELECT value FROM json_each(@ids))', { ids: JSON.stringify(chunkIds) })
+    .map(toChunk);
 }
 
 export function hasVectors(db: ScopedReader, modelId: string): boolean {

@@ -8,7 +8,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, Location, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
+import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
 import type { EntityType } from '../../extract/types.ts';
@@ -50,7 +50,7 @@ import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, type WorkspaceIndexNames } from './workspaceIndexes.ts';
 import { AliasTables } from './aliasTables.ts';
 import { DiscoveryQueries } from './discoveryQueries.ts';
-import { toClaim, toEntity, type ClaimRow, type EntityRow } from './extractionRows.ts';
+import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRow } from './rows.ts';
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
@@ -86,16 +86,6 @@ interface JobRow {
   last_error: string | null;
 }
 
-interface ChunkRow {
-  id: string;
-  item_id: string;
-  ordinal: number;
-  text: string;
-  heading_path: string;
-  location: string;
-  word_count: number;
-}
-
 const toItem = (row: ItemRow): ItemRecord => ({
   id: row.id,
   path: row.path,
@@ -123,16 +113,6 @@ const toJob = (row: JobRow): JobRecord => ({
   leaseExpiresAt: row.lease_expires_at,
   attempts: row.attempts,
   lastError: row.last_error,
-});
-
-const toChunk = (row: ChunkRow): ChunkRecord => ({
-  id: row.id,
-  itemId: row.item_id,
-  ordinal: row.ordinal,
-  text: row.text,
-  headingPath: JSON.parse(row.heading_path) as string[],
-  location: JSON.parse(row.location) as Location,
-  wordCount: row.word_count,
 });
 
 const now = (): string => new Date().toISOString();
@@ -1112,10 +1092,6 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]> {
     return this.discovery.itemsWithClaimsOn(kind, attribute, unit, exceptItemId, limit);
-  }
-
-  async itemVectors(itemId: string, modelId: string): Promise<Float32Array[]> {
-    return this.discovery.itemVectors(itemId, modelId);
   }
 
   async discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>> {

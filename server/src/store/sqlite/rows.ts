@@ -1,8 +1,28 @@
-// Rows of the entities and claims tables as the engine's types, shared by the per-item reads and
-// discovery's batched reads.
+// Rows of the chunks, entities and claims tables as the engine's types, shared by the store's
+// per-item reads, discovery's batched reads and search's reads by id.
 
-import type { EntityType } from '../../../../shared/types.ts';
-import type { StoredClaim, StoredEntity } from '../contract.ts';
+import type { EntityType, Location } from '../../../../shared/types.ts';
+import type { ChunkRecord, StoredClaim, StoredEntity } from '../contract.ts';
+
+export interface ChunkRow {
+  id: string;
+  item_id: string;
+  ordinal: number;
+  text: string;
+  heading_path: string;
+  location: string;
+  word_count: number;
+}
+
+export const toChunk = (row: ChunkRow): ChunkRecord => ({
+  id: row.id,
+  itemId: row.item_id,
+  ordinal: row.ordinal,
+  text: row.text,
+  headingPath: JSON.parse(row.heading_path) as string[],
+  location: JSON.parse(row.location) as Location,
+  wordCount: row.word_count,
+});
 
 export interface EntityRow {
   item_id: string;
