@@ -21,7 +21,7 @@ export interface CandidateLimits {
   existingRelationships: number;
   /**
    * Entity and phrase frequencies are counted up to this many items. The discount 1 / (1 + ln f)
-   * is 0.126 at 1,000 and 0.105 at 10,000: the difference is not worth a count that grows with
+   * is 0.126 at 1,000 and 0.098 at 10,000: the difference is not worth a count that grows with
    * the workspace.
    */
   frequencyCap: number;
