@@ -7,7 +7,7 @@
 // folder-relative, as the engine stores them. Views come from ./types.ts.
 
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import { boolean, integer, object, oneOf, optional, string, type Schema } from './schema.ts';
+import { array, boolean, integer, nullable, number, object, oneOf, optional, string, type Schema } from './schema.ts';
 import type {
   AnswerResult,
   ItemDetailView,
@@ -47,6 +47,8 @@ export interface ServerSettings {
   llmModelPath: string;
   /** OpenAI-compatible endpoint for answers; empty for none. */
   llmEndpoint: string;
+  /** The user opted in to a plain-http endpoint on another machine (never with an API key). */
+  allowInsecureEndpoint: boolean;
   /** Relationship thresholds (relationship-score-v1); null keeps the design's defaults. */
   minScore: number | null;
   storeScore: number | null;
@@ -56,6 +58,27 @@ export interface ServerSettings {
 
 export interface InitializationOptions {
   settings: ServerSettings;
+}
+
+/**
+ * What the server accepts as `initializationOptions`, checked like request params; a setting that
+ * fails its check is reported and keeps its default, so a wrong type can never switch a limit off.
+ */
+export namespace Initialization {
+  export const settings = object({
+    dataLocation: string({ maxLength: 4096 }),
+    exclude: array(string({ minLength: 1, maxLength: 1000 }), { maxItems: 1000 }),
+    maxFileMb: number({ min: 0.001, max: 10_000 }),
+    embeddingModel: string({ minLength: 1, maxLength: 4096 }),
+    llmModelPath: string({ maxLength: 4096 }),
+    llmEndpoint: string({ maxLength: 4096 }),
+    allowInsecureEndpoint: boolean(),
+    minScore: nullable(number({ min: 0, max: 1 })),
+    storeScore: nullable(number({ min: 0, max: 1 })),
+    storeBackend: oneOf(['sqlite'] as const),
+  }) satisfies Schema<ServerSettings>;
+  /** The fields beside `settings`, each checked whole (`settings` is checked setting by setting). */
+  export const options = object({ settings: optional(settings) });
 }
 
 // Status ---------------------------------------------------------------------

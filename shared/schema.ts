@@ -51,6 +51,40 @@ export function integer(options: { min?: number; max?: number } = {}): Schema<nu
   };
 }
 
+export function number(options: { min?: number; max?: number } = {}): Schema<number> {
+  const { min = -Number.MAX_VALUE, max = Number.MAX_VALUE } = options;
+  return {
+    expected: `a number from ${min} to ${max}`,
+    check(value, at, problems) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+        problems.push(`${at} must be ${this.expected}, not ${describe(value)}`);
+      }
+    },
+  };
+}
+
+export function array<T>(item: Schema<T>, options: { maxItems?: number } = {}): Schema<T[]> {
+  const { maxItems = 1000 } = options;
+  return {
+    expected: `a list, each ${item.expected}`,
+    check(value, at, problems) {
+      if (!Array.isArray(value)) problems.push(`${at} must be ${this.expected}, not ${describe(value)}`);
+      else if (value.length > maxItems) problems.push(`${at} must have at most ${maxItems} entries`);
+      else value.forEach((entry, index) => item.check(entry, `${at}[${index}]`, problems));
+    },
+  };
+}
+
+/** A value that may be null on purpose (null meaning "the default"), unlike optional, which may be left out. */
+export function nullable<T>(schema: Schema<T>): Schema<T | null> {
+  return {
+    expected: `${schema.expected}, or null`,
+    check(value, at, problems) {
+      if (value !== null) schema.check(value, at, problems);
+    },
+  };
+}
+
 export function boolean(): Schema<boolean> {
   return {
     expected: 'true or false',
@@ -75,22 +109,58 @@ type OptionalKeys<S extends Shape> = { [K in keyof S]: undefined extends Infer<S
 type RequiredKeys<S extends Shape> = Exclude<keyof S, OptionalKeys<S>>;
 export type ObjectOf<S extends Shape> = { [K in RequiredKeys<S>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> };
 
+export interface ObjectSchema<S extends Shape> extends Schema<ObjectOf<S>> {
+  readonly shape: S;
+}
+
 /** An object with exactly these fields: an unknown field is a problem too (it is usually a misspelt one). */
-export function object<S extends Shape>(shape: S): Schema<ObjectOf<S>> {
+export function object<S extends Shape>(shape: S): ObjectSchema<S> {
   return {
+    shape,
     expected: 'an object',
     check(value, at, problems) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         problems.push(`${at} must be an object, not ${describe(value)}`);
         return;
       }
+      // Own keys only, on both sides: `constructor` or a JSON `__proto__` is an unknown field,
+      // and nothing inherited can stand in for a missing one.
       const record = value as Record<string, unknown>;
-      for (const [key, schema] of Object.entries(shape)) schema.check(record[key], `${at}.${key}`, problems);
+      for (const [key, schema] of Object.entries(shape)) {
+        schema.check(Object.hasOwn(record, key) ? record[key] : undefined, `${at}.${key}`, problems);
+      }
       for (const key of Object.keys(record)) {
-        if (!(key in shape)) problems.push(`${at}.${key} is not a known field (expected ${Object.keys(shape).join(', ') || 'none'})`);
+        if (!Object.hasOwn(shape, key)) problems.push(`${at}.${key} is not a known field (expected ${Object.keys(shape).join(', ') || 'none'})`);
       }
     },
   };
+}
+
+/**
+ * The fields of `value` that pass their schema, and the problems with the others (unknown fields
+ * included), for settings where one wrong field should fall back to its default rather than
+ * discard the rest. A field left out, or undefined, is neither kept nor a problem.
+ */
+export function validFields<S extends Shape>(schema: ObjectSchema<S>, value: unknown, at: string): { fields: Partial<ObjectOf<S>>; problems: string[] } {
+  if (value === undefined) return { fields: {}, problems: [] };
+  const problems: string[] = [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push(`${at} must be an object, not ${describe(value)}`);
+    return { fields: {}, problems };
+  }
+  const record = value as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    if (!Object.hasOwn(schema.shape, key)) {
+      problems.push(`${at}.${key} is not a known field (expected ${Object.keys(schema.shape).join(', ')})`);
+      continue;
+    }
+    if (record[key] === undefined) continue;
+    const before = problems.length;
+    schema.shape[key]!.check(record[key], `${at}.${key}`, problems);
+    if (problems.length === before) fields[key] = record[key];
+  }
+  return { fields: fields as Partial<ObjectOf<S>>, problems };
 }
 
 /** Every problem with `value`, or an empty list when it is valid. */

@@ -19,7 +19,13 @@ export type ItemFlag =
   /** The file has (almost) no extractable text: a scanned PDF with no text layer, an empty document. No OCR is attempted. */
   | 'little_text'
   /** The PDF is encrypted but opens without a password (owner password only). */
-  | 'encrypted_no_password';
+  | 'encrypted_no_password'
+  /** The file holds text a reader cannot see (HTML comment, hidden element, white or 1-pt text, invisible PDF text); it was left out of the passages and is listed by `relata item`. */
+  | 'hidden_text'
+  /** Some of that hidden text is addressed to an AI assistant; Ask warns about it whenever the item is a source. */
+  | 'hidden_instructions'
+  /** Only part of the file was read (e.g. the first pages of a very long PDF); `relata item` says how much. */
+  | 'truncated';
 
 export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed' | 'extract' | 'discover';
 export type JobStatus = 'queued' | 'leased' | 'done' | 'failed';
@@ -276,6 +282,8 @@ export interface AnswerConflict {
 
 export interface InjectionWarning {
   label: string;
+  /** What the text looks like, in words shown to the user: "overrides earlier instructions", "forged source marker"… */
+  kind: string;
   text: string;
 }
 

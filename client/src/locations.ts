@@ -12,9 +12,3 @@ export function lineSelection(location: Location | null | undefined): { startLin
   if (!location || location.kind !== 'lines') return null;
   return { startLine: location.start - 1, endLine: location.end - 1 };
 }
-
-/** A folder-relative path that stays inside its folder (no "..", not absolute). */
-export function isInsideFolder(relative: string): boolean {
-  if (relative === '' || relative.startsWith('/') || /^[a-zA-Z]:/.test(relative) || relative.includes('\\')) return false;
-  return !relative.split('/').some((segment) => segment === '..');
-}

@@ -12,7 +12,7 @@ import {
   type StatusReport,
 } from '../../shared/protocol.ts';
 import { chooseRuntime, RuntimeNotFound } from './serverRuntime.ts';
-import { RUNTIME_SETTING, serverSettings, type SettingReader } from './settings.ts';
+import { RUNTIME_SETTING, serverSettings, settingReader } from './settings.ts';
 
 export class ServerConnection implements vscode.Disposable {
   private client: LanguageClient | null = null;
@@ -45,7 +45,7 @@ export class ServerConnection implements vscode.Disposable {
   private async launch(): Promise<void> {
     const started = performance.now();
     const serverScript = this.context.asAbsolutePath('dist/cli.js');
-    const read: SettingReader = (key, fallback) => vscode.workspace.getConfiguration('relata').get(key, fallback);
+    const read = settingReader(vscode.workspace.getConfiguration('relata'));
     let runtime;
     try {
       runtime = await chooseRuntime(read(RUNTIME_SETTING, 'node'), serverScript);

@@ -1,6 +1,8 @@
 // The extension's settings (contributes.configuration in package.json), read in one place and
 // mapped onto what the language server needs. The mapping is a pure function of a getter so it
-// is tested without VS Code.
+// is tested without VS Code. Settings that choose a program to run or where passages go are
+// read from the user's own settings only: a repository's .vscode/settings.json, trusted or not,
+// must not be able to point the model endpoint at its own server or run its own "node".
 
 import type { ServerSettings } from '../../shared/protocol.ts';
 
@@ -8,6 +10,34 @@ import type { ServerSettings } from '../../shared/protocol.ts';
 export type SettingReader = <T>(key: string, fallback: T) => T;
 
 export const RUNTIME_SETTING = 'server.runtime';
+
+/**
+ * Machine-scoped in package.json. The scope only keeps them out of the workspace tab of the
+ * Settings UI; VS Code still merges a workspace value into get(), so they are read by inspect().
+ */
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
+  RUNTIME_SETTING,
+  'store.dataLocation',
+  'embedding.model',
+  'answers.llmModelPath',
+  'answers.llmEndpoint',
+  'answers.allowInsecureEndpoint',
+]);
+
+/** What reading needs of VS Code's WorkspaceConfiguration (for the "relata" section). */
+export interface SettingsSource {
+  get<T>(key: string, fallback: T): T;
+  inspect<T>(key: string): { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined;
+}
+
+/** A reader that takes a user-only setting from the user's settings (or its default), never from a workspace or folder. */
+export function settingReader(source: SettingsSource): SettingReader {
+  return <T>(key: string, fallback: T): T => {
+    if (!USER_ONLY_SETTINGS.has(key)) return source.get(key, fallback);
+    const inspected = source.inspect<T>(key);
+    return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+  };
+}
 
 export function serverSettings(read: SettingReader): ServerSettings {
   const text = (key: string, fallback = '') => {
@@ -27,6 +57,7 @@ export function serverSettings(read: SettingReader): ServerSettings {
     embeddingModel: text('embedding.model', 'default') || 'default',
     llmModelPath: text('answers.llmModelPath'),
     llmEndpoint: text('answers.llmEndpoint'),
+    allowInsecureEndpoint: read<unknown>('answers.allowInsecureEndpoint', false) === true,
     minScore: optionalNumber('relationships.minScore', 0, 1),
     storeScore: optionalNumber('relationships.storeScore', 0, 1),
   };

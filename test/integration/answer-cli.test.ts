@@ -23,7 +23,9 @@ const FINANCE = 'finance/q2-2025-capital-budget-review.md';
 
 function relata(args: string[], env: Record<string, string> = {}) {
   const clean: NodeJS.ProcessEnv = { ...process.env, RELATA_WORKSPACE: 'answer-cli-test', ...env };
-  for (const name of ['RELATA_LLM_MODEL', 'RELATA_LLM_ENDPOINT', 'RELATA_LLM_ENDPOINT_MODEL'] as const) if (!(name in env)) delete clean[name];
+  for (const name of ['RELATA_LLM_MODEL', 'RELATA_LLM_ENDPOINT', 'RELATA_LLM_ENDPOINT_MODEL', 'RELATA_LLM_API_KEY', 'RELATA_LLM_ALLOW_INSECURE'] as const) {
+    if (!(name in env)) delete clean[name];
+  }
   const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: clean });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -96,7 +98,7 @@ test('a document that addresses an AI assistant is reported as an injection atte
   const result = ask(indexFolder(t, folder));
   const source = result.sources.find((candidate) => candidate.path === 'notes/gc2-cost-query-2025-09.txt');
   assert.ok(source, 'the note is retrieved');
-  assert.deepEqual(result.injection_warnings, [{ label: source.label, text: sentence }]);
+  assert.deepEqual(result.injection_warnings, [{ label: source.label, kind: 'addressed to an AI', text: sentence }]);
 });
 
 test('usage errors: no question, two models, a bad timeout', { skip }, () => {
@@ -105,4 +107,15 @@ test('usage errors: no question, two models, a bad timeout', { skip }, () => {
   assert.equal(both.code, 2);
   assert.match(both.stderr, /choose --model or --endpoint, not both/);
   assert.match(relata(['ask', 'cost?', '--timeout-ms', 'soon']).stderr, /--timeout-ms must be a positive whole number/);
+});
+
+test('plain http to another machine is refused before anything is sent, naming the endpoint and the fix', { skip }, () => {
+  // 192.0.2.0/24 is reserved for documentation: the refusal comes from the URL alone, before any connection.
+  const refused = relata(['ask', 'cost?', '--endpoint', 'http://192.0.2.10/v1']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /refusing to send passages over plain http to http:\/\/192\.0\.2\.10.*--allow-insecure-endpoint/);
+  const withKey = relata(['ask', 'cost?', '--endpoint', 'http://192.0.2.10/v1', '--allow-insecure-endpoint'], { RELATA_LLM_API_KEY: 'secret' });
+  assert.equal(withKey.code, 1);
+  assert.match(withKey.stderr, /refusing to send the API key/);
+  assert.doesNotMatch(withKey.stderr, /secret/);
 });

@@ -1,12 +1,14 @@
 // The OpenAI-compatible provider against a real HTTP server the test starts on localhost: a good
 // answer, a slow server (timeout → error), malformed responses (rejected with a reason), an error
-// status and an unreachable port (errors), and what is actually sent.
+// status and an unreachable port (errors), what is actually sent, and what is never sent: plain
+// http off this machine is refused before any connection.
 
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { answerFromRetrieval } from '../../server/src/answer/answer.ts';
+import { createProvider, modelSettingsFrom } from '../../server/src/answer/choice.ts';
 import { chatCompletionsUrl, OpenAiProvider } from '../../server/src/answer/openaiProvider.ts';
 import { ProviderError } from '../../server/src/answer/provider.ts';
 import { assertGuaranteesHold, costRetrieval } from '../support/answerRetrieval.ts';
@@ -134,4 +136,27 @@ test('the endpoint may be given as a base URL or as the full chat-completions UR
   assert.equal(chatCompletionsUrl('http://localhost:8080/v1/chat/completions').href, 'http://localhost:8080/v1/chat/completions');
   assert.throws(() => chatCompletionsUrl('localhost:8080'), /not an http\(s\) URL|not a URL/);
   assert.throws(() => chatCompletionsUrl('ftp://example.org/v1'), /not an http\(s\) URL/);
+});
+
+test('plain http with an API key reaches a server on this machine; to another machine nothing is sent at all', async (t) => {
+  const { base, received } = await chatServer(t, reply(completion(JSON.stringify({ answer: 'EUR 42,000 [S1]', sufficient: true, citations: ['S1'] }))));
+  const local = createProvider(modelSettingsFrom({ endpoint: base }, { RELATA_LLM_API_KEY: 'test-key' }))!;
+  assert.equal((await answerFromRetrieval(QUESTION, costRetrieval(), local)).answer, 'EUR 42,000 [S1]');
+  assert.equal(received[0]!.headers.authorization, 'Bearer test-key');
+
+  const fetched: string[] = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input) => {
+    fetched.push(String(input));
+    throw new Error('no request may leave for a refused endpoint');
+  };
+  t.after(() => (globalThis.fetch = realFetch));
+  const remote = base.replace('127.0.0.1', '192.0.2.10');
+  assert.throws(() => createProvider(modelSettingsFrom({ endpoint: remote }, {})), /refusing to send passages over plain http to http:\/\/192\.0\.2\.10/);
+  assert.throws(
+    () => createProvider(modelSettingsFrom({ endpoint: remote, allowInsecureEndpoint: true }, { RELATA_LLM_API_KEY: 'test-key' })),
+    /refusing to send the API key/,
+  );
+  assert.deepEqual(fetched, []);
+  assert.equal(received.length, 1);
 });

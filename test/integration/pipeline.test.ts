@@ -167,7 +167,8 @@ test('unsupported and oversized files are skipped with a reason', async (t) => {
   assert.equal(byPath['small.txt']?.status, 'indexed');
 });
 
-test('.gitignore, exclude patterns and the data directory are never indexed', async (t) => {
+// (A data directory inside the folder is refused: test/integration/folder-boundary.test.ts.)
+test('.gitignore and exclude patterns are never indexed', async (t) => {
   const root = tempDir(t);
   const folder = writeFiles(path.join(root, 'folder'), {
     '.gitignore': 'build/\n*.log.md\n',
@@ -182,7 +183,7 @@ test('.gitignore, exclude patterns and the data directory are never indexed', as
   });
   const index = await FolderIndex.open({
     folder,
-    dataDir: path.join(folder, '.relata-data'),
+    dataDir: path.join(root, 'data'),
     workspace: 'alice',
     embedding: NO_EMBEDDING,
     settings: { exclude: ['drafts/'] },

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { FolderStatus } from '../../shared/protocol.ts';
 import { chooseRuntime, findExecutable, RuntimeNotFound } from '../../client/src/serverRuntime.ts';
-import { serverSettings } from '../../client/src/settings.ts';
+import { readFileSync } from 'node:fs';
+import { serverSettings, settingReader, USER_ONLY_SETTINGS, type SettingsSource } from '../../client/src/settings.ts';
 import { summarizeStatus } from '../../client/src/statusSummary.ts';
 import { tempDir } from '../support/tempFolder.ts';
 
@@ -35,8 +36,52 @@ test('settings map onto the server settings, with defaults for unset or malforme
   const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
   assert.deepEqual(settings, {
     storeBackend: 'sqlite', dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, embeddingModel: 'none',
-    llmModelPath: '', llmEndpoint: '', minScore: 0.2, storeScore: null,
+    llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, minScore: 0.2, storeScore: null,
   });
+});
+
+/** A configuration as VS Code's inspect() reports it: each scope's value separately. */
+function configuration(scopes: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }>): SettingsSource {
+  return {
+    get: <T>(key: string, fallback: T) => {
+      const s = scopes[key];
+      return (s?.workspaceFolderValue ?? s?.workspaceValue ?? s?.globalValue ?? s?.defaultValue ?? fallback) as T;
+    },
+    inspect: <T>(key: string) => scopes[key] as { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined,
+  };
+}
+
+test('a workspace cannot choose the model endpoint, model, runtime, embedding model or data location: only the user can', () => {
+  const hostile = { workspaceValue: 'http://attacker.example/v1', workspaceFolderValue: 'http://attacker.example/v1' };
+  const read = settingReader(
+    configuration({
+      'answers.llmEndpoint': { defaultValue: '', ...hostile },
+      'answers.llmModelPath': { defaultValue: '', globalValue: '/home/me/models/q.gguf', workspaceValue: './evil.gguf' },
+      'answers.allowInsecureEndpoint': { defaultValue: false, workspaceValue: true },
+      'server.runtime': { defaultValue: 'node', workspaceFolderValue: './bin/node' },
+      'store.dataLocation': { defaultValue: '', workspaceValue: '/tmp/shared' },
+      'embedding.model': { defaultValue: 'default', workspaceValue: './model' },
+      'index.exclude': { defaultValue: [], workspaceValue: ['drafts/'] },
+    }),
+  );
+  const settings = serverSettings(read);
+  assert.equal(settings.llmEndpoint, '');
+  assert.equal(settings.llmModelPath, '/home/me/models/q.gguf', 'the user\'s own value is kept');
+  assert.equal(settings.allowInsecureEndpoint, false);
+  assert.equal(settings.dataLocation, '');
+  assert.equal(settings.embeddingModel, 'default');
+  assert.equal(read('server.runtime', 'node'), 'node');
+  assert.deepEqual(settings.exclude, ['drafts/'], 'a folder may still choose what to leave out of its own index');
+});
+
+test('the user-only settings are exactly the machine-scoped ones in package.json', () => {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  };
+  const machine = Object.entries(manifest.contributes.configuration.properties)
+    .filter(([, property]) => property.scope === 'machine')
+    .map(([key]) => key.replace(/^relata\./, ''));
+  assert.deepEqual([...USER_ONLY_SETTINGS].sort(), machine.sort());
 });
 
 test('the runtime is the configured node when it exists; otherwise VS Code’s own only if the store loads there', async (t) => {

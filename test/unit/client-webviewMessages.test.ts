@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseViewMessage } from '../../shared/webviewMessages.ts';
-import { dispatchViewMessage, type ViewActions } from '../../client/src/webviews/viewMessages.ts';
+import { dispatchViewMessage, panelDecision, type ViewActions } from '../../client/src/webviews/viewMessages.ts';
 import { contentSecurityPolicy, webviewHtml } from '../../client/src/webviews/webviewHtml.ts';
 
 function recorder() {
@@ -60,4 +60,19 @@ test('the webview shell allows only its own nonce-d script and the extension’s
   assert.match(html, /<script nonce="abc123" src="https:\/\/x\/ask\.js"><\/script>/);
   assert.equal((html.match(/<script/g) ?? []).length, 1, 'one script, no inline code');
   assert.match(html, /<title>T &lt;x&gt;<\/title>/);
+});
+
+test('a relationship panel decides only the relationship it was opened for', () => {
+  const shown = { folder: 'file:///demo', id: 'r1' };
+  assert.deepEqual(panelDecision(shown, { kind: 'confirm', folder: 'file:///demo', id: 'r1', note: 'checked' }), {
+    decision: { kind: 'confirm', folder: 'file:///demo', id: 'r1', note: 'checked' },
+  });
+  assert.deepEqual(panelDecision(shown, { kind: 'reject', folder: 'file:///demo', id: 'r2' }), {
+    problem: 'this panel shows relationship r1, not r2: the decision was not recorded',
+  });
+  assert.deepEqual(
+    panelDecision(shown, { kind: 'reject', folder: 'file:///elsewhere', id: 'r1' }),
+    { decision: { kind: 'reject', folder: 'file:///demo', id: 'r1' } },
+    'the folder is the panel’s own, whatever the page says',
+  );
 });

@@ -92,6 +92,24 @@ test('re-queuing a finished job arms it again with fresh attempts', async (t) =>
   assert.equal(jobs[0]?.attempts, 0);
 });
 
+test('every claim counts as an attempt, and re-queuing a waiting job does not start its attempts over', async (t) => {
+  const store = freshStore(t);
+  await store.enqueue('parse', 'item-1');
+  // An indexer claims the job and dies; its lease is handed back; the job is queued again meanwhile.
+  await store.claim('host/111/dead', 60_000);
+  await store.releaseLeases((owner) => owner.includes('/dead'));
+  await store.enqueue('parse', 'item-1');
+  const second = await store.claim('host/222/next', 60_000);
+  assert.equal(second?.attempts, 2);
+  // The same while it waits for a retry after a failure.
+  await store.fail(second!, 'host/222/next', 'parse failed: disk hiccup', { permanent: false, maxAttempts: 3 });
+  await store.enqueue('parse', 'item-1');
+  const [waiting] = await store.listJobs();
+  assert.equal(waiting?.attempts, 2);
+  assert.equal(waiting?.lastError, 'parse failed: disk hiccup');
+  assert.equal((await store.claim('host/222/next', 60_000))?.attempts, 3);
+});
+
 test('leases of dead owners are handed back at once', async (t) => {
   const store = freshStore(t);
   await store.enqueueMany('ingest', ['a.md', 'b.md']);

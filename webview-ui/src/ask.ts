@@ -53,8 +53,9 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
     );
   }
   for (const warning of result.injection_warnings) {
-    notes.push(h('li', {}, `Source ${warning.label} contains text that tries to instruct the model; it was treated as data: `, h('q', {}, warning.text)));
+    notes.push(h('li', {}, `Source ${warning.label} contains text that tries to instruct the model (${warning.kind}); it was treated as data: `, h('q', {}, warning.text)));
   }
+  if (result.injection_warnings.length > 0) notes.push(h('li', { class: 'muted' }, 'Detection is best-effort: a passage not flagged is not proven safe.'));
   if (result.invalid_citations > 0) notes.push(h('li', {}, `${result.invalid_citations} citation(s) in the model's output named no supplied source and were dropped.`));
   if (notes.length === 0) return null;
   return h('section', {}, h('h3', {}, 'Uncertainty and conflicts'), h('ul', {}, ...notes));

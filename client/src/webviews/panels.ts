@@ -14,6 +14,7 @@ import type { ViewMessage } from '../../../shared/webviewMessages.ts';
 import { openAt } from '../openLocation.ts';
 import type { ServerConnection } from '../serverConnection.ts';
 import { PanelHost } from './panelHost.ts';
+import { panelDecision } from './viewMessages.ts';
 
 export interface PanelContext {
   extensionUri: vscode.Uri;
@@ -49,9 +50,16 @@ export function showRelationship(context: PanelContext, folder: string, id: stri
     {
       ready: load,
       decide: async (message) => {
+        const checked = panelDecision({ folder, id }, message);
+        if ('problem' in checked) {
+          context.output.warn(`ignored a decision from the relationship panel: ${checked.problem}`);
+          host.post({ kind: 'error', message: checked.problem });
+          return;
+        }
+        const { decision } = checked;
         try {
-          await decide(context.server, message.kind, message.folder, message.id, message.note);
-          context.decided(message.folder);
+          await decide(context.server, decision.kind, decision.folder, decision.id, decision.note);
+          context.decided(decision.folder);
           await load();
         } catch (error) {
           host.post(failure(error));

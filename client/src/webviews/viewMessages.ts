@@ -36,3 +36,15 @@ export async function dispatchViewMessage(raw: unknown, accepted: AcceptedKinds,
       return actions.ask(message);
   }
 }
+
+type Decision = Extract<ViewMessage, { kind: 'confirm' | 'reject' }>;
+
+/**
+ * A relationship panel's Confirm or Reject is for the relationship that panel shows: the page
+ * renders document text, so the relationship comes from the panel, never from the message. A
+ * message naming another relationship is refused rather than quietly redirected.
+ */
+export function panelDecision(shown: { folder: string; id: string }, message: Decision): { decision: Decision } | { problem: string } {
+  if (message.id !== shown.id) return { problem: `this panel shows relationship ${shown.id}, not ${message.id}: the decision was not recorded` };
+  return { decision: { kind: message.kind, folder: shown.folder, id: shown.id, ...(message.note ? { note: message.note } : {}) } };
+}

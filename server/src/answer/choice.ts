@@ -14,6 +14,8 @@ export interface ModelSettings {
   endpoint?: string;
   endpointModel?: string;
   apiKey?: string;
+  /** Plain http to another machine is allowed (--allow-insecure-endpoint, RELATA_LLM_ALLOW_INSECURE=1). */
+  allowInsecureEndpoint?: boolean;
   log?: (line: string) => void;
 }
 
@@ -30,6 +32,7 @@ export function modelSettingsFrom(flags: ModelSettings, env: NodeJS.ProcessEnv =
     endpoint: fromFlags ? flags.endpoint : env.RELATA_LLM_ENDPOINT || undefined,
     endpointModel: flags.endpointModel ?? (env.RELATA_LLM_ENDPOINT_MODEL || undefined),
     apiKey: env.RELATA_LLM_API_KEY || undefined,
+    allowInsecureEndpoint: flags.allowInsecureEndpoint === true || env.RELATA_LLM_ALLOW_INSECURE === '1',
     log: flags.log,
   };
 }
@@ -40,7 +43,12 @@ export function createProvider(settings: ModelSettings): AnswerProvider | null {
   }
   if (settings.model !== undefined) return new LlamaProvider({ modelPath: settings.model, log: settings.log });
   if (settings.endpoint !== undefined) {
-    return new OpenAiProvider({ endpoint: settings.endpoint, model: settings.endpointModel ?? '', apiKey: settings.apiKey });
+    return new OpenAiProvider({
+      endpoint: settings.endpoint,
+      model: settings.endpointModel ?? '',
+      apiKey: settings.apiKey,
+      allowInsecure: settings.allowInsecureEndpoint,
+    });
   }
   return null;
 }

@@ -1,9 +1,11 @@
 // Any OpenAI-compatible chat endpoint (Ollama, LM Studio, llama.cpp's server, vLLM…) by URL. The
-// passages are sent to that URL: a local server keeps them on the machine, a remote one does not.
+// passages are sent to that URL: a local server keeps them on the machine, a remote one does not
+// (and over plain http only with the user's opt-in, never with an API key: endpointPolicy.ts).
 // A failure to get a response (unreachable, timeout, an HTTP error status) is a ProviderError; a
 // response that arrives but holds no model output is returned as malformed, to be rejected with
 // its reason like any other unusable reply.
 
+import { checkEndpointTransport } from './endpointPolicy.ts';
 import { ProviderError, type AnswerPrompt, type AnswerProvider, type ProviderOutput } from './provider.ts';
 import { ANSWER_SCHEMA, DEFAULT_MAX_TOKENS } from './schema.ts';
 
@@ -12,8 +14,10 @@ export interface OpenAiProviderOptions {
   endpoint: string;
   /** The model name the server expects; servers that host one model ignore it. */
   model: string;
-  /** Sent as a bearer token when set. */
+  /** Sent as a bearer token when set; never over plain http to another machine. */
   apiKey?: string;
+  /** The user opted in to plain http to another machine (endpointPolicy.ts). */
+  allowInsecure?: boolean;
   maxTokens?: number;
 }
 
@@ -44,6 +48,7 @@ export class OpenAiProvider implements AnswerProvider {
 
   constructor(private readonly options: OpenAiProviderOptions) {
     this.url = chatCompletionsUrl(options.endpoint);
+    checkEndpointTransport(this.url, { allowInsecure: options.allowInsecure ?? false, hasApiKey: Boolean(options.apiKey) });
     this.name = `endpoint:${options.model || DEFAULT_MODEL}@${this.url.origin}${this.url.pathname}`;
   }
 

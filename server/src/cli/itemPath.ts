@@ -3,13 +3,14 @@
 
 import path from 'node:path';
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
+import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { UsageError } from './usage.ts';
 
 export async function itemAtPath(store: WorkspaceStore, root: string | null, given: string): Promise<ItemRecord> {
   if (!root) throw new UsageError('this store records no indexed folder');
   const absolute = path.resolve(given);
   const relative = path.relative(root, absolute).split(path.sep).join('/');
-  const item = relative.startsWith('..') ? null : await store.getItemByPath(relative);
+  const item = leavesFolder(relative) ? null : await store.getItemByPath(relative);
   if (!item) throw new UsageError(`${absolute}: not an item of ${root}`);
   return item;
 }

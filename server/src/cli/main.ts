@@ -7,6 +7,7 @@ import { aliasesCommand, confirmAliasCommand, rejectAliasCommand } from './comma
 import { askCommand } from './commands/ask.ts';
 import { confirmCommand, rejectCommand } from './commands/decide.ts';
 import { entitiesCommand } from './commands/entities.ts';
+import { forgetCommand } from './commands/forget.ts';
 import { indexCommand } from './commands/index.ts';
 import { itemCommand } from './commands/item.ts';
 import { itemsCommand } from './commands/items.ts';
@@ -17,6 +18,7 @@ import { searchCommand } from './commands/search.ts';
 import { serveCommand } from './commands/serve.ts';
 import { statusCommand } from './commands/status.ts';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
+import { terminalText } from './terminalText.ts';
 
 const COMMANDS: Command[] = [
   indexCommand,
@@ -31,6 +33,7 @@ const COMMANDS: Command[] = [
   confirmAliasCommand,
   rejectAliasCommand,
   reprocessCommand,
+  forgetCommand,
   scoringCommand,
   searchCommand,
   askCommand,
@@ -49,8 +52,10 @@ function overview(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const out = (text: string) => process.stdout.write(`${text}\n`);
+  // Everything printed passes through terminalText, so no command can hand a document's control
+  // characters to the terminal (JSON output included: its escapes are valid JSON).
+  const log = (line: string) => process.stderr.write(`${terminalText(line)}\n`);
+  const out = (text: string) => process.stdout.write(`${terminalText(text)}\n`);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     (name ? out : log)(overview());
@@ -83,7 +88,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`relata: ${String(error)}\n`);
+    process.stderr.write(`relata: ${terminalText(String(error))}\n`);
     process.exitCode = EXIT_FAILURE;
   },
 );

@@ -1,4 +1,4 @@
-// The language-model flags (--model, --endpoint, --endpoint-model) shared by `ask` and
+// The language-model flags (--model, --endpoint, --endpoint-model, --allow-insecure-endpoint) shared by `ask` and
 // `index --classify`, read one way, with the environment as the default.
 
 import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
@@ -10,6 +10,7 @@ export const MODEL_OPTIONS: OptionSpec = {
   model: { type: 'string' },
   endpoint: { type: 'string' },
   'endpoint-model': { type: 'string' },
+  'allow-insecure-endpoint': { type: 'boolean' },
 };
 
 /** The configured model, or null when neither the flags nor the environment name one. */
@@ -20,6 +21,7 @@ export function providerFromFlags(values: CommandValues, log: (line: string) => 
       model: values.model as string | undefined,
       endpoint: values.endpoint as string | undefined,
       endpointModel: values['endpoint-model'] as string | undefined,
+      allowInsecureEndpoint: values['allow-insecure-endpoint'] === true,
       log,
     }),
   );

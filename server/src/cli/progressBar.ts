@@ -3,6 +3,7 @@
 
 import cliProgress from 'cli-progress';
 import type { Progress } from '../engine/folderIndex.ts';
+import { terminalLine } from './terminalText.ts';
 
 export interface ProgressReporter {
   update(progress: Progress): void;
@@ -25,7 +26,8 @@ export function terminalProgress(label: string): ProgressReporter {
     update({ done, pending, last }) {
       const total = done + pending;
       // Ingest jobs are named by path; later stages by item id, which means nothing to a reader.
-      const subject = last?.job.stage === 'ingest' ? last.job.subject.slice(-40) : '';
+      // A file name goes straight to the terminal here (cli-progress writes it), so it is made inert first.
+      const subject = last?.job.stage === 'ingest' ? terminalLine(last.job.subject.slice(-40)) : '';
       const payload = { stage: last?.job.stage ?? '', subject };
       if (!started) {
         bar.start(total, done, payload);

@@ -1,4 +1,4 @@
-// Starts an embedder's worker thread in the two ways Relata runs:
+// Starts a worker thread (an embedder's, a parser's) in the two ways Relata runs:
 //   - bundled (dist/): esbuild builds each worker entry into its own file beside the bundle, so it
 //     is found at new URL('./<name>.js', import.meta.url) of the bundled code;
 //   - from source under tsx (tests, scripts): Node 20 does not apply the parent's `--import tsx`

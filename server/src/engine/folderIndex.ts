@@ -2,6 +2,7 @@
 // and read back what was stored. The CLI and the language server are thin layers over this; it
 // knows nothing about terminals or editors.
 
+import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
@@ -10,13 +11,16 @@ import { findAliasCandidates } from '../discover/aliases.ts';
 import type { RelationshipClassifier } from '../discover/classifier.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import { EXTRACTOR_VERSIONS } from '../extract/versions.ts';
-import type { WorkspaceStore } from '../store/contract.ts';
+import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
+import { forgetDocuments } from '../store/forget.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
 import { openStore } from '../store/index.ts';
 import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/settings.ts';
 import type { StageContext } from '../pipeline/stages/index.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
+import { ParseLanes } from '../pipeline/parseThreads/parseLanes.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
+import { dataDirOverlap } from '../workspace/folderBoundary.ts';
 import { FolderRules } from '../workspace/folderRules.ts';
 import { scanFolder } from '../workspace/scan.ts';
 import { buildIndexReport, type IndexReport } from './report.ts';
@@ -43,6 +47,13 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+export interface ForgetReport {
+  forgotten: { item_id: string; path: string }[];
+  blobs_removed: number;
+  /** False when another process reading the store kept its write-ahead log from being truncated. */
+  log_truncated: boolean;
+}
+
 export function defaultWorkspace(): string {
   return process.env.RELATA_WORKSPACE || userInfo().username;
 }
@@ -61,13 +72,14 @@ export class FolderIndex {
     this.dataDir = dataDir;
     this.store = store;
     const settings = { ...defaultPipelineSettings(), ...options.settings };
-    this.rules = new FolderRules(this.folder, settings.exclude, dataDir);
+    this.rules = new FolderRules(this.folder, settings.exclude);
     this.context = {
       store,
       blobs: new BlobStore(path.join(dataDir, 'blobs')),
       folder: this.folder,
       settings,
       embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
+      parsing: new ParseLanes({ lanes: settings.parseLanes, memoryMb: settings.parseMemoryMb, timeoutMs: settings.parseTimeoutMs }),
       classifier: options.classifier ?? null,
     };
   }
@@ -75,6 +87,9 @@ export class FolderIndex {
   static async open(options: FolderIndexOptions): Promise<FolderIndex> {
     const folder = path.resolve(options.folder);
     const dataDir = path.resolve(options.dataDir ?? defaultDataDir(folder));
+    // Checked before the store is opened, so that nothing is written into the folder.
+    const overlap = dataDirOverlap(folder, dataDir);
+    if (overlap) throw new Error(overlap);
     const store = openStore({ dataDir, workspace: options.workspace ?? defaultWorkspace() });
     const recorded = await store.getMeta(ROOT_KEY);
     if (recorded && recorded !== folder) {
@@ -166,7 +181,39 @@ export class FolderIndex {
     // Names that may be the same person, offered for review: a pass over the workspace's names,
     // so only after a run that extracted something new.
     if (extracted > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries()));
+    // forgetDeleted: what this drain tombstoned (and any tombstone an interrupted run left) is
+    // forgotten now, and the files scrubbed once for the lot.
+    if (this.context.settings.forgetDeleted) {
+      await this.forgetItems((await this.store.listItems({ includeDeleted: true })).filter((item) => item.deletedAt && !item.forgottenAt));
+    }
     return processed;
+  }
+
+  /**
+   * Forget deleted documents: those at these folder-relative paths, or every deleted one. Their
+   * text, passages, vectors, extracted facts and unshared bytes leave the store; the record that
+   * they existed and the relationship history stay (see forgetItems in store/contract.ts). A path
+   * whose file is still in the folder is refused before anything is forgotten.
+   */
+  async forget(paths: readonly string[] | 'all-deleted'): Promise<ForgetReport> {
+    const all = await this.store.listItems({ includeDeleted: true });
+    if (paths === 'all-deleted') return this.forgetItems(all.filter((item) => item.deletedAt && !item.forgottenAt));
+    const chosen: ItemRecord[] = [];
+    for (const relative of paths) {
+      const atPath = all.filter((item) => item.path === relative);
+      if (atPath.some((item) => !item.deletedAt) || existsSync(path.join(this.folder, relative))) {
+        throw new Error(`${relative} is still in the folder; delete it first or exclude it`);
+      }
+      if (atPath.length === 0) throw new Error(`${relative}: no deleted item at this path in the index of ${this.folder}`);
+      chosen.push(...atPath);
+    }
+    return this.forgetItems(chosen);
+  }
+
+  private async forgetItems(items: readonly ItemRecord[]): Promise<ForgetReport> {
+    const result = await forgetDocuments(this.store, this.context.blobs, items.map((item) => item.id));
+    const logTruncated = await this.store.scrubForgotten();
+    return { forgotten: items.map((item) => ({ item_id: item.id, path: item.path })), blobs_removed: result.blobsRemoved, log_truncated: logTruncated };
   }
 
   /**
@@ -194,6 +241,7 @@ export class FolderIndex {
   }
 
   async close(): Promise<void> {
+    await this.context.parsing.close();
     await this.context.embedder.close();
     await this.store.close();
   }

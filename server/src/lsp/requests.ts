@@ -62,7 +62,12 @@ export function registerRequests(connection: Connection, sessions: FolderSession
   const answerProvider = () => {
     const settings = context.settings();
     provider ??= createProvider(
-      modelSettingsFrom({ model: settings.llmModelPath || undefined, endpoint: settings.llmEndpoint || undefined, log }),
+      modelSettingsFrom({
+        model: settings.llmModelPath || undefined,
+        endpoint: settings.llmEndpoint || undefined,
+        allowInsecureEndpoint: settings.allowInsecureEndpoint,
+        log,
+      }),
     );
     return provider;
   };

@@ -23,12 +23,13 @@ import {
   RelataErrorCodes,
   RelationshipsChangedNotification,
   StatusNotification,
-  type InitializationOptions,
   type ServerSettings,
   type StatusReport,
 } from '../../../shared/protocol.ts';
 import { problemsWith, type Schema } from '../../../shared/schema.ts';
 import { FolderSession, serialQueue, type SessionEvents } from './folderSession.ts';
+import { leavesFolder } from '../workspace/folderBoundary.ts';
+import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { registerRequests } from './requests.ts';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
@@ -38,6 +39,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   embeddingModel: process.env.RELATA_EMBEDDING_MODEL ?? 'default',
   llmModelPath: '',
   llmEndpoint: '',
+  allowInsecureEndpoint: false,
   minScore: null,
   storeScore: null,
   storeBackend: 'sqlite',
@@ -82,7 +84,7 @@ export class FolderSessions {
     let best: { session: FolderSession; relative: string } | null = null;
     for (const session of this.all()) {
       const relative = path.relative(session.folder, file);
-      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
+      if (relative === '' || leavesFolder(relative)) continue;
       if (!best || session.folder.length > best.session.folder.length) {
         best = { session, relative: relative.split(path.sep).join('/') };
       }
@@ -223,9 +225,11 @@ export function startServer(connection: Connection): void {
   };
 
   let initialFolders: WorkspaceFolder[] = [];
+  let settingProblems: string[] = [];
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const options = params.initializationOptions as Partial<InitializationOptions> | undefined;
-    settings = { ...DEFAULT_SERVER_SETTINGS, ...options?.settings };
+    const checked = settingsFromInitializationOptions(params.initializationOptions, DEFAULT_SERVER_SETTINGS);
+    settings = checked.settings;
+    settingProblems = checked.problems;
     progressSupported = params.capabilities.window?.workDoneProgress === true;
     initialFolders =
       params.workspaceFolders ??
@@ -241,6 +245,12 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    // Said once the client listens (after initialize), in the log and to the person.
+    if (settingProblems.length > 0) {
+      const message = `Relata: some settings are not valid, so their defaults are used: ${settingProblems.join('; ')}`;
+      log(message);
+      void connection.window.showWarningMessage(message);
+    }
     for (const folder of initialFolders) openFolder(folder);
     void sendStatus();
     connection.workspace.onDidChangeWorkspaceFolders((change) => {

@@ -1,8 +1,10 @@
-// Assembles a ParsedDocument the same way for every format, so `text` always matches the blocks
-// and "this file has no text" is decided by one rule.
+// Assembles a ParsedDocument the same way for every format, so `text` always matches the blocks,
+// and "this file has no text", "this file hides text" and "this file hides instructions to an AI"
+// are each decided by one rule.
 
-import type { ItemFlag } from '../../../shared/types.ts';
-import type { Block, ParsedDocument, StructureMap } from './types.ts';
+import type { ItemFlag, Location } from '../../../shared/types.ts';
+import { findInstructionAttempts } from '../answer/injection.ts';
+import { HIDDEN_TEXT_MAX_CHARS, type Block, type HiddenText, type HiddenTextKind, type ParsedDocument, type StructureMap } from './types.ts';
 
 /** The separator between blocks in `ParsedDocument.text`. */
 export const BLOCK_SEPARATOR = '\n\n';
@@ -15,14 +17,29 @@ export function countVisibleChars(text: string): number {
   return text.replace(/\s+/gu, '').length;
 }
 
+/** A finding for text a reader cannot see, or null when there is nothing but whitespace. */
+export function hiddenText(kind: HiddenTextKind, text: string, location: Location): HiddenText | null {
+  const flat = text.replace(/\s+/gu, ' ').trim();
+  if (flat === '') return null;
+  const clipped = flat.length > HIDDEN_TEXT_MAX_CHARS ? `${flat.slice(0, HIDDEN_TEXT_MAX_CHARS)}…` : flat;
+  return { kind, text: clipped, location, instructions: findInstructionAttempts(flat) };
+}
+
 export function parsedDocument(parts: {
   title: string | null;
   blocks: Block[];
   structure: StructureMap;
   flags?: ItemFlag[];
+  hidden?: HiddenText[];
+  truncated?: string | null;
 }): ParsedDocument {
   const text = joinBlocks(parts.blocks);
-  const flags = [...(parts.flags ?? [])];
-  if (countVisibleChars(text) === 0 && !flags.includes('little_text')) flags.push('little_text');
-  return { title: parts.title, text, blocks: parts.blocks, structure: parts.structure, flags };
+  const hidden = parts.hidden ?? [];
+  const truncated = parts.truncated ?? null;
+  const flags = new Set(parts.flags ?? []);
+  if (countVisibleChars(text) === 0) flags.add('little_text');
+  if (hidden.length > 0) flags.add('hidden_text');
+  if (hidden.some((finding) => finding.instructions.length > 0)) flags.add('hidden_instructions');
+  if (truncated !== null) flags.add('truncated');
+  return { title: parts.title, text, blocks: parts.blocks, structure: parts.structure, flags: [...flags], hidden, truncated };
 }

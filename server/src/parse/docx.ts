@@ -1,49 +1,149 @@
 // Word documents have no stable lines or pages, so mammoth's semantic HTML (headings, paragraphs,
 // lists, tables) is walked into blocks located by their ordinal. Footnotes, endnotes and comments
-// are kept as paragraphs: people put facts there too. A file that is not a readable DOCX fails
-// with a reason naming what is wrong with it.
+// are kept as paragraphs: people put facts there too. Runs a reader cannot see (hidden, white on
+// white, 1 pt) are left out and reported as hidden. A file that is not a readable DOCX fails with
+// a reason naming what is wrong with it, and an archive that would inflate beyond the budget
+// fails before it can exhaust memory.
 
+import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Location } from '../../../shared/types.ts';
-import { parsedDocument } from './document.ts';
-import { ParseError, type Block, type BlockKind, type HeadingEntry, type Parser, type TableEntry } from './types.ts';
+import { hiddenText, parsedDocument } from './document.ts';
+import { HIDDEN_MARKER, markHiddenRuns, readRunStyles, type HiddenRun, type RunStyles } from './docxHidden.ts';
+import {
+  DEFAULT_PARSER_LIMITS,
+  ParseError,
+  type Block,
+  type BlockKind,
+  type HeadingEntry,
+  type HiddenText,
+  type Parser,
+  type ParserLimits,
+  type TableEntry,
+} from './types.ts';
+import { checkDeclaredSizes, declaredEntries, InflateBudget } from './zipBudget.ts';
 
 type HtmlDocument = ReturnType<typeof parseDocument>;
 type HtmlNode = HtmlDocument['children'][number];
 type HtmlElement = Parameters<typeof DomUtils.getAttributeValue>[0];
 
-export const docxParser: Parser = {
-  version: 'docx@1',
-  extensions: ['.docx'],
-  async parse(bytes) {
-    checkContainer(bytes);
-    let html: string;
-    try {
-      const result = await mammoth.convertToHtml(
-        { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
-        // Comments are dropped by default; mapping their references makes mammoth emit their text.
-        { styleMap: ['comment-reference => sup'], externalFileAccess: false },
-      );
-      html = result.value; // result.messages are warnings about unmapped styles and the like, not failures.
-    } catch (error) {
-      throw describeFailure(error, bytes);
-    }
-    const walker = new BlockWalker();
-    walker.visitAll(parseDocument(html).children);
-    return parsedDocument({
-      title: walker.headings.find((h) => h.level === 1)?.text ?? null,
-      blocks: walker.blocks,
-      structure: { headings: walker.headings, tables: walker.tables },
-    });
-  },
-};
+export const docxParser = createDocxParser();
+
+export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
+  const maxInflatedBytes = limits.maxInflatedBytes ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes;
+  return {
+    version: 'docx@2',
+    extensions: ['.docx'],
+    async parse(bytes) {
+      checkContainer(bytes);
+      const entries = declaredEntries(bytes);
+      if (entries !== null) checkDeclaredSizes(entries, maxInflatedBytes);
+      let html: string;
+      let parts: DocxParts;
+      try {
+        const budget = new InflateBudget(maxInflatedBytes, new Map((entries ?? []).map((entry) => [entry.name, entry.uncompressed])));
+        parts = new DocxParts(await JSZip.loadAsync(bytes), budget);
+        const result = await mammoth.convertToHtml(
+          // mammoth reads the archive through this object (its `file` input), so every part is inflated within the budget.
+          { file: parts } as unknown as { buffer: Buffer },
+          {
+            // Comments are dropped by default; mapping their references makes mammoth emit their text.
+            styleMap: ['comment-reference => sup'],
+            externalFileAccess: false,
+            // Only the alt text is read; inlining every image as base64 would cost memory for nothing.
+            convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+          },
+        );
+        html = result.value; // result.messages are warnings about unmapped styles and the like, not failures.
+      } catch (error) {
+        throw describeFailure(error, bytes);
+      }
+      const walker = new BlockWalker(parts.hiddenRuns);
+      walker.visitAll(parseDocument(html).children);
+      return parsedDocument({
+        title: walker.headings.find((h) => h.level === 1)?.text ?? null,
+        blocks: walker.blocks,
+        structure: { headings: walker.headings, tables: walker.tables },
+        hidden: walker.hidden(),
+      });
+    },
+  };
+}
+
+/**
+ * The archive as mammoth asks for it (exists, read). Parts are inflated once, within the budget;
+ * in every part with text, the text of hidden runs is swapped for markers before mammoth sees it.
+ */
+class DocxParts {
+  readonly hiddenRuns: HiddenRun[] = [];
+  private styles: Promise<RunStyles> | undefined;
+
+  constructor(
+    private readonly zip: JSZip,
+    private readonly budget: InflateBudget,
+  ) {}
+
+  exists(name: string): boolean {
+    return this.zip.file(name) !== null;
+  }
+
+  async read(name: string, encoding?: string): Promise<Uint8Array | string> {
+    const bytes = await this.inflate(name);
+    if (encoding === undefined) return bytes;
+    if (encoding === 'base64') return bytes.toString('base64');
+    const xml = new TextDecoder(encoding).decode(bytes);
+    if (!xml.includes('<w:t')) return xml;
+    const marked = markHiddenRuns(xml, await this.runStyles(), this.hiddenRuns.length);
+    this.hiddenRuns.push(...marked.runs);
+    return marked.xml;
+  }
+
+  private inflate(name: string): Promise<Buffer> {
+    const file = this.zip.file(name);
+    if (file === null) throw new ParseError(`malformed DOCX: part ${name} is missing`);
+    return this.budget.read(file);
+  }
+
+  private runStyles(): Promise<RunStyles> {
+    this.styles ??= this.exists('word/styles.xml')
+      ? this.inflate('word/styles.xml').then((bytes) => readRunStyles(bytes.toString('utf8')))
+      : Promise.resolve(readRunStyles(null));
+    return this.styles;
+  }
+}
 
 class BlockWalker {
   readonly blocks: Block[] = [];
   readonly headings: HeadingEntry[] = [];
   readonly tables: TableEntry[] = [];
   private stack: { level: number; text: string }[] = [];
+  /** Where each hidden run was: the block it sat in, or the next one when it was all its paragraph held. */
+  private readonly placed: (Location | undefined)[] = [];
+  private unplaced: number[] = [];
+
+  constructor(private readonly hiddenRuns: readonly HiddenRun[]) {}
+
+  hidden(): HiddenText[] {
+    const last = Math.max(this.blocks.length, 1);
+    return this.hiddenRuns.flatMap((run, index) => {
+      const finding = hiddenText(run.kind, run.text, this.placed[index] ?? { kind: 'blocks', start: last, end: last });
+      return finding ? [finding] : [];
+    });
+  }
+
+  /** Text without the hidden runs' markers, each line collapsed, blank lines dropped. */
+  private visible(text: string): string {
+    const stripped = text.replace(HIDDEN_MARKER, (_, index: string) => {
+      this.unplaced.push(Number(index));
+      return '';
+    });
+    return stripped
+      .split('\n')
+      .map(collapse)
+      .filter((line) => line !== '')
+      .join('\n');
+  }
 
   visitAll(nodes: readonly HtmlNode[]): void {
     for (const node of nodes) this.visit(node);
@@ -51,16 +151,16 @@ class BlockWalker {
 
   private visit(node: HtmlNode): void {
     if (node.type === 'text') {
-      this.add('paragraph', collapse(node.data));
+      this.add('paragraph', this.visible(node.data));
       return;
     }
     if (!DomUtils.isTag(node)) return;
     const tag = node.name;
     const level = /^h([1-6])$/.exec(tag)?.[1];
-    if (level !== undefined) return this.heading(Number(level), readableText(node));
+    if (level !== undefined) return this.heading(Number(level), this.visible(readableText(node)));
     switch (tag) {
       case 'p':
-        return void this.add('paragraph', readableText(node));
+        return void this.add('paragraph', this.visible(readableText(node)));
       case 'ul':
       case 'ol':
         for (const child of node.children) {
@@ -93,7 +193,7 @@ class BlockWalker {
     // Footnotes and endnotes arrive as an ordered list; they are notes, not list items.
     const id = DomUtils.getAttributeValue(item, 'id') ?? '';
     const kind: BlockKind = /^(footnote|endnote)-/.test(id) ? 'paragraph' : 'list_item';
-    this.add(kind, own.map(readableText).filter((text) => text !== '').join('\n'));
+    this.add(kind, this.visible(own.map(readableText).filter((text) => text !== '').join('\n')));
     for (const child of item.children) {
       if (DomUtils.isTag(child) && (child.name === 'ul' || child.name === 'ol')) this.visit(child);
     }
@@ -107,7 +207,7 @@ class BlockWalker {
     for (const row of rows) {
       const cells = row.children.filter((c): c is HtmlElement => DomUtils.isTag(c) && (c.name === 'td' || c.name === 'th'));
       columns = Math.max(columns, cells.length);
-      const texts = cells.map((cell) => readableText(cell).replace(/\n/g, ' '));
+      const texts = cells.map((cell) => this.visible(readableText(cell)).replace(/\n/g, ' '));
       if (texts.every((text) => text === '')) continue;
       const location = this.add('table_row', texts.join(' | '));
       if (location !== null) {
@@ -125,6 +225,8 @@ class BlockWalker {
     const ordinal = this.blocks.length + 1;
     const location: Location = { kind: 'blocks', start: ordinal, end: ordinal };
     this.blocks.push({ kind, text, headingPath: this.stack.map((h) => h.text), location });
+    for (const index of this.unplaced) this.placed[index] ??= location;
+    this.unplaced = [];
     return location;
   }
 }
@@ -185,6 +287,7 @@ function checkContainer(bytes: Uint8Array): void {
 }
 
 function describeFailure(error: unknown, bytes: Uint8Array): ParseError {
+  if (error instanceof ParseError) return error; // Already says what is wrong (a budget, a lying header).
   // mammoth reads nothing but these bytes, so whatever it rejects is the file's fault.
   const message = String((error as { message?: unknown } | null)?.message ?? error).split('\n')[0]!.trim();
   if (/could not find main document part/i.test(message)) {

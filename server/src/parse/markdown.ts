@@ -1,6 +1,7 @@
 // Markdown carries its own structure (headings, lists, tables, code), so blocks follow the syntax
 // tree rather than blank lines: each block knows its heading path and the source lines it came
-// from, and its text is what a reader sees, without the markup.
+// from, and its text is what a reader sees, without the markup. Text the rendered page does not
+// show (HTML comments, hidden elements) is left out of the blocks and reported as hidden.
 
 import type { Heading, List, ListItem, Nodes, Root, RootContent, Table } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -8,11 +9,11 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { DomUtils, parseDocument } from 'htmlparser2';
 import { parse as parseYaml } from 'yaml';
 import type { Location } from '../../../shared/types.ts';
 import { decodeText } from './decode.ts';
 import { parsedDocument } from './document.ts';
+import { HtmlVisibility } from './htmlVisibility.ts';
 import { ParseError, type Block, type BlockKind, type HeadingEntry, type Parser, type TableEntry } from './types.ts';
 
 // Built once: assembling the GFM syntax extensions costs more than parsing a small file.
@@ -22,7 +23,7 @@ const MARKDOWN_OPTIONS = {
 };
 
 export const markdownParser: Parser = {
-  version: 'markdown@1',
+  version: 'markdown@2',
   extensions: ['.md', '.markdown'],
   async parse(bytes) {
     const source = decodeText(bytes);
@@ -41,6 +42,7 @@ export const markdownParser: Parser = {
       title,
       blocks: outline.blocks,
       structure: { headings: outline.headings, tables: outline.tables },
+      hidden: outline.visibility.finish(),
     });
   },
 };
@@ -50,6 +52,7 @@ class Outline {
   readonly blocks: Block[] = [];
   readonly headings: HeadingEntry[] = [];
   readonly tables: TableEntry[] = [];
+  readonly visibility = new HtmlVisibility();
   private stack: { level: number; text: string }[] = [];
 
   visitAll(nodes: readonly RootContent[]): void {
@@ -61,11 +64,11 @@ class Outline {
       case 'heading':
         return this.heading(node);
       case 'paragraph':
-        return this.add('paragraph', plainText(node), lines(node));
+        return this.add('paragraph', this.blockText(node), lines(node));
       case 'code':
-        return this.add('code', node.value, lines(node));
+        return this.add('code', this.visibility.text(node.value, lines(node)), lines(node));
       case 'html':
-        return this.add('paragraph', htmlBlockText(node.value), lines(node));
+        return this.add('paragraph', htmlBlockText(this.visibility.html(node.value, lines(node), false)), lines(node));
       case 'list':
         return this.list(node);
       case 'table':
@@ -80,7 +83,7 @@ class Outline {
   }
 
   private heading(node: Heading): void {
-    const text = plainText(node).trim();
+    const text = this.blockText(node).trim();
     if (text === '') return;
     while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.level >= node.depth) this.stack.pop();
     this.stack.push({ level: node.depth, text });
@@ -103,7 +106,7 @@ class Outline {
     let first = true;
     const flush = (): void => {
       if (pending.length === 0) return;
-      const text = pending.map(plainText).join('\n');
+      const text = pending.map((paragraph) => this.blockText(paragraph)).join('\n');
       const start = lines(pending[0]!).start;
       const end = lines(pending[pending.length - 1]!).end;
       this.add('list_item', (first ? marker : '') + text, { kind: 'lines', start, end });
@@ -125,7 +128,7 @@ class Outline {
     let columns = 0;
     for (const row of node.children) {
       columns = Math.max(columns, row.children.length);
-      const text = row.children.map((cell) => plainText(cell).trim()).join(' | ');
+      const text = row.children.map((cell) => this.blockText(cell).trim()).join(' | ');
       this.add('table_row', text, lines(row));
     }
     this.tables.push({ rows: node.children.length, columns, location: lines(node) });
@@ -135,6 +138,33 @@ class Outline {
     if (text.trim() === '') return;
     this.blocks.push({ kind, text, headingPath: this.stack.map((h) => h.text), location });
   }
+
+  /** A paragraph's, heading's or cell's visible text; inline HTML it left open ends with it. */
+  private blockText(node: Nodes): string {
+    const text = this.plainText(node);
+    this.visibility.endInline();
+    return text;
+  }
+
+  /** The text a reader sees: link and emphasis text kept, inline code kept, markup and URLs dropped. */
+  private plainText(node: Nodes): string {
+    switch (node.type) {
+      case 'text':
+      case 'inlineCode':
+        return this.visibility.text(node.value, lines(node));
+      case 'break':
+        return this.visibility.hidden ? '' : '\n';
+      case 'image':
+      case 'imageReference':
+        return this.visibility.text(node.alt ?? '', lines(node));
+      case 'html':
+        return this.visibility.html(node.value, lines(node), true);
+      case 'footnoteReference':
+        return '';
+      default:
+        return 'children' in node ? node.children.map((child) => this.plainText(child as Nodes)).join('') : '';
+    }
+  }
 }
 
 function lines(node: Nodes): Location {
@@ -143,28 +173,8 @@ function lines(node: Nodes): Location {
   return { kind: 'lines', start, end: node.position?.end.line ?? start };
 }
 
-/** The text a reader sees: link and emphasis text kept, inline code kept, markup and URLs dropped. */
-function plainText(node: Nodes): string {
-  switch (node.type) {
-    case 'text':
-    case 'inlineCode':
-      return node.value;
-    case 'break':
-      return '\n';
-    case 'image':
-    case 'imageReference':
-      return node.alt ?? '';
-    case 'html':
-    case 'footnoteReference':
-      return '';
-    default:
-      return 'children' in node ? node.children.map((child) => plainText(child as Nodes)).join('') : '';
-  }
-}
-
-/** Raw HTML blocks often wrap prose (asides, pull quotes): keep their text, not their tags. */
-function htmlBlockText(html: string): string {
-  const text = DomUtils.textContent(parseDocument(html).children);
+/** Raw HTML blocks often wrap prose (asides, pull quotes): keep their visible text, not their tags. */
+function htmlBlockText(text: string): string {
   return text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .split(/\r\n|\n|\r/)

@@ -2,13 +2,16 @@
 // items page by page, so passages can say which page they came from. It also turns pdf.js's
 // failure modes (password, broken structure, truncation) into reasons a user can act on, and
 // flags files with no text layer instead of pretending they were read (no OCR is attempted).
+// Text drawn invisibly is left out and reported (pdfHidden.ts); a PDF longer than the page cap is
+// read up to the cap and flagged, so one huge file costs bounded time.
 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ItemFlag } from '../../../shared/types.ts';
 import { parsedDocument } from './document.ts';
-import { ParseError, ParseTimeoutError, type Block, type Parser } from './types.ts';
+import { separateHiddenText, type OperatorList } from './pdfHidden.ts';
+import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type HiddenText, type Parser, type ParserLimits } from './types.ts';
 
 /** Below this many non-space characters per page on average, the PDF is taken for a scan. */
 export const LITTLE_TEXT_CHARS_PER_PAGE = 20;
@@ -19,10 +22,11 @@ type TextContentItem = Awaited<ReturnType<Awaited<ReturnType<PDFDocumentProxy['g
 
 export const pdfParser = createPdfParser();
 
-export function createPdfParser(options: { timeoutMs?: number } = {}): Parser {
+export function createPdfParser(options: { timeoutMs?: number } & Partial<Pick<ParserLimits, 'maxPages'>> = {}): Parser {
   const timeoutMs = options.timeoutMs ?? PDF_TIMEOUT_MS;
+  const maxPages = options.maxPages ?? DEFAULT_PARSER_LIMITS.maxPages;
   return {
-    version: 'pdf@1',
+    version: 'pdf@2',
     extensions: ['.pdf'],
     async parse(bytes) {
       if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
@@ -35,6 +39,8 @@ export function createPdfParser(options: { timeoutMs?: number } = {}): Parser {
         disableFontFace: true,
         useSystemFonts: false,
         stopAtErrors: false,
+        // Images are never drawn here; this keeps the operator list (read for hidden text) from decoding them.
+        maxImageSize: 1,
         ...assetPaths(),
       });
       let timer: NodeJS.Timeout | undefined;
@@ -44,7 +50,7 @@ export function createPdfParser(options: { timeoutMs?: number } = {}): Parser {
           timeoutMs,
         );
       });
-      const reading = readDocument(task, bytes);
+      const reading = readDocument(pdfjs, task, bytes, maxPages);
       reading.catch(() => undefined); // If the timeout wins, the abandoned read must not surface as unhandled.
       try {
         return await Promise.race([reading, timedOut]);
@@ -58,18 +64,25 @@ export function createPdfParser(options: { timeoutMs?: number } = {}): Parser {
   };
 }
 
-async function readDocument(task: PDFDocumentLoadingTask, bytes: Uint8Array) {
+async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: Uint8Array, maxPages: number) {
   const doc = await task.promise;
+  const pagesRead = Math.min(doc.numPages, maxPages);
   const blocks: Block[] = [];
+  const hidden: HiddenText[] = [];
   let visibleChars = 0;
   let firstPageError: unknown;
   let failedPages = 0;
   // Page by page, releasing each page's resources, so a long PDF does not hold every page in memory.
-  for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) {
+  for (let pageNumber = 1; pageNumber <= pagesRead; pageNumber++) {
     try {
       const page = await doc.getPage(pageNumber);
-      const content = await page.getTextContent().finally(() => page.cleanup());
-      for (const paragraph of paragraphs(content.items)) {
+      const location = { kind: 'pages', start: pageNumber, end: pageNumber } as const;
+      const content = await page
+        .getTextContent()
+        .then((text) => separateHiddenText(text.items, () => page.getOperatorList() as Promise<OperatorList>, pdfjs.OPS, location))
+        .finally(() => page.cleanup());
+      hidden.push(...content.hidden);
+      for (const paragraph of paragraphs(content.visible as TextContentItem[])) {
         visibleChars += paragraph.replace(/\s+/gu, '').length;
         blocks.push({
           kind: 'paragraph',
@@ -84,19 +97,24 @@ async function readDocument(task: PDFDocumentLoadingTask, bytes: Uint8Array) {
       firstPageError ??= error;
     }
   }
-  if (doc.numPages > 0 && failedPages === doc.numPages) throw asParseError(firstPageError, bytes);
+  if (pagesRead > 0 && failedPages === pagesRead) throw asParseError(firstPageError, bytes);
 
   const metadata = await doc.getMetadata().catch(() => null);
   const info = (metadata?.info ?? {}) as { Title?: unknown; EncryptFilterName?: unknown };
   const flags: ItemFlag[] = [];
   if (info.EncryptFilterName) flags.push('encrypted_no_password');
-  if (visibleChars < LITTLE_TEXT_CHARS_PER_PAGE * Math.max(doc.numPages, 1)) flags.push('little_text');
+  if (visibleChars < LITTLE_TEXT_CHARS_PER_PAGE * Math.max(pagesRead, 1)) flags.push('little_text');
   const xmpTitle = metadata?.metadata?.get('dc:title');
   return parsedDocument({
     title: cleanTitle(info.Title) ?? cleanTitle(xmpTitle),
     blocks,
     structure: { headings: [], tables: [], pages: doc.numPages },
     flags,
+    hidden,
+    truncated:
+      pagesRead < doc.numPages
+        ? `only the first ${pagesRead.toLocaleString('en-GB')} of ${doc.numPages.toLocaleString('en-GB')} pages were indexed`
+        : null,
   });
 }
 

@@ -36,6 +36,37 @@ export interface StructureMap {
   keyPaths?: string[];
 }
 
+/** How a passage was hidden from a reader of the rendered document. */
+export type HiddenTextKind =
+  /** `<!-- … -->` in Markdown. */
+  | 'html_comment'
+  /** An HTML element with `hidden`, `display:none`, `visibility:hidden`, `font-size:0` or `opacity:0`, or a `<script>`, `<style>` or `<template>`. */
+  | 'hidden_element'
+  /** A Word run marked hidden (`w:vanish`, `w:specVanish`, `w:webHidden`). */
+  | 'vanish_run'
+  /** A Word run coloured like the page behind it (white on white). */
+  | 'white_text'
+  /** Text too small to read: a Word run of at most 2 pt, PDF text under 1 pt. */
+  | 'tiny_text'
+  /** PDF text drawn with render mode 3 or 7 (`3 Tr`): neither filled nor stroked. */
+  | 'invisible_render_mode';
+
+/**
+ * Text that is in the file but not on the page a reader sees. It is kept out of the blocks (so it
+ * never reaches search or a model) and reported here instead, so nothing is hidden from the user.
+ */
+export interface HiddenText {
+  kind: HiddenTextKind;
+  /** The hidden text, whitespace collapsed, clipped to HIDDEN_TEXT_MAX_CHARS. */
+  text: string;
+  /** Where it sits: lines (Markdown), the paragraph it was in or before (DOCX), its page (PDF). */
+  location: Location;
+  /** Sentences of it addressed to an AI assistant (answer/injection.ts); empty for most hidden text. */
+  instructions: string[];
+}
+
+export const HIDDEN_TEXT_MAX_CHARS = 500;
+
 export interface ParsedDocument {
   /** Best title the format offers (front matter, first heading, document metadata), else null. */
   title: string | null;
@@ -44,7 +75,27 @@ export interface ParsedDocument {
   blocks: Block[];
   structure: StructureMap;
   flags: ItemFlag[];
+  /** Text a reader cannot see, left out of the blocks. Documents stored by older parsers lack it. */
+  hidden: HiddenText[];
+  /** Why only part of the file was read (e.g. a page cap), else null. Older documents lack it. */
+  truncated: string | null;
 }
+
+/**
+ * Caps that keep one hostile file from exhausting memory or time. Parsers take them as options
+ * with these defaults, so the pipeline can pass the user's settings through.
+ */
+export interface ParserLimits {
+  /** A DOCX whose ZIP entries inflate to more than this in total is refused (bytes). */
+  maxInflatedBytes: number;
+  /** A PDF is read up to this many pages; the rest is left out and the item flagged `truncated`. */
+  maxPages: number;
+}
+
+export const DEFAULT_PARSER_LIMITS: ParserLimits = {
+  maxInflatedBytes: 200 * 1024 * 1024,
+  maxPages: 2_000,
+};
 
 export interface Parser {
   /** Recorded on every item this parser produced, e.g. "markdown@1". Bump on any output change. */

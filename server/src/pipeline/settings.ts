@@ -1,6 +1,7 @@
 // Pipeline settings with their defaults in one place. The CLI and the language server map
 // their flags and configuration onto this shape.
 
+import { availableParallelism } from 'node:os';
 import { thresholdsFromEnv, type Thresholds } from '../scoring/index.ts';
 
 export interface PipelineSettings {
@@ -14,6 +15,14 @@ export interface PipelineSettings {
   exclude: string[];
   /** Discovery's thresholds (RELATA_REL_MIN_SCORE, RELATA_REL_STORE_SCORE, RELATA_NEAR_DUPLICATE_SIMILARITY). */
   thresholds: Thresholds;
+  /** Forget a deleted document as soon as it is tombstoned (`relata forget`); off by default (RELATA_FORGET_DELETED=1). */
+  forgetDeleted: boolean;
+  /** Heap a parse thread may use before it is stopped and its file fails (MB; RELATA_PARSE_MEMORY_MB). */
+  parseMemoryMb: number;
+  /** How long one file may take to parse before its thread is stopped and the file fails (RELATA_PARSE_TIMEOUT_MS). */
+  parseTimeoutMs: number;
+  /** Files parsed at the same time, each in its own thread (RELATA_PARSE_LANES; default: min(2, cores)). */
+  parseLanes: number;
 }
 
 export const MEBIBYTE = 1024 * 1024;
@@ -25,6 +34,10 @@ export function defaultPipelineSettings(env: NodeJS.ProcessEnv = process.env): P
     maxAttempts: 3,
     exclude: [],
     thresholds: thresholdsFromEnv(env),
+    forgetDeleted: env.RELATA_FORGET_DELETED === '1' || env.RELATA_FORGET_DELETED === 'true',
+    parseMemoryMb: positiveNumber(env.RELATA_PARSE_MEMORY_MB) ?? 512,
+    parseTimeoutMs: positiveNumber(env.RELATA_PARSE_TIMEOUT_MS) ?? 60_000,
+    parseLanes: Math.floor(positiveNumber(env.RELATA_PARSE_LANES) ?? Math.min(2, availableParallelism())),
   };
 }
 

@@ -1,11 +1,13 @@
 // Runs queued jobs under leases. A worker claims the oldest claimable job, renews its lease while
 // the stage runs, and completes it; a failure goes back to the queue until the attempt cap, then
-// fails the item with the reason. Because every stage is idempotent, a worker that dies mid-job
+// fails the item with the reason. Every claim counts as an attempt, so a job that keeps killing
+// its indexer also stops at the cap. Because every stage is idempotent, a worker that dies mid-job
 // only costs the time until its lease is handed back.
 
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { JobRecord } from '../store/contract.ts';
 import { isDeadLocalOwner, newOwnerId } from './owner.ts';
+import { markParseFailed } from './stages/parse.ts';
 import { FAILURE_FAILS_ITEM, STAGES, type StageContext } from './stages/index.ts';
 
 export type WorkerEvent =
@@ -31,29 +33,65 @@ export class Worker {
     return this.context.store.releaseLeases(isDeadLocalOwner);
   }
 
-  /** Process jobs until none is claimable (or the signal aborts). Returns the number run. */
+  /**
+   * Process jobs until none is claimable (or the signal aborts). Returns the number run. Parse
+   * jobs run in parse threads, so up to one per parse lane runs at once, beside one job of any
+   * other stage on this thread; the store's operations are each atomic, so interleaved jobs are as
+   * safe as two indexers sharing a folder.
+   */
   async runUntilIdle(): Promise<number> {
+    const lanes = Math.max(1, this.context.parsing.limits.lanes);
+    const running = new Set<Promise<void>>();
+    const busy = { parse: 0, other: 0 };
+    const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'parse' ? lanes : 1);
     let processed = 0;
     while (!this.options.signal?.aborted) {
+      if (full('parse') && full('other')) {
+        await Promise.race(running);
+        continue;
+      }
       const job = await this.context.store.claim(this.owner, this.context.settings.leaseMs);
-      if (!job) break;
-      await this.runJob(job);
+      if (!job) {
+        if (running.size === 0) break;
+        await Promise.race(running); // a running job may queue the next one
+        continue;
+      }
+      const renewal = this.keepLease(job);
+      const kind = job.stage === 'parse' ? 'parse' : 'other';
+      while (full(kind)) await Promise.race(running);
+      busy[kind] += 1;
+      const run: Promise<void> = this.runJob(job).finally(() => {
+        clearInterval(renewal);
+        busy[kind] -= 1;
+        running.delete(run);
+      });
+      running.add(run);
       processed += 1;
       // Let the host answer what is waiting (an editor's search, a status request) between jobs:
       // most stages never wait on anything that would otherwise yield.
       await new Promise((resolve) => setImmediate(resolve));
     }
+    await Promise.all(running);
     return processed;
+  }
+
+  /**
+   * Renew the job's lease every third of it from this thread, which no parse can block, until the
+   * returned timer is cleared.
+   */
+  private keepLease(job: JobRecord): NodeJS.Timeout {
+    const { store, settings } = this.context;
+    return setInterval(() => {
+      void store.renew(job.id, this.owner, settings.leaseMs);
+    }, Math.max(50, settings.leaseMs / 3));
   }
 
   private async runJob(job: JobRecord): Promise<void> {
     const { store, settings } = this.context;
     const emit = this.options.onEvent ?? (() => undefined);
+    if (job.attempts > settings.maxAttempts) return this.giveUp(job);
     emit({ type: 'job-started', job });
     const started = performance.now();
-    const renewal = setInterval(() => {
-      void store.renew(job.id, this.owner, settings.leaseMs);
-    }, Math.max(50, settings.leaseMs / 3));
     try {
       await runStage(job.stage, this.context, job.subject);
       await store.complete(job, this.owner);
@@ -66,9 +104,27 @@ export class Worker {
         failsItem: FAILURE_FAILS_ITEM[job.stage],
       });
       emit({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp });
-    } finally {
-      clearInterval(renewal);
     }
+  }
+
+  /**
+   * A job claimed more often than the attempt cap never finished its earlier attempts: its
+   * indexer crashed (a native crash, the system's out-of-memory killer) or lost the lease while
+   * running it. Running it again would do the same, so it fails without running.
+   */
+  private async giveUp(job: JobRecord): Promise<void> {
+    const { store, settings } = this.context;
+    const reason =
+      `gave up after ${settings.maxAttempts} attempts: ${job.stage} never finished ` +
+      '(the indexer stopped, or lost the lease, while running it)';
+    const outcome = await store.fail(job, this.owner, reason, {
+      permanent: true,
+      maxAttempts: settings.maxAttempts,
+      failsItem: FAILURE_FAILS_ITEM[job.stage],
+    });
+    // Recorded with the parser's version, so an unchanged file is not parsed again on the next run.
+    if (outcome.gaveUp && job.stage === 'parse') await markParseFailed(this.context, job.subject, reason);
+    this.options.onEvent?.({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp });
   }
 }
 

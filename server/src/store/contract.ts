@@ -36,6 +36,8 @@ export interface ItemRecord {
   createdAt: string;
   updatedAt: string;
   deletedAt: string | null;
+  /** When `relata forget` removed this deleted document's text and bytes; the row is the record that it existed. */
+  forgottenAt: string | null;
 }
 
 export interface ItemVersionRecord {
@@ -289,6 +291,21 @@ export interface WorkspaceStore {
   recordSkipped(path: string, reason: string, size: number | null): Promise<void>;
   /** A file is gone: tombstone its item. Returns paths of duplicates that must be re-ingested. */
   tombstone(path: string): Promise<string[]>;
+  /**
+   * Forget deleted (tombstoned) items: remove their parsed text, title, passages, vectors, lexical
+   * rows, entities, claims, phrases and jobs, and redact what their relationships quote from them,
+   * keeping the item row (path, id, hash, dates, forgotten_at), its versions and the relationship
+   * history. Refuses, before changing anything, an item whose file is still in the folder. Returns the
+   * content hashes that no item or version of any workspace refers to any more: their bytes may go.
+   */
+  forgetItems(itemIds: readonly string[]): Promise<{ forgotten: string[]; unreferencedHashes: string[] }>;
+  /**
+   * Makes what was forgotten unrecoverable from the store's files: merges the lexical indexes so
+   * deleted entries leave them, and checkpoints and truncates the write-ahead log. A no-op when
+   * nothing was forgotten through this store since the last call. False when another process
+   * reading the store kept the log from being truncated (it is truncated at a later checkpoint).
+   */
+  scrubForgotten(): Promise<boolean>;
   /** Paths of live items, for finding files that disappeared while nobody watched. */
   livePaths(): Promise<string[]>;
 

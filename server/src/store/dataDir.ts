@@ -6,15 +6,20 @@ import envPaths from 'env-paths';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
+/** Relata's own directory under the data home; the folders' stores live beneath it. */
+export function relataDataHome(): string {
+  return envPaths('relata', { suffix: '' }).data;
+}
+
 export function defaultDataDir(folder: string): string {
   const absolute = path.resolve(folder);
   const digest = createHash('sha256').update(absolute).digest('hex').slice(0, 12);
   const name = path.basename(absolute).replace(/[^\w.-]+/g, '_') || 'root';
-  return path.join(envPaths('relata', { suffix: '' }).data, 'folders', `${name}-${digest}`);
+  return path.join(relataDataHome(), 'folders', `${name}-${digest}`);
 }
 
-/** True when `inner` is `outer` or lies beneath it. */
+/** True when `inner` is `outer` or lies beneath it; only the segment `..` climbs (`..notes` is a name). */
 export function isInside(inner: string, outer: string): boolean {
   const relative = path.relative(path.resolve(outer), path.resolve(inner));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
 }

@@ -1,11 +1,12 @@
 // Which files of a folder Relata looks at. One implementation serves both the initial scan and
 // the watcher, so the two can never disagree: .gitignore files (at any depth, with git's
-// semantics via the `ignore` package), the configured exclude patterns, and the data directory.
+// semantics via the `ignore` package) and the configured exclude patterns. (The data directory is
+// never inside the folder: FolderIndex refuses that.)
 
 import ignore, { type Ignore } from 'ignore';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isInside } from '../store/dataDir.ts';
+import { leavesFolder } from './folderBoundary.ts';
 
 /** Never worth indexing, whatever the folder's .gitignore says. Users can add more. */
 export const DEFAULT_EXCLUDES: readonly string[] = ['.git/', 'node_modules/', '.DS_Store', 'Thumbs.db', '~$*'];
@@ -15,11 +16,7 @@ export class FolderRules {
   private readonly excludes: Ignore;
   private readonly gitignores = new Map<string, Ignore | null>();
 
-  constructor(
-    root: string,
-    excludePatterns: readonly string[],
-    private readonly dataDir: string | null,
-  ) {
+  constructor(root: string, excludePatterns: readonly string[]) {
     this.root = path.resolve(root);
     this.excludes = ignore().add([...DEFAULT_EXCLUDES, ...excludePatterns]);
   }
@@ -31,11 +28,9 @@ export class FolderRules {
 
   /** True when the path (absolute) must not be indexed. Directories must be flagged as such. */
   isIgnored(absolute: string, isDirectory: boolean): boolean {
-    const resolved = path.resolve(absolute);
-    if (this.dataDir && isInside(resolved, this.dataDir)) return true;
-    const relative = this.relative(resolved);
+    const relative = this.relative(path.resolve(absolute));
     if (relative === '') return false;
-    if (relative.startsWith('..')) return true;
+    if (leavesFolder(relative)) return true;
     const probe = isDirectory ? `${relative}/` : relative;
     if (this.excludes.ignores(probe)) return true;
     return this.ignoredByGit(relative, isDirectory);

@@ -1,6 +1,7 @@
 // Lists the files of a folder that Relata should index, as folder-relative paths in a stable
 // order (so the queue, and therefore which of two identical files counts as the original, is
-// deterministic).
+// deterministic). Nothing is followed: a directory is descended only when it is a real one, and
+// every other entry (a file, a link, a FIFO) is listed, so ingest can report why it is skipped.
 
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,7 +17,7 @@ export async function scanFolder(root: string, rules: FolderRules): Promise<stri
       const absolute = path.join(directory, entry.name);
       if (entry.isDirectory()) {
         if (!rules.isIgnored(absolute, true)) pending.push(absolute);
-      } else if (entry.isFile() && !rules.isIgnored(absolute, false)) {
+      } else if (!rules.isIgnored(absolute, false)) {
         found.push(rules.relative(absolute));
       }
     }

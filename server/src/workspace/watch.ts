@@ -1,8 +1,10 @@
 // Keeps a folder's index current while the folder is open: chokidar reports additions, changes
 // and deletions; they are debounced into batches of ingest jobs, and the queue is drained one
-// batch at a time so that a burst of saves becomes one pass of work, not many.
+// batch at a time so that a burst of saves becomes one pass of work, not many. Links are not
+// followed (workspace/folderBoundary.ts): a link is reported as itself, and ingest skips it.
 
 import chokidar, { type FSWatcher } from 'chokidar';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { FolderIndex, Progress } from '../engine/folderIndex.ts';
 
@@ -39,19 +41,24 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
       .catch((error: Error) => options.onError?.(error));
   };
 
-  const note = (absolute: string) => {
-    const relative = index.rules.relative(absolute);
+  // chokidar would take a folder given through a link for a link and not descend it, so it
+  // watches the folder's real path; what it reports is mapped back to the folder as given.
+  const realFolder = realpathSync(index.folder);
+  const inFolder = (reported: string) => path.join(index.folder, path.relative(realFolder, reported));
+
+  const note = (reported: string) => {
+    const relative = index.rules.relative(inFolder(reported));
     if (path.posix.basename(relative) === '.gitignore') index.rules.forgetGitignore(path.posix.dirname(relative).replace(/^\.$/, ''));
     changed.add(relative);
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };
 
-  const watcher: FSWatcher = chokidar.watch(index.folder, {
+  const watcher: FSWatcher = chokidar.watch(realFolder, {
     ignoreInitial: true,
+    followSymlinks: false,
     awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
-    ignored: (candidate, stats) =>
-      stats ? index.rules.isIgnored(candidate, stats.isDirectory()) : index.rules.isIgnored(candidate, true),
+    ignored: (candidate, stats) => index.rules.isIgnored(inFolder(candidate), stats ? stats.isDirectory() : true),
   });
   for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) {
     watcher.on(event, (absolute: string | Error) => {

@@ -5,12 +5,13 @@ import type { EntityAliasView, RelationshipStatus } from '../../../../shared/typ
 import { decideAlias } from '../../engine/aliases.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 
 const STATUSES: readonly RelationshipStatus[] = ['pending', 'confirmed', 'rejected'];
 
 const formatAlias = (alias: EntityAliasView) =>
-  `${alias.id}  ${alias.a.surface} = ${alias.b.surface}  (${alias.status}${alias.decided_by ? ` by ${alias.decided_by}` : ''})\n  ${alias.reason}`;
+  `${alias.id}  ${terminalLine(alias.a.surface)} = ${terminalLine(alias.b.surface)}  (${alias.status}${alias.decided_by ? ` by ${terminalLine(alias.decided_by)}` : ''})\n  ${terminalLine(alias.reason)}`;
 
 export const aliasesCommand: Command = {
   name: 'aliases',

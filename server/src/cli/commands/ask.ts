@@ -13,6 +13,7 @@ import { queryEmbedder } from '../../ranking/queryEmbedder.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { MODEL_OPTIONS, providerFromFlags } from '../modelFlags.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 import { locationText } from './search.ts';
 
@@ -44,11 +45,11 @@ function uncertaintyLines(result: AnswerResult): string[] {
   const labelsOf = (itemId: string) => result.sources.filter((source) => source.item_id === itemId).map((source) => source.label);
   const name = (ref: { item_id: string; path: string }) => {
     const labels = labelsOf(ref.item_id);
-    return labels.length > 0 ? `${labels.join('/')} (${ref.path})` : ref.path;
+    return labels.length > 0 ? `${labels.join('/')} (${terminalLine(ref.path)})` : terminalLine(ref.path);
   };
   const lines: string[] = [];
   for (const conflict of result.conflicts) {
-    lines.push(`- Conflict recorded between ${conflict.items.map(name).join(' and ')}: ${conflict.detail}`);
+    lines.push(`- Conflict recorded between ${conflict.items.map(name).join(' and ')}: ${terminalLine(conflict.detail)}`);
   }
   if (!result.sufficient) lines.push(`- ${insufficiency(result)}`);
   if (result.invalid_citations > 0) {
@@ -62,8 +63,9 @@ function uncertaintyLines(result: AnswerResult): string[] {
     );
   }
   for (const warning of result.injection_warnings) {
-    lines.push(`- ${warning.label} contains what looks like an instruction to the model (the model was told to ignore it): "${warning.text}"`);
+    lines.push(`- ${warning.label} contains what looks like an instruction to the model (${warning.kind}; the model was told to ignore it): "${terminalLine(warning.text)}"`);
   }
+  if (result.injection_warnings.length > 0) lines.push('- Detection is best-effort: a passage not flagged is not proven safe.');
   return lines;
 }
 
@@ -73,8 +75,8 @@ export function renderAnswer(result: AnswerResult): string {
   if (result.sources.length === 0) lines.push('  (none)');
   for (const source of result.sources) {
     lines.push(
-      `  ${source.label}${cited.has(source.label) ? ' (cited)' : ''}  ${source.title ?? source.path}`,
-      `      ${source.path}, ${locationText(source.location)}`,
+      `  ${source.label}${cited.has(source.label) ? ' (cited)' : ''}  ${terminalLine(source.title ?? source.path)}`,
+      `      ${terminalLine(source.path)}, ${locationText(source.location)}`,
       `      > ${excerpt(source.passage)}`,
     );
   }
@@ -93,13 +95,15 @@ function timeoutOf(value: string | undefined): number {
 export const askCommand: Command = {
   name: 'ask',
   summary: 'answer a question from the indexed folder, citing its sources',
-  usage: `relata ask "<question>" [--model PATH | --endpoint URL [--endpoint-model NAME]] [--timeout-ms N]
+  usage: `relata ask "<question>" [--model PATH | --endpoint URL [--endpoint-model NAME] [--allow-insecure-endpoint]] [--timeout-ms N]
        [--data DIR] [--workspace NAME] [--json] [--embedding-model default|none|DIR]
 
 ${COMMON_USAGE}
   --model PATH      a local GGUF model, run on the CPU (default: RELATA_LLM_MODEL)
   --endpoint URL    an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: RELATA_LLM_ENDPOINT)
   --endpoint-model NAME  the model name the server expects (default: RELATA_LLM_ENDPOINT_MODEL)
+  --allow-insecure-endpoint  allow plain http:// to another machine (default: RELATA_LLM_ALLOW_INSECURE=1);
+                    loopback needs no opt-in, and an API key (RELATA_LLM_API_KEY) is never sent that way
   --timeout-ms N    give up on the model after N ms (default ${DEFAULT_TIMEOUT_MS}); a timeout is an error
   --embedding-model the model the folder was embedded with (default: RELATA_EMBEDDING_MODEL, else default)
   Without a model, ask prints what retrieval found and how to configure one.`,

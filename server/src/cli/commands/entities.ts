@@ -4,6 +4,7 @@
 
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 
 export const entitiesCommand: Command = {
   name: 'entities',
@@ -29,7 +30,7 @@ ${COMMON_USAGE}`,
       }
       out(
         entities
-          .map((entity) => `${String(entity.frequency).padStart(4)}  ${entity.type.padEnd(12)} ${entity.surface}  (${entity.items.join(', ')})`)
+          .map((entity) => `${String(entity.frequency).padStart(4)}  ${entity.type.padEnd(12)} ${terminalLine(entity.surface)}  (${entity.items.map(terminalLine).join(', ')})`)
           .join('\n') || 'no entities',
       );
       return 0;

@@ -6,6 +6,8 @@ import { FolderIndex } from '../../engine/folderIndex.ts';
 import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { MEBIBYTE } from '../../pipeline/settings.ts';
+import { defaultDataDir } from '../../store/dataDir.ts';
+import { dataDirOverlap } from '../../workspace/folderBoundary.ts';
 import { watchFolder } from '../../workspace/watch.ts';
 import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
 import type { AnswerProvider } from '../../answer/provider.ts';
@@ -13,6 +15,7 @@ import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
 import { providerFromFlags, MODEL_OPTIONS } from '../modelFlags.ts';
 import { terminalProgress } from '../progressBar.ts';
+import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 
 export const indexCommand: Command = {
@@ -20,6 +23,7 @@ export const indexCommand: Command = {
   summary: 'index a folder (ingest → parse → chunk → embed → extract → discover), then print a summary',
   usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
        [--embedding-model default|none|DIR] [--embedding-threads N] [--classify [--model PATH | --endpoint URL [--endpoint-model NAME]]]
+       [--forget-deleted]
 
 ${COMMON_USAGE}
   --watch           keep running and index changes as they happen (Ctrl+C to stop)
@@ -30,7 +34,9 @@ ${COMMON_USAGE}
   --embedding-threads N  worker threads that embed (default: one per core)
   --classify        ask a language model for its opinion on candidate relationships (one weak signal,
                     weight 0.15); uses --model / --endpoint, else RELATA_LLM_MODEL / RELATA_LLM_ENDPOINT.
-                    Slow on a CPU: one model call per candidate pair at or above the minimum score`,
+                    Slow on a CPU: one model call per candidate pair at or above the minimum score
+  --forget-deleted  forget each deleted file's text and bytes as soon as it is tombstoned, as
+                    \`relata forget\` does (default: RELATA_FORGET_DELETED=1, else off)`,
   options: {
     ...COMMON_OPTIONS,
     watch: { type: 'boolean' },
@@ -39,6 +45,7 @@ ${COMMON_USAGE}
     'embedding-model': { type: 'string' },
     'embedding-threads': { type: 'string' },
     classify: { type: 'boolean' },
+    'forget-deleted': { type: 'boolean' },
     ...MODEL_OPTIONS,
   },
   async run({ values, positionals, log, out }: CommandInput) {
@@ -46,6 +53,8 @@ ${COMMON_USAGE}
     const folder = path.resolve(positionals[0]!);
     const info = await stat(folder).catch(() => null);
     if (!info?.isDirectory()) throw new UsageError(`not a folder: ${folder}`);
+    const overlap = dataDirOverlap(folder, (values.data as string | undefined) ?? defaultDataDir(folder));
+    if (overlap) throw new UsageError(overlap);
     const maxFileMb = values['max-file-mb'] === undefined ? 50 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
 
@@ -64,7 +73,11 @@ ${COMMON_USAGE}
       folder,
       dataDir: values.data as string | undefined,
       workspace: values.workspace as string | undefined,
-      settings: { exclude: (values.exclude as string[] | undefined) ?? [], maxFileBytes: maxFileMb * MEBIBYTE },
+      settings: {
+        exclude: (values.exclude as string[] | undefined) ?? [],
+        maxFileBytes: maxFileMb * MEBIBYTE,
+        ...(values['forget-deleted'] ? { forgetDeleted: true } : {}),
+      },
     });
     try {
       const progress = terminalProgress('indexing');
@@ -76,7 +89,7 @@ ${COMMON_USAGE}
 
       log(`watching ${folder} for changes (Ctrl+C to stop)`);
       const watch = watchFolder(index, {
-        onBatch: (paths) => log(`changed: ${paths.join(', ')}`),
+        onBatch: (paths) => log(`changed: ${paths.map(terminalLine).join(', ')}`),
         onError: (error) => log(`watch error: ${error.message}`),
       });
       await new Promise<void>((resolve) => {
@@ -94,14 +107,14 @@ ${COMMON_USAGE}
 
 function formatReport(report: IndexReport, dataDir: string): string {
   const lines = [
-    `workspace ${report.workspace}, store ${dataDir}`,
+    `workspace ${report.workspace}, store ${terminalLine(dataDir)}`,
     `${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
       `${report.items.duplicates} duplicates; ${report.chunks} chunks in ${(report.elapsed_ms / 1000).toFixed(1)} s`,
   ];
   const notable = report.files.filter((file) => file.status !== 'indexed' || file.flags.length > 0);
   for (const file of notable) {
     const flags = file.flags.length ? ` [${file.flags.join(', ')}]` : '';
-    lines.push(`  ${file.status.padEnd(9)} ${file.path}${flags}${file.reason ? `: ${file.reason}` : ''}`);
+    lines.push(`  ${file.status.padEnd(9)} ${terminalLine(file.path)}${flags}${file.reason ? `: ${terminalLine(file.reason)}` : ''}`);
   }
   return lines.join('\n');
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
+import { leavesFolder } from '../../workspace/folderBoundary.ts';
 import { UsageError } from '../usage.ts';
 import { EXIT_FAILURE } from '../usage.ts';
 
@@ -22,9 +24,9 @@ ${COMMON_USAGE}`,
     try {
       if (!root) throw new UsageError('this store records no indexed folder');
       const relative = path.relative(root, absolute).split(path.sep).join('/');
-      const item = relative.startsWith('..') ? null : await store.getItemByPath(relative);
+      const item = leavesFolder(relative) ? null : await store.getItemByPath(relative);
       if (!item) {
-        log(`not an item of ${root}: ${absolute}`);
+        log(`not an item of ${terminalLine(root)}: ${terminalLine(absolute)}`);
         return EXIT_FAILURE;
       }
       const detail = await itemDetail(store, item);
@@ -33,15 +35,15 @@ ${COMMON_USAGE}`,
         return 0;
       }
       const lines = [
-        `${detail.title ?? detail.path} (${detail.path})`,
-        `status ${detail.status}${detail.reason ? `: ${detail.reason}` : ''}${detail.duplicateOf ? ` (duplicate of ${detail.duplicateOf})` : ''}`,
+        `${terminalLine(detail.title ?? detail.path)} (${terminalLine(detail.path)})`,
+        `status ${detail.status}${detail.reason ? `: ${terminalLine(detail.reason)}` : ''}${detail.duplicateOf ? ` (duplicate of ${detail.duplicateOf})` : ''}`,
         `hash ${detail.contentHash ?? '-'}, parser ${detail.parserVersion ?? '-'}, version ${detail.version}` +
           (detail.flags.length ? `, flags ${detail.flags.join(', ')}` : ''),
         `versions: ${detail.versions.map((version) => `v${version.version} ${version.contentHash.slice(0, 12)} ${version.createdAt}`).join('; ') || 'none'}`,
         `chunks: ${detail.chunks.length}`,
         ...detail.chunks.map(
           (chunk) =>
-            `  #${chunk.ordinal} ${describeLocation(chunk.location)} ${chunk.headingPath.join(' › ') || '-'}: ${chunk.firstWords}`,
+            `  #${chunk.ordinal} ${describeLocation(chunk.location)} ${terminalLine(chunk.headingPath.join(' › ')) || '-'}: ${terminalLine(chunk.firstWords)}`,
         ),
       ];
       out(lines.join('\n'));

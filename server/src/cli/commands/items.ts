@@ -3,6 +3,7 @@
 import { itemViews } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 
 export const itemsCommand: Command = {
   name: 'items',
@@ -24,7 +25,7 @@ ${COMMON_USAGE}`,
           .map((item) => {
             const flags = item.flags.length ? ` [${item.flags.join(', ')}]` : '';
             const why = item.reason ?? (item.duplicateOf ? `duplicate of ${item.duplicateOf}` : '');
-            return `${item.status.padEnd(9)} ${item.path}${flags}${why ? `: ${why}` : ''}`;
+            return `${item.status.padEnd(9)} ${terminalLine(item.path)}${flags}${why ? `: ${terminalLine(why)}` : ''}`;
           })
           .join('\n') || 'no items',
       );

@@ -8,6 +8,7 @@ import { scoreSignals, thresholdsFromEnv } from '../../scoring/index.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { itemAtPath } from '../itemPath.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 
 const STATUSES: readonly RelationshipStatus[] = ['pending', 'confirmed', 'rejected'];
@@ -40,7 +41,7 @@ ${COMMON_USAGE}`,
 };
 
 export function formatRelationship(view: RelationshipView): string {
-  const name = (ref: RelationshipView['from']) => ref.path;
+  const name = (ref: RelationshipView['from']) => terminalLine(ref.path);
   const { contributions } = scoreSignals(view.signals);
   const lines = [
     `${view.id}  ${name(view.from)} ${view.type.toUpperCase()} ${name(view.to)}`,
@@ -49,9 +50,9 @@ export function formatRelationship(view: RelationshipView): string {
     ...contributions.map(
       ({ signal, factor, contribution }) =>
         `  ${signal.type.padEnd(20)} ${signal.value}: ${signal.strength.toFixed(2)} × ${signal.weight.toFixed(2)}` +
-        `${factor === 1 ? '' : ` × ${factor}`} = ${contribution.toFixed(3)}. ${signal.detail}`,
+        `${factor === 1 ? '' : ` × ${factor}`} = ${contribution.toFixed(3)}. ${terminalLine(signal.detail)}`,
     ),
   ];
-  if (view.decided_by) lines.push(`  decided by ${view.decided_by} at ${view.decided_at}${view.note ? `: ${view.note}` : ''}`);
+  if (view.decided_by) lines.push(`  decided by ${terminalLine(view.decided_by)} at ${view.decided_at}${view.note ? `: ${terminalLine(view.note)}` : ''}`);
   return lines.join('\n');
 }

@@ -9,6 +9,7 @@ import { searchWorkspace } from '../../ranking/search.ts';
 import { DEFAULT_RANK_VERSION, isRankVersion, RANK_VERSIONS, type RankVersion } from '../../ranking/weights.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 
 const MAX_LIMIT = 100;
@@ -40,19 +41,19 @@ function excerpt(text: string, max = 200): string {
 
 export function renderSearch(response: SearchResponse): string {
   const lines = [
-    `${response.results.length} result${response.results.length === 1 ? '' : 's'} for "${response.query}" (${response.rank_version})`,
+    `${response.results.length} result${response.results.length === 1 ? '' : 's'} for "${terminalLine(response.query)}" (${response.rank_version})`,
     'Relevance is relative to this result set (the best result is 1.00), not comparable across queries.',
     'Similarity is the cosine between the query and the closest passage; it is reported apart and is not part of relevance.',
   ];
-  for (const unavailable of response.unavailable_paths) lines.push(`Unavailable: ${unavailable.path}: ${unavailable.reason}.`);
+  for (const unavailable of response.unavailable_paths) lines.push(`Unavailable: ${unavailable.path}: ${terminalLine(unavailable.reason)}.`);
   response.results.forEach((result, index) => {
     const similarity = result.semantic_similarity === null ? 'no vectors yet' : result.semantic_similarity.toFixed(2);
     lines.push(
       '',
-      `${index + 1}. ${result.title ?? result.path}`,
-      `   ${result.path}${result.passage ? `, ${locationText(result.passage.location)}` : ''}`,
+      `${index + 1}. ${terminalLine(result.title ?? result.path)}`,
+      `   ${terminalLine(result.path)}${result.passage ? `, ${locationText(result.passage.location)}` : ''}`,
       `   relevance ${result.query_relevance.toFixed(2)} (relative to this result set) · similarity ${similarity}`,
-      ...result.why_matched.map((reason) => `   - ${reason}`),
+      ...result.why_matched.map((reason) => `   - ${terminalLine(reason)}`),
     );
     if (result.passage) lines.push(`   > ${excerpt(result.passage.text)}`);
   });

@@ -3,6 +3,7 @@
 import { thresholdsFromEnv } from '../../scoring/index.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 
 export const statusCommand: Command = {
   name: 'status',
@@ -40,8 +41,8 @@ ${COMMON_USAGE}`,
         return 0;
       }
       const lines = [
-        `workspace ${status.workspace}: ${status.folder ?? '(no folder recorded)'}`,
-        `store ${status.data_dir}`,
+        `workspace ${status.workspace}: ${status.folder ? terminalLine(status.folder) : '(no folder recorded)'}`,
+        `store ${terminalLine(status.data_dir)}`,
         `items: ${Object.entries(byStatus).map(([name, count]) => `${count} ${name}`).join(', ') || 'none'}; chunks: ${status.chunks}`,
         ...status.embedding_models.map(
           (model) => `vectors: ${model.vectors} from ${model.id} (${model.dims} dims, reads ${model.maxTokens} tokens) covering ${model.chunks} chunks`,
@@ -52,7 +53,7 @@ ${COMMON_USAGE}`,
         ...status.jobs.map((row) => `  ${row.stage.padEnd(8)} ${row.status.padEnd(7)} ${row.count}`),
         `leases: ${status.leases.length}`,
         ...status.leases.map(
-          (lease) => `  ${lease.stage} ${lease.subject} held by ${lease.owner}, ${Math.round(lease.expiresInMs / 1000)} s left`,
+          (lease) => `  ${lease.stage} ${terminalLine(lease.subject)} held by ${lease.owner}, ${Math.round(lease.expiresInMs / 1000)} s left`,
         ),
       ];
       out(lines.join('\n'));

@@ -1,28 +1,28 @@
 // Ingest: reconcile one path with the disk. Present → bytes kept verbatim (content-addressed),
 // hashed, and recorded as new, changed, renamed, duplicate or unchanged. Gone → tombstoned.
-// Unsupported or oversized → skipped with a reason. Unchanged bytes cost no parsing.
+// Unsupported or oversized → skipped with a reason. Unchanged bytes cost no parsing. Links and
+// special files are skipped too, and the read never leaves the folder (workspace/folderFile.ts).
 
-import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '../../store/blobs.ts';
 import { parserFor, SUPPORTED_EXTENSIONS } from '../../parse/registry.ts';
+import { examineEntry, readFolderFile } from '../../workspace/folderFile.ts';
 import { MEBIBYTE } from '../settings.ts';
 import type { StageContext } from './context.ts';
 
 export async function ingest(context: StageContext, relativePath: string): Promise<void> {
   const { store, blobs, folder, settings } = context;
-  const absolute = path.join(folder, relativePath);
-  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-    throw error;
-  });
-  if (!info || !info.isFile()) {
-    const orphanedDuplicates = await store.tombstone(relativePath);
-    // A duplicate whose original is gone becomes the original: re-ingest it.
-    for (const duplicate of orphanedDuplicates) await store.enqueue('ingest', duplicate);
+  const entry = await examineEntry(folder, relativePath);
+  if (entry.kind === 'skipped') {
+    await skipUnreadable(store, relativePath, entry.reason);
     return;
   }
+  if (entry.kind !== 'file') {
+    await fileGone(store, relativePath);
+    return;
+  }
+  const info = entry.stats;
 
   const parser = parserFor(relativePath);
   if (!parser) {
@@ -43,16 +43,44 @@ export async function ingest(context: StageContext, relativePath: string): Promi
     return;
   }
 
-  const bytes = await readFile(absolute);
+  const read = await readFolderFile(folder, relativePath, info);
+  if (read.kind === 'skipped') {
+    await skipUnreadable(store, relativePath, read.reason);
+    return;
+  }
+  const bytes = read.bytes;
   const contentHash = sha256(bytes);
   await blobs.put(contentHash, bytes);
   const outcome = await store.recordIngest(
     { path: relativePath, contentHash, size: bytes.length },
-    (other) => existsSync(path.join(folder, other)),
+    // A link is not the file it points to: an original replaced by one no longer counts as on disk.
+    (other) => {
+      try {
+        return lstatSync(path.join(folder, other)).isFile();
+      } catch {
+        return false;
+      }
+    },
   );
   if (outcome.kind === 'unchanged') {
     // Same bytes, but a newer parser may read them better (or, this time, at all).
     const item = await store.getItem(outcome.itemId);
     if (item && item.parserVersion !== parser.version) await store.enqueue('parse', item.id);
   }
+}
+
+async function fileGone(store: StageContext['store'], relativePath: string): Promise<void> {
+  const orphanedDuplicates = await store.tombstone(relativePath);
+  // A duplicate whose original is gone becomes the original: re-ingest it.
+  for (const duplicate of orphanedDuplicates) await store.enqueue('ingest', duplicate);
+}
+
+/**
+ * A link or a special file is not read. If it took the place of a file, that file is gone (its
+ * passages are dropped and its duplicates take over); the entry itself is listed as skipped.
+ */
+async function skipUnreadable(store: StageContext['store'], relativePath: string, reason: string): Promise<void> {
+  const live = await store.getItemByPath(relativePath);
+  if (live && live.status !== 'skipped') await fileGone(store, relativePath);
+  await store.recordSkipped(relativePath, reason, null);
 }

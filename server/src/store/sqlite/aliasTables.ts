@@ -72,6 +72,18 @@ export class AliasTables {
     return toView(this.sql.row<AliasRow>('SELECT * FROM entity_aliases WHERE workspace = @ws AND id = @id', { id })!);
   }
 
+  /**
+   * After a document is forgotten, pending aliases naming an entity no remaining item mentions
+   * would be the last place its names survive. A decided alias stays: it is a person's decision.
+   */
+  dropUnmentioned(): void {
+    this.sql.run(
+      `DELETE FROM entity_aliases WHERE workspace = @ws AND status = 'pending'
+         AND (NOT EXISTS (SELECT 1 FROM entities a WHERE a.workspace = @ws AND a.key = entity_aliases.key_a)
+           OR NOT EXISTS (SELECT 1 FROM entities b WHERE b.workspace = @ws AND b.key = entity_aliases.key_b))`,
+    );
+  }
+
   confirmed(keys: readonly string[]): Map<string, { key: string; surface: string }[]> {
     const aliases = new Map<string, { key: string; surface: string }[]>();
     if (keys.length === 0) return aliases;

@@ -3,6 +3,7 @@
 // data has a `workspace` column, and every statement in sqliteStore.ts binds it.
 
 import type Database from 'better-sqlite3';
+import { storeStatement } from './storeWideSql.ts';
 
 interface Migration {
   version: number;
@@ -306,6 +307,15 @@ const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    description: 'forgotten items: a deleted document whose text and bytes were removed (relata forget)',
+    sql: `
+      -- The item row stays as the record that the document existed (path, id, hash, dates);
+      -- a forgotten item's versions no longer keep its bytes alive (blob reference counts).
+      ALTER TABLE items ADD COLUMN forgotten_at TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -314,7 +324,7 @@ export function migrate(db: Database.Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const current =
-    (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+    (storeStatement(db, 'SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
   if (current > SCHEMA_VERSION) {
     throw new Error(
       `the store was written by a newer Relata (schema ${current}, this version knows ${SCHEMA_VERSION}); upgrade Relata`,
@@ -324,7 +334,7 @@ export function migrate(db: Database.Database): void {
     if (migration.version <= current) continue;
     db.transaction(() => {
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+      storeStatement(db, 'INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
         migration.version,
         migration.description,
         new Date().toISOString(),

@@ -1,9 +1,10 @@
 // Relationships in SQLite: one row per item pair (the dedupe key), plus an append-only history of
 // every proposal, update and decision. A person's rejection is final for discovery: a rejected
-// pair is never re-proposed. Nothing here deletes a relationship.
+// pair is never re-proposed. Nothing here deletes a relationship; forgetting a document only
+// redacts what its relationships quote from it.
 
 import { createHash } from 'node:crypto';
-import type { RelationshipStatus, RelationshipType, SignalView } from '../../../../shared/types.ts';
+import type { RelationshipStatus, RelationshipType, SignalType, SignalView } from '../../../../shared/types.ts';
 import type {
   ProposalOutcome,
   RelationshipDecision,
@@ -51,6 +52,32 @@ const toRecord = (row: RelationshipRow): RelationshipRecord => ({
   decidedAt: row.decided_at,
   note: row.note,
 });
+
+/**
+ * Signals whose value or detail quotes a document: a name, a phrase, a figure, a date. When one of
+ * the two documents is forgotten they keep their type, strength and weight (the score stays
+ * explainable) and lose the words. Similarity, identical bytes, a model's type and a person's
+ * decision quote nothing from the document and stay as they were.
+ */
+const QUOTING_SIGNALS: ReadonlySet<SignalType> = new Set([
+  'shared_entity',
+  'alias_entity',
+  'claim_support',
+  'claim_contradiction',
+  'shared_concept',
+  'temporal_proximity',
+  'shared_metadata',
+]);
+
+export const FORGOTTEN_VALUE = '(forgotten)';
+
+function redactQuotes(signals: SignalView[]): SignalView[] {
+  return signals.map((signal) =>
+    QUOTING_SIGNALS.has(signal.type)
+      ? { ...signal, value: FORGOTTEN_VALUE, detail: 'One of the two documents was forgotten (relata forget); what this signal quoted from it was removed.' }
+      : signal,
+  );
+}
 
 export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
 
@@ -203,6 +230,27 @@ export class RelationshipTables {
         signals: JSON.parse(row.signals) as SignalView[],
         note: row.note,
       }));
+  }
+
+  /** The relationships of a forgotten item, and their history, keep every row and lose the quotes. */
+  redactQuotesOf(itemId: string): void {
+    const ids = this.sql
+      .rows<{ id: string; signals: string }>(
+        'SELECT id, signals FROM relationships WHERE workspace = @ws AND (from_item = @itemId OR to_item = @itemId)',
+        { itemId },
+      )
+      .map((row) => {
+        const signals = JSON.stringify(redactQuotes(JSON.parse(row.signals) as SignalView[]));
+        this.sql.run('UPDATE relationships SET signals = @signals WHERE workspace = @ws AND id = @id', { id: row.id, signals });
+        return row.id;
+      });
+    for (const event of this.sql.rows<{ rowid: number; signals: string }>(
+      'SELECT rowid, signals FROM relationship_events WHERE workspace = @ws AND relationship_id IN (SELECT value FROM json_each(@ids))',
+      { ids: JSON.stringify(ids) },
+    )) {
+      const signals = JSON.stringify(redactQuotes(JSON.parse(event.signals) as SignalView[]));
+      this.sql.run('UPDATE relationship_events SET signals = @signals WHERE workspace = @ws AND rowid = @rowid', { rowid: event.rowid, signals });
+    }
   }
 
   private recordEvent(

@@ -1,11 +1,21 @@
-// Prepared statements bound to one workspace. Every statement must name the `@ws` parameter and
-// gets the workspace filled in here, so a query that forgets the boundary fails when prepared
-// instead of reading someone else's data. Table modules (relationships, discovery) share this.
+// Prepared statements bound to one workspace. Before a statement is prepared, every table it reads
+// or writes is checked (statementScope.ts): each workspace table, on every side of every join and in
+// every subquery, must be limited by `<table>.workspace = @ws` (or be this workspace's own index,
+// or be keyed by a scoped row's seq), and an INSERT must bind @ws into the workspace column. A
+// query that forgets the boundary fails when prepared instead of reading someone else's data.
+// Statements about the store itself (schema, sequences) go through storeWideSql.ts instead.
 
 import type Database from 'better-sqlite3';
+import { StatementScope, type ScopeRules } from './statementScope.ts';
+import { workspaceTables as workspaceTablesOf } from './storeWideSql.ts';
+import { PER_WORKSPACE_INDEX, workspaceIndexNames } from './workspaceIndexes.ts';
+
+/** sqlite-vec tables: partitioned by workspace, and their rowid is the seq of a `vectors` row. */
+const ROWID_KEYED = /^vec_f32_\d+$/;
 
 export class ScopedSql {
   private readonly statements = new Map<string, Database.Statement>();
+  private rules: { schemaVersion: number; rules: ScopeRules } | null = null;
 
   constructor(
     readonly db: Database.Database,
@@ -15,11 +25,32 @@ export class ScopedSql {
   private prepare(text: string): Database.Statement {
     let statement = this.statements.get(text);
     if (!statement) {
-      if (!text.includes('@ws')) throw new Error(`statement is not scoped to a workspace: ${text}`);
+      const rules = this.scopeRules();
+      const problems = StatementScope.problems(text, rules);
+      if (problems.length === 0 && StatementScope.tablesOf(text, rules).length === 0) {
+        problems.push('it touches no workspace table (a statement about the store itself goes through storeWideSql.ts)');
+      }
+      if (problems.length > 0) throw new Error(`statement is not scoped to the workspace: ${problems.join('; ')}: ${text}`);
       statement = this.db.prepare(text);
       this.statements.set(text, statement);
     }
     return statement;
+  }
+
+  /** Which tables hold workspace data, read from the schema (again whenever it changed). */
+  private scopeRules(): ScopeRules {
+    const schemaVersion = this.db.pragma('schema_version', { simple: true }) as number;
+    if (this.rules?.schemaVersion === schemaVersion) return this.rules.rules;
+    const workspaceTables = workspaceTablesOf(this.db);
+    const own = workspaceIndexNames(this.workspace);
+    const rules: ScopeRules = {
+      workspaceTables,
+      ownTables: new Set([own.items, own.chunks]),
+      isPerWorkspaceTable: (name) => PER_WORKSPACE_INDEX.test(name),
+      isRowidKeyed: (name) => ROWID_KEYED.test(name),
+    };
+    this.rules = { schemaVersion, rules };
+    return rules;
   }
 
   row<T>(text: string, params: Record<string, unknown> = {}): T | undefined {

@@ -6,8 +6,8 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
@@ -53,6 +53,7 @@ import { DiscoveryQueries } from './discoveryQueries.ts';
 import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRow } from './rows.ts';
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
+import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
 
 export const DATABASE_FILE = 'relata.sqlite';
@@ -72,6 +73,7 @@ interface ItemRow {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  forgotten_at: string | null;
 }
 
 interface JobRow {
@@ -101,6 +103,7 @@ const toItem = (row: ItemRow): ItemRecord => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
+  forgottenAt: row.forgotten_at,
 });
 
 const toJob = (row: JobRow): JobRecord => ({
@@ -128,12 +131,18 @@ export interface SqliteStoreOptions {
 
 export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
   if (!options.workspace.trim()) throw new Error('a workspace name is required to open the store');
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = new Database(path.join(options.dataDir, DATABASE_FILE));
+  preparePrivateDataDir(options.dataDir);
+  const file = path.join(options.dataDir, DATABASE_FILE);
+  // SQLite creates its -wal and -shm files with the database file's mode, so that one comes first.
+  privateFile(file);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Deleted rows are overwritten, not just unlinked: a forgotten document's text must not survive
+  // in free pages (cost measured in docs/PERFORMANCE.md).
+  db.pragma('secure_delete = ON');
   db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   sqliteVec.load(db);
   migrate(db);
@@ -144,7 +153,7 @@ export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
     { ...VECTOR_INDEX_SETTINGS, ...settings },
     log,
   );
-  return new SqliteWorkspaceStore(db, options.workspace, ensureWorkspaceIndexes(db, options.workspace), vectorIndex);
+  return new SqliteWorkspaceStore(db, options.workspace, ensureWorkspaceIndexes(new ScopedSql(db, options.workspace)), vectorIndex);
 }
 
 class SqliteWorkspaceStore implements WorkspaceStore {
@@ -162,8 +171,9 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     this.aliases = new AliasTables(this.scoped);
   }
 
-  private readonly statements = new Map<string, Database.Statement>();
   private readonly vectorTables = new Set<string>();
+  /** Set by forgetItems, cleared by scrubForgotten. */
+  private forgottenSinceScrub = false;
   private readonly scoped: ScopedSql;
   private readonly relationships: RelationshipTables;
   private readonly discovery: DiscoveryQueries;
@@ -256,7 +266,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     if (moved) {
       const wasTombstoned = moved.deletedAt !== null;
       this.run(
-        `UPDATE items SET path = @path, deleted_at = NULL, updated_at = @now,
+        `UPDATE items SET path = @path, deleted_at = NULL, forgotten_at = NULL, updated_at = @now,
            status = CASE WHEN @revive THEN 'pending' ELSE status END
          WHERE workspace = @ws AND id = @id`,
         { path: itemPath, now: now(), id: moved.id, revive: wasTombstoned ? 1 : 0 },
@@ -272,7 +282,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     if (reusable) {
       this.run(
         `UPDATE items SET status = 'pending', reason = NULL, duplicate_of = NULL, content_hash = @hash,
-           size = @size, version = @version, flags = '[]', deleted_at = NULL, updated_at = @now
+           size = @size, version = @version, flags = '[]', deleted_at = NULL, forgotten_at = NULL, updated_at = @now
          WHERE workspace = @ws AND id = @id`,
         { hash: contentHash, size: observation.size, version, now: stamp, id: itemId },
       );
@@ -366,6 +376,64 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       .immediate();
   }
 
+  async forgetItems(itemIds: readonly string[]): Promise<{ forgotten: string[]; unreferencedHashes: string[] }> {
+    const result = this.db
+      .transaction(() => {
+        const items = itemIds.map((id) => {
+          const item = this.itemById(id);
+          if (!item) throw new Error(`no item ${id} in this workspace`);
+          if (!item.deletedAt) throw new Error(`${item.path} is still in the folder; delete it first or exclude it`);
+          return item;
+        });
+        const hashes = new Set<string>();
+        const stamp = now();
+        for (const item of items) {
+          for (const version of this.rows<{ content_hash: string }>(
+            'SELECT content_hash FROM item_versions WHERE workspace = @ws AND item_id = @id',
+            { id: item.id },
+          )) {
+            hashes.add(version.content_hash);
+          }
+          if (item.contentHash) hashes.add(item.contentHash);
+          this.forgetOne(item, stamp);
+        }
+        if (items.length > 0) this.aliases.dropUnmentioned();
+        const unreferencedHashes = [...hashes].filter((hash) => blobReferences(this.db, hash) === 0).sort();
+        return { forgotten: items.map((item) => item.id), unreferencedHashes };
+      })
+      .immediate();
+    if (result.forgotten.length > 0) {
+      this.vectorIndex.discardSaved();
+      this.forgottenSinceScrub = true;
+    }
+    return result;
+  }
+
+  /** Everything derived from the document's bytes goes; what says it existed stays. */
+  private forgetOne(item: ItemRecord, stamp: string): void {
+    const params = { id: item.id, path: item.path };
+    this.dropChunks(item.id);
+    this.run('DELETE FROM item_texts WHERE workspace = @ws AND item_id = @id', params);
+    this.run('DELETE FROM item_discoveries WHERE workspace = @ws AND item_id = @id', params);
+    // A job's last error may quote the document (a parser's message); a job running now keeps its row.
+    this.run(`DELETE FROM jobs WHERE workspace = @ws AND subject IN (@id, @path) AND status <> 'leased'`, params);
+    this.run(
+      `UPDATE items SET title = NULL, reason = NULL, flags = '[]', forgotten_at = @now, updated_at = @now
+       WHERE workspace = @ws AND id = @id`,
+      { ...params, now: stamp },
+    );
+    this.relationships.redactQuotesOf(item.id);
+  }
+
+  async scrubForgotten(): Promise<boolean> {
+    if (!this.forgottenSinceScrub) return true;
+    // Contentless FTS5 deletes leave the entries in the index until its segments are merged.
+    for (const index of [this.fts.items, this.fts.chunks]) this.run(`INSERT INTO ${index} (${index}) VALUES ('optimize')`);
+    const [checkpoint] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    this.forgottenSinceScrub = false;
+    return checkpoint?.busy === 0;
+  }
+
   /** Remove an item's chunks, their vectors and its lexical index rows: nothing stale is served. */
   private dropChunks(itemId: string): void {
     this.dropVectors(
@@ -453,7 +521,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
               wordCount: chunk.wordCount,
             },
           );
-          this.indexRun(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, {
+          this.run(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, {
             seq: inserted.lastInsertRowid,
             text: chunk.text,
           });
@@ -466,7 +534,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const { seq } = this.row<{ seq: number }>('SELECT seq FROM items WHERE workspace = @ws AND id = @itemId', {
           itemId,
         })!;
-        this.indexRun(`INSERT INTO ${this.fts.items} (rowid, title, text) VALUES (@seq, @title, @text)`, {
+        this.run(`INSERT INTO ${this.fts.items} (rowid, title, text) VALUES (@seq, @title, @text)`, {
           seq,
           title: item.title ?? '',
           text: extracted,
@@ -480,19 +548,6 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         return true;
       })
       .immediate();
-  }
-
-  /**
-   * Maintenance of derived index rows (FTS, vectors) keyed by the seq of a row that carries the
-   * workspace. They are only ever read through that row or, for vectors, by a workspace partition.
-   */
-  private indexRun(text: string, params: Record<string, unknown>): void {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    statement.run(params);
   }
 
   async markFailed(itemId: string, reason: string, parserVersion?: string): Promise<void> {
@@ -566,7 +621,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   private dropVectors(rows: { seq: number; dims: number }[]): void {
     for (const row of rows) {
-      this.indexRun(`DELETE FROM ${this.vectorTable(row.dims)} WHERE rowid = @seq`, { seq: BigInt(row.seq) });
+      // The vector row is found through its `vectors` row, which carries the workspace.
+      this.run(`DELETE FROM ${this.vectorTable(row.dims)} WHERE rowid = (SELECT seq FROM vectors WHERE workspace = @ws AND seq = @seq)`, {
+        seq: row.seq,
+      });
       this.run('DELETE FROM vectors WHERE workspace = @ws AND seq = @seq', { seq: row.seq });
     }
   }
@@ -642,7 +700,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async itemsNeedingVectors(modelId: string): Promise<string[]> {
     return this.rows<{ item_id: string }>(
-      `SELECT DISTINCT chunks.item_id FROM chunks JOIN items ON items.id = chunks.item_id
+      `SELECT DISTINCT chunks.item_id FROM chunks JOIN items ON items.workspace = @ws AND items.id = chunks.item_id
        WHERE chunks.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM vectors WHERE vectors.workspace = @ws AND vectors.chunk_id = chunks.id
                            AND vectors.model_id = @modelId)
@@ -860,7 +918,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   /**
    * Insert or re-arm a job. A done or failed job goes back to queued with fresh attempts; a job
    * that is running keeps its lease but gets a new generation, so its completion re-queues it
-   * instead of losing the change that arrived meanwhile.
+   * instead of losing the change that arrived meanwhile. A job still waiting (a retry, or a lease
+   * handed back after a crash) keeps its attempts: re-queuing it is no reason to try it again.
    */
   private enqueueNow(stage: PipelineStage, subject: string): void {
     this.run(
@@ -869,8 +928,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
        ON CONFLICT (workspace, stage, subject) DO UPDATE SET
          generation = generation + 1,
          status = CASE WHEN status = 'leased' THEN 'leased' ELSE 'queued' END,
-         attempts = CASE WHEN status = 'leased' THEN attempts ELSE 0 END,
-         last_error = CASE WHEN status = 'leased' THEN last_error ELSE NULL END,
+         attempts = CASE WHEN status IN ('leased', 'queued') THEN attempts ELSE 0 END,
+         last_error = CASE WHEN status IN ('leased', 'queued') THEN last_error ELSE NULL END,
          updated_at = excluded.updated_at`,
       { stage, subject, now: now() },
     );

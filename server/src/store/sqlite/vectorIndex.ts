@@ -14,11 +14,13 @@
 
 import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { VectorHit } from '../contract.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../privateFiles.ts';
 import type { ScopedSql } from './scopedSql.ts';
+import { storeStatement } from './storeWideSql.ts';
 
 /** The design's constants: measured in docs/PERFORMANCE.md ("Approximate vector search"). */
 export const VECTOR_INDEX_SETTINGS = {
@@ -78,6 +80,8 @@ interface Manifest {
 interface ModelGraph {
   model: VectorModel;
   graph: HierarchicalNSW;
+  /** vector_indexes.generation when the graph was built or loaded (undefined: none was recorded yet). */
+  generation: string | undefined;
   vectorSeq: number;
   removalSeq: number;
   unsaved: number;
@@ -147,6 +151,24 @@ export class WorkspaceVectorIndex {
     graph.graph.setEf(depth);
     const candidates = queries.map((query) => graph.graph.searchKnn(Array.from(query), depth).neighbors);
     return this.rescore(model, queries, candidates, k, graph.graph);
+  }
+
+  /**
+   * A graph marks a removed vector deleted but keeps it in its file, so after a document is forgotten
+   * no saved graph of this workspace may survive: the files go, and a new generation makes every
+   * process's graph built before now (which may hold the forgotten vectors) unsavable.
+   */
+  discardSaved(): void {
+    this.graphs.clear();
+    this.sql.write(() => {
+      this.sql.run(
+        `INSERT INTO vector_indexes (workspace, model_id, generation)
+         SELECT @ws, id, @generation FROM embedding_models WHERE workspace = @ws
+         ON CONFLICT (workspace, model_id) DO UPDATE SET generation = excluded.generation`,
+        { generation: randomUUID() },
+      );
+    });
+    rmSync(this.directory, { recursive: true, force: true });
   }
 
   /** Saves every graph with changes not yet on disk. The store closes the database afterwards. */
@@ -225,7 +247,7 @@ export class WorkspaceVectorIndex {
     graph.initIndex(Math.max(1024, Math.ceil(count * 1.1)), this.settings.m, this.settings.efConstruction, RANDOM_SEED, true);
     // Removals before this point concern rows that are gone already; the rows are read afterwards.
     const { last } = this.removalState(model);
-    return { model, graph, vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null };
+    return { model, graph, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null };
   }
 
   /** Marks removed vectors deleted; after the log was pruned past this graph, compares ids instead. */
@@ -446,7 +468,15 @@ export class WorkspaceVectorIndex {
       if (statSync(file).size !== manifest.bytes || sha256OfFile(file) !== manifest.sha256) return `${file} does not match its checksum`;
       const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
       graph.readIndexSync(file, true);
-      return { model, graph, vectorSeq: manifest.vectorSeq, removalSeq: manifest.removalSeq, unsaved: 0, catchingUp: null };
+      return {
+        model,
+        graph,
+        generation: manifest.generation,
+        vectorSeq: manifest.vectorSeq,
+        removalSeq: manifest.removalSeq,
+        unsaved: 0,
+        catchingUp: null,
+      };
     } catch (error) {
       return `${file} could not be read (${(error as Error).message})`;
     }
@@ -461,7 +491,7 @@ export class WorkspaceVectorIndex {
     if (manifest.generation !== this.generation(model)) return 'built from another database';
     // A database restored from an older copy has fewer rows than the graph claims to cover.
     const sequence = (name: string) =>
-      (this.sql.db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get(name) as { seq: number } | undefined)?.seq ?? 0;
+      (storeStatement(this.sql.db, 'SELECT seq FROM sqlite_sequence WHERE name = ?').get(name) as { seq: number } | undefined)?.seq ?? 0;
     if (manifest.vectorSeq > sequence('vectors') || manifest.removalSeq > sequence('vector_removals')) {
       return 'ahead of the database (restored from an older copy?)';
     }
@@ -490,19 +520,28 @@ export class WorkspaceVectorIndex {
    */
   private save(graph: ModelGraph): void {
     const { model } = graph;
-    mkdirSync(this.directory, { recursive: true });
+    mkdirSync(this.directory, { recursive: true, mode: PRIVATE_DIR_MODE });
     const generation = this.sql.write(() => {
-      this.sql.run(
+      const created = this.sql.run(
         `INSERT INTO vector_indexes (workspace, model_id, generation) VALUES (@ws, @modelId, @generation)
          ON CONFLICT (workspace, model_id) DO NOTHING`,
         { modelId: model.id, generation: randomUUID() },
-      );
-      return this.generation(model)!;
+      ).changes;
+      const current = this.generation(model)!;
+      return created === 1 || current === graph.generation ? current : null;
     });
+    if (generation === null) {
+      // Documents were forgotten since this graph was built, or another process saved first: this
+      // graph may hold forgotten vectors, so it serves this process from memory and is never saved.
+      return;
+    }
+    graph.generation = generation;
     const stem = digest(model.id);
     const fileName = `${stem}.${process.pid}-${randomUUID().slice(0, 8)}.hnsw`;
     const file = path.join(this.directory, fileName);
     graph.graph.writeIndexSync(file);
+    // hnswlib creates the file with the umask's mode; the directory is already owner-only.
+    chmodSync(file, PRIVATE_FILE_MODE);
     const manifest: Manifest = {
       format: FORMAT,
       workspace: this.sql.workspace,
@@ -520,7 +559,7 @@ export class WorkspaceVectorIndex {
     const manifestPath = this.manifestPath(model);
     const previous = this.previousFile(manifestPath);
     const temporary = `${manifestPath}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(manifest, null, 2));
+    writeFileSync(temporary, JSON.stringify(manifest, null, 2), { mode: PRIVATE_FILE_MODE });
     renameSync(temporary, manifestPath);
     graph.unsaved = 0;
     this.sql.write(() => {

@@ -4,13 +4,16 @@
 // keep the query plan simple: the full-text match is the whole search, no workspace filter to
 // interleave with it.
 
-import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import type { ScopedSql } from './scopedSql.ts';
 
 export interface WorkspaceIndexNames {
   items: string;
   chunks: string;
 }
+
+/** Any workspace's index, or one of FTS5's shadow tables behind it: the statement guard refuses another workspace's. */
+export const PER_WORKSPACE_INDEX = /^(item|chunk)_fts_[0-9a-f]{16}(_\w+)?$/;
 
 export function workspaceIndexNames(workspace: string): WorkspaceIndexNames {
   // A digest, not the name itself: table names cannot be bound as parameters.
@@ -22,26 +25,27 @@ export function workspaceIndexNames(workspace: string): WorkspaceIndexNames {
  * Creates the workspace's lexical indexes if missing, filling them from the stored chunks and
  * texts (a store written before they existed, or one whose index was dropped by a migration).
  */
-export function ensureWorkspaceIndexes(db: Database.Database, workspace: string): WorkspaceIndexNames {
-  const names = workspaceIndexNames(workspace);
-  const exists = (name: string) =>
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-  db.transaction(() => {
+export function ensureWorkspaceIndexes(sql: ScopedSql): WorkspaceIndexNames {
+  const { db } = sql;
+  const names = workspaceIndexNames(sql.workspace);
+  // A pragma, not a statement: whether a table exists is about the schema, not any workspace's rows.
+  const exists = (name: string) => (db.pragma(`table_info(${name})`) as unknown[]).length > 0;
+  sql.write(() => {
     if (!exists(names.chunks)) {
       db.exec(`CREATE VIRTUAL TABLE ${names.chunks} USING fts5 (
         text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
-      db.prepare(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, text FROM chunks WHERE workspace = ?`).run(workspace);
+      sql.run(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, text FROM chunks WHERE workspace = @ws`);
     }
     if (!exists(names.items)) {
       db.exec(`CREATE VIRTUAL TABLE ${names.items} USING fts5 (
         title, text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
-      db.prepare(
+      sql.run(
         `INSERT INTO ${names.items} (rowid, title, text)
          SELECT items.seq, COALESCE(items.title, ''), json_extract(item_texts.document, '$.text')
-         FROM items JOIN item_texts ON item_texts.item_id = items.id
-         WHERE items.workspace = ? AND items.status = 'indexed' AND items.deleted_at IS NULL`,
-      ).run(workspace);
+         FROM items JOIN item_texts ON item_texts.workspace = @ws AND item_texts.item_id = items.id
+         WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`,
+      );
     }
-  }).immediate();
+  });
   return names;
 }

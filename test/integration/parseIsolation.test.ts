@@ -1,0 +1,116 @@
+// One hostile file costs only itself: parsing runs in threads with a memory and a time limit, the
+// main thread keeps its leases and its event loop, and a job that never finishes stops at the
+// attempt cap. Real files (generated), real parsers, real SQLite.
+
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
+import type { PipelineSettings } from '../../server/src/pipeline/settings.ts';
+import { openStore } from '../../server/src/store/index.ts';
+import { longMarkdown, manyPagePdf } from '../support/hugeInputs.ts';
+import { tempDir, writeFiles } from '../support/tempFolder.ts';
+
+const NOTE = '# Crane inspection\n\nThe crane in bay four passed its inspection on Monday.\n';
+
+async function openFolder(t: import('node:test').TestContext, files: Record<string, string | Uint8Array>, settings: Partial<PipelineSettings> = {}) {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), files);
+  const dataDir = path.join(root, 'data');
+  const index = await FolderIndex.open({ folder, dataDir, workspace: 'alice', embedding: { kind: 'none' }, settings });
+  t.after(() => index.close());
+  return { index, dataDir };
+}
+
+async function itemAt(index: FolderIndex, relative: string) {
+  const item = await index.store.getItemByPath(relative);
+  assert.ok(item, `${relative} has an item`);
+  return item;
+}
+
+test('a file that exhausts the parse memory limit fails with that reason; the rest of the folder is indexed', async (t) => {
+  const { index } = await openFolder(t, { 'huge.md': longMarkdown(4_000_000), 'note.md': NOTE }, { parseMemoryMb: 64 });
+  await index.index();
+  const huge = await itemAt(index, 'huge.md');
+  assert.equal(huge.status, 'failed');
+  assert.match(huge.reason ?? '', /^exceeded 64 MB of memory while parsing/);
+  assert.equal((await itemAt(index, 'note.md')).status, 'indexed');
+});
+
+test('a parse that exceeds the time limit is stopped and fails with that reason; the rest goes on', async (t) => {
+  const { index } = await openFolder(t, { 'long.pdf': manyPagePdf(6000), 'note.md': NOTE }, { parseTimeoutMs: 1000 });
+  const started = performance.now();
+  await index.index();
+  const long = await itemAt(index, 'long.pdf');
+  assert.equal(long.status, 'failed');
+  assert.match(long.reason ?? '', /^took longer than 1 s to parse/);
+  assert.equal((await itemAt(index, 'note.md')).status, 'indexed');
+  assert.ok(performance.now() - started < 30_000, 'the stopped parse did not hold up the run');
+});
+
+test('a file that fails its parse thread is not parsed again while its bytes are unchanged', async (t) => {
+  const { index } = await openFolder(t, { 'huge.md': longMarkdown(4_000_000) }, { parseMemoryMb: 64 });
+  await index.index();
+  const before = await itemAt(index, 'huge.md');
+  await index.index();
+  const after = await itemAt(index, 'huge.md');
+  assert.equal(after.status, 'failed');
+  assert.equal(after.updatedAt, before.updatedAt, 'the second run left the failed item alone');
+});
+
+test('while a slow file parses, the main thread keeps running its timers and keeps the lease', async (t) => {
+  const { index, dataDir } = await openFolder(t, { 'long.pdf': manyPagePdf(3000) }, { leaseMs: 300 });
+  const observer = openStore({ dataDir, workspace: 'alice' });
+  t.after(() => observer.close());
+  let last = performance.now();
+  let longestGap = 0;
+  let leastLeaseLeft = Infinity;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longestGap = Math.max(longestGap, now - last);
+    last = now;
+    void observer.leases().then((leases) => {
+      for (const lease of leases) if (lease.stage === 'parse') leastLeaseLeft = Math.min(leastLeaseLeft, lease.expiresInMs);
+    });
+  }, 10);
+  let parseMs = 0;
+  try {
+    await index.index({
+      onProgress: ({ last: event }) => {
+        if (event?.type === 'job-finished' && event.job.stage === 'parse') parseMs = event.elapsedMs;
+      },
+    });
+  } finally {
+    clearInterval(ticker);
+  }
+  assert.equal((await itemAt(index, 'long.pdf')).status, 'indexed');
+  assert.ok(parseMs > 1000, `the parse was slow enough to mean something (${parseMs.toFixed(0)} ms)`);
+  assert.ok(longestGap < parseMs / 3, `the longest timer gap (${longestGap.toFixed(0)} ms) is far below the parse (${parseMs.toFixed(0)} ms)`);
+  assert.ok(leastLeaseLeft > 0, `the parse job's lease never ran out (least left: ${leastLeaseLeft.toFixed(0)} ms)`);
+  t.diagnostic(`parse ${parseMs.toFixed(0)} ms, longest timer gap ${longestGap.toFixed(0)} ms, least lease left ${leastLeaseLeft.toFixed(0)} ms`);
+  const parseJob = (await index.store.listJobs()).find((job) => job.stage === 'parse');
+  assert.equal(parseJob?.attempts, 1, 'the parse ran once: its lease was never taken over');
+});
+
+test('a job whose indexer never finished it stops at the attempt cap and fails its item with the reason', async (t) => {
+  const { index } = await openFolder(t, { 'note.md': NOTE });
+  await index.index();
+  const note = await itemAt(index, 'note.md');
+  // Three indexers on another machine each claimed the parse and vanished without finishing it.
+  await index.store.enqueue('parse', note.id);
+  for (let crash = 1; crash <= 3; crash++) {
+    const job = await index.store.claim(`elsewhere/${crash}/gone`, 1);
+    assert.equal(job?.attempts, crash);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await index.store.enqueue('parse', note.id); // re-queued meanwhile: attempts must not start over
+  }
+  await index.drain();
+  const failed = await itemAt(index, 'note.md');
+  assert.equal(failed.status, 'failed');
+  assert.equal(failed.reason, 'gave up after 3 attempts: parse never finished (the indexer stopped, or lost the lease, while running it)');
+  const parseJob = (await index.store.listJobs()).find((job) => job.stage === 'parse');
+  assert.equal(parseJob?.status, 'failed');
+  // The next run does not try the unchanged file again.
+  await index.index();
+  assert.equal((await itemAt(index, 'note.md')).status, 'failed');
+});
