@@ -54,6 +54,8 @@ export interface ServerSettings {
   storeScore: number | null;
   /** The store backend; only "sqlite" (embedded) exists today. */
   storeBackend: 'sqlite';
+  /** Forget a deleted file's text and bytes as soon as it is tombstoned (`relata index --forget-deleted`). */
+  forgetDeleted: boolean;
 }
 
 export interface InitializationOptions {
@@ -76,6 +78,7 @@ export namespace Initialization {
     minScore: nullable(number({ min: 0, max: 1 })),
     storeScore: nullable(number({ min: 0, max: 1 })),
     storeBackend: oneOf(['sqlite'] as const),
+    forgetDeleted: boolean(),
   }) satisfies Schema<ServerSettings>;
   /** The fields beside `settings`, each checked whole (`settings` is checked setting by setting). */
   export const options = object({ settings: optional(settings) });

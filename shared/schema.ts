@@ -1,8 +1,8 @@
-// A small schema language for the parameters of the custom requests. The language server checks
-// every request's params against its schema before any engine code runs, so a malformed request
-// gets an InvalidParams error that names the field, never a crash deep inside the engine. It has
-// no dependencies so the protocol file (and the client, which uses the same schemas in tests) can
-// carry it.
+// A small schema language for the parameters of the custom requests and the initialization
+// options. The language server checks every request's params against its schema before any
+// engine code runs, so a malformed request gets an InvalidParams error that names the field,
+// never a crash deep inside the engine. It has no dependencies so the protocol file (and the
+// client, which uses the same schemas in tests) can carry it.
 
 export interface Schema<T> {
   /** What a valid value looks like, for error messages. */

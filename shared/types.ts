@@ -122,9 +122,22 @@ export interface ConceptView {
   weight: number;
 }
 
+/** Text in the file that a reader cannot see, left out of the passages (the parser's finding). */
+export interface HiddenTextView {
+  /** html_comment, hidden_element, vanish_run, white_text, tiny_text or invisible_render_mode. */
+  kind: string;
+  text: string;
+  location: Location;
+  /** Its sentences addressed to an AI assistant, if any. */
+  instructions: string[];
+}
+
 export interface ItemDetailView extends ItemView {
   versions: ItemVersionView[];
   chunks: ChunkView[];
+  hidden: HiddenTextView[];
+  /** Why only part of the file was indexed, else null. */
+  truncated: string | null;
   entities: EntityView[];
   claims: ClaimView[];
   concepts: ConceptView[];

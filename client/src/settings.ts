@@ -60,5 +60,6 @@ export function serverSettings(read: SettingReader): ServerSettings {
     allowInsecureEndpoint: read<unknown>('answers.allowInsecureEndpoint', false) === true,
     minScore: optionalNumber('relationships.minScore', 0, 1),
     storeScore: optionalNumber('relationships.storeScore', 0, 1),
+    forgetDeleted: read<unknown>('store.forgetDeleted', false) === true,
   };
 }

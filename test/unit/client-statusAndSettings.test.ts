@@ -36,7 +36,7 @@ test('settings map onto the server settings, with defaults for unset or malforme
   const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
   assert.deepEqual(settings, {
     storeBackend: 'sqlite', dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, embeddingModel: 'none',
-    llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, minScore: 0.2, storeScore: null,
+    llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, minScore: 0.2, storeScore: null, forgetDeleted: false,
   });
 });
 

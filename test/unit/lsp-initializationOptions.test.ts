@@ -18,6 +18,7 @@ const DEFAULTS: ServerSettings = {
   minScore: null,
   storeScore: null,
   storeBackend: 'sqlite',
+  forgetDeleted: false,
 };
 
 test('valid settings apply, and none given means the defaults without a word', () => {

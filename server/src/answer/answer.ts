@@ -6,6 +6,7 @@
 // error; a reply that is empty, malformed or unsupported is a rejected or downgraded answer.
 
 import type { AnswerConflict, AnswerResult, AnswerSource, Location, RelationshipView } from '../../../shared/types.ts';
+import { hiddenInstructionWarnings } from './hiddenInstructions.ts';
 import { detectInjections } from './injection.ts';
 import { buildPrompt } from './prompt.ts';
 import { ProviderError, type AnswerPrompt, type AnswerProvider, type ProviderOutput } from './provider.ts';
@@ -29,6 +30,8 @@ export interface Retrieval {
   conflicts: AnswerConflict[];
   /** Relationships through which expansion brought a source in. */
   inferredRelationships: RelationshipView[];
+  /** Hidden sentences addressed to an AI assistant, by item id, for sources whose document hides some. */
+  hiddenInstructions?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface AnswerOptions {
@@ -80,7 +83,7 @@ export async function answerFromRetrieval(
   const independent = {
     conflicts: retrieval.conflicts,
     inferred_relationships: retrieval.inferredRelationships,
-    injection_warnings: detectInjections(sources),
+    injection_warnings: [...detectInjections(sources), ...hiddenInstructionWarnings(sources, retrieval.hiddenInstructions ?? new Map())],
   };
   let verdict: ValidatedAnswer = { answer: null, sufficient: false, citations: [], invalid_citations: 0, rejected_reason: null };
   if (provider !== null && sources.length > 0) {

@@ -9,6 +9,7 @@ import { toRelationshipView } from '../engine/relationships.ts';
 import { searchWorkspace } from '../ranking/search.ts';
 import type { RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 import type { Retrieval } from './answer.ts';
+import { hiddenInstructionsOf } from './hiddenInstructions.ts';
 
 /** Enough passages to cover both sides of a disagreement, few enough for a small model's context. */
 export const DEFAULT_MAX_SOURCES = 6;
@@ -78,5 +79,6 @@ export async function retrieveForAnswer(
     })),
     conflicts,
     inferredRelationships,
+    hiddenInstructions: await hiddenInstructionsOf(store, retrieved),
   };
 }

@@ -3,6 +3,7 @@
 
 import type { ChunkView, ConceptView, ItemDetailView, ItemView } from '../../../shared/types.ts';
 import { weightConcepts } from '../extract/concepts.ts';
+import type { ParsedDocument } from '../parse/types.ts';
 import type { ChunkRecord, ItemRecord, WorkspaceStore } from '../store/contract.ts';
 
 const FIRST_WORDS = 12;
@@ -35,12 +36,45 @@ export function chunkView(chunk: ChunkRecord): ChunkView {
   };
 }
 
+const HIDDEN_KIND_NAMES: Record<string, string> = {
+  html_comment: 'HTML comment',
+  hidden_element: 'hidden element',
+  vanish_run: 'hidden Word text',
+  white_text: 'white text',
+  tiny_text: 'tiny text',
+  invisible_render_mode: 'invisible PDF text',
+};
+
+/** What was left out when the file was read, in words: "hidden text: 2 passages a reader cannot see (HTML comment) were left out". */
+export function parseNotice(document: Pick<ParsedDocument, 'hidden' | 'truncated'>): string | null {
+  const notes: string[] = [];
+  const hidden = document.hidden ?? []; // Documents stored by older parsers lack both.
+  if (hidden.length > 0) {
+    const kinds = [...new Set(hidden.map((finding) => HIDDEN_KIND_NAMES[finding.kind] ?? finding.kind))].join(', ');
+    const count = hidden.length === 1 ? '1 passage a reader cannot see' : `${hidden.length} passages a reader cannot see`;
+    const addressed = hidden.some((finding) => finding.instructions.length > 0) ? ', some of it addressed to an AI assistant' : '';
+    notes.push(`hidden text: ${count} (${kinds}) ${hidden.length === 1 ? 'was' : 'were'} left out${addressed}`);
+  }
+  if (document.truncated) notes.push(document.truncated);
+  return notes.length > 0 ? notes.join('; ') : null;
+}
+
+/** An item flagged for what its parse left out gets that as its reason, where it has no other. */
+async function withParseNotice(store: WorkspaceStore, view: ItemView): Promise<ItemView> {
+  if (view.reason !== null || !view.flags.some((flag) => flag === 'hidden_text' || flag === 'truncated')) return view;
+  const parsed = await store.getParsedText(view.id);
+  return { ...view, reason: parsed ? parseNotice(parsed.document) : null };
+}
+
 export async function itemDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemDetailView> {
   const original = item.duplicateOf ? await store.getItem(item.duplicateOf) : null;
+  const parsed = item.flags.length > 0 ? await store.getParsedText(item.id) : null;
   return {
-    ...itemView(item, () => original?.path ?? null),
+    ...(await withParseNotice(store, itemView(item, () => original?.path ?? null))),
     versions: await store.listVersions(item.id),
     chunks: (await store.listChunks(item.id)).map(chunkView),
+    hidden: parsed?.document.hidden ?? [],
+    truncated: parsed?.document.truncated ?? null,
     entities: (await store.listEntities(item.id)).map(({ itemId: _itemId, ...entity }) => entity),
     claims: (await store.listClaims(item.id)).map(({ itemId: _itemId, ...claim }) => claim),
     concepts: await itemConcepts(store, item.id),
@@ -57,7 +91,7 @@ export async function itemConcepts(store: WorkspaceStore, itemId: string): Promi
 export async function itemViews(store: WorkspaceStore): Promise<ItemView[]> {
   const items = await store.listItems();
   const paths = new Map(items.map((item) => [item.id, item.path]));
-  return items.map((item) => itemView(item, (id) => paths.get(id) ?? null));
+  return Promise.all(items.map((item) => withParseNotice(store, itemView(item, (id) => paths.get(id) ?? null))));
 }
 
 export function describeLocation(location: ChunkView['location']): string {

@@ -93,6 +93,7 @@ export class FolderSession {
         settings: {
           exclude: this.settings.exclude,
           maxFileBytes: this.settings.maxFileMb * MEBIBYTE,
+          forgetDeleted: this.settings.forgetDeleted,
           thresholds: thresholdsFor(this.settings),
         },
         embedding: parseEmbeddingChoice(this.settings.embeddingModel),

@@ -9,7 +9,9 @@ import {
   createConnection,
   ErrorCodes,
   LSPErrorCodes,
+  MessageType,
   ResponseError,
+  ShowMessageNotification,
   TextDocumentSyncKind,
   type CancellationToken,
   type Connection,
@@ -43,6 +45,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   minScore: null,
   storeScore: null,
   storeBackend: 'sqlite',
+  forgetDeleted: false,
 };
 
 /** How often, at most, a busy server sends `relata/status`. */
@@ -249,7 +252,8 @@ export function startServer(connection: Connection): void {
     if (settingProblems.length > 0) {
       const message = `Relata: some settings are not valid, so their defaults are used: ${settingProblems.join('; ')}`;
       log(message);
-      void connection.window.showWarningMessage(message);
+      // A notification, not showWarningMessage's request: a client need not answer it.
+      connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
     }
     for (const folder of initialFolders) openFolder(folder);
     void sendStatus();

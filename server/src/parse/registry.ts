@@ -2,12 +2,12 @@
 // parse (what to run) agree.
 
 import path from 'node:path';
-import { docxParser } from './docx.ts';
+import { createDocxParser, docxParser } from './docx.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
-import { pdfParser } from './pdf.ts';
+import { createPdfParser, pdfParser } from './pdf.ts';
 import { textParser } from './text.ts';
-import { ParseError, type ParsedDocument, type Parser } from './types.ts';
+import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
 export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser];
 
@@ -23,10 +23,17 @@ export function parserFor(fileName: string): Parser | null {
   return byExtension.get(path.extname(fileName).toLowerCase()) ?? null;
 }
 
-export async function parseFile(bytes: Uint8Array, fileName: string): Promise<ParsedDocument> {
+/** Parses with the format's parser, under `limits` where given (else the parsers' defaults). */
+export async function parseFile(bytes: Uint8Array, fileName: string, limits: Partial<ParserLimits> = {}): Promise<ParsedDocument> {
   const parser = parserFor(fileName);
   if (parser === null) {
     throw new ParseError(`unsupported file type ${path.extname(fileName).toLowerCase() || '(none)'}`);
   }
-  return parser.parse(bytes, path.basename(fileName));
+  return withinLimits(parser, limits).parse(bytes, path.basename(fileName));
+}
+
+function withinLimits(parser: Parser, limits: Partial<ParserLimits>): Parser {
+  if (parser === docxParser && limits.maxInflatedBytes !== undefined) return createDocxParser(limits);
+  if (parser === pdfParser && limits.maxPages !== undefined) return createPdfParser({ maxPages: limits.maxPages });
+  return parser;
 }

@@ -76,9 +76,9 @@ export interface ParsedDocument {
   structure: StructureMap;
   flags: ItemFlag[];
   /** Text a reader cannot see, left out of the blocks. Documents stored by older parsers lack it. */
-  hidden: HiddenText[];
+  hidden?: HiddenText[];
   /** Why only part of the file was read (e.g. a page cap), else null. Older documents lack it. */
-  truncated: string | null;
+  truncated?: string | null;
 }
 
 /**

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { FolderIndex } from '../../engine/folderIndex.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
+import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 import { leavesFolder } from '../../workspace/folderBoundary.ts';
 
@@ -37,7 +38,7 @@ ${COMMON_USAGE}`,
       if (!report.log_truncated) log('another process has the store open: its write-ahead log is cleared when that process next checkpoints or closes');
       if (values.json) out(JSON.stringify(report, null, 2));
       else if (report.forgotten.length === 0) out('nothing to forget: no deleted documents');
-      else out([`forgot ${report.forgotten.length} deleted document(s); ${report.blobs_removed} original file(s) removed from the store`, ...report.forgotten.map((item) => `  ${item.path}`)].join('\n'));
+      else out([`forgot ${report.forgotten.length} deleted document(s); ${report.blobs_removed} original file(s) removed from the store`, ...report.forgotten.map((item) => `  ${terminalLine(item.path)}`)].join('\n'));
       return 0;
     } finally {
       await index.close();

@@ -45,6 +45,12 @@ ${COMMON_USAGE}`,
           (chunk) =>
             `  #${chunk.ordinal} ${describeLocation(chunk.location)} ${terminalLine(chunk.headingPath.join(' › ')) || '-'}: ${terminalLine(chunk.firstWords)}`,
         ),
+        ...(detail.hidden.length > 0 ? [`hidden text (left out of the chunks): ${detail.hidden.length}`] : []),
+        ...detail.hidden.map(
+          (finding) =>
+            `  ${finding.kind.replace(/_/g, ' ')}, ${describeLocation(finding.location)}: "${terminalLine(finding.text)}"` +
+            (finding.instructions.length > 0 ? ' (addressed to an AI assistant)' : ''),
+        ),
       ];
       out(lines.join('\n'));
       return 0;

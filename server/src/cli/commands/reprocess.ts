@@ -9,6 +9,7 @@ import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { itemAtPath } from '../itemPath.ts';
 import { openExistingStore } from '../openStore.ts';
 import { terminalProgress } from '../progressBar.ts';
+import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 
 export const reprocessCommand: Command = {
@@ -45,7 +46,7 @@ ${COMMON_USAGE}`,
       progress.stop();
       const relationships = (await index.store.listRelationships()).length;
       const summary = { reprocessed: paths ?? 'all', jobs, relationships };
-      out(values.json ? JSON.stringify(summary, null, 2) : `reprocessed ${paths ? paths.join(', ') : 'every item'}: ${jobs} jobs; ${relationships} relationships`);
+      out(values.json ? JSON.stringify(summary, null, 2) : `reprocessed ${paths ? paths.map(terminalLine).join(', ') : 'every item'}: ${jobs} jobs; ${relationships} relationships`);
       return 0;
     } finally {
       await index.close();

@@ -13,6 +13,17 @@ import { PER_WORKSPACE_INDEX, workspaceIndexNames } from './workspaceIndexes.ts'
 /** sqlite-vec tables: partitioned by workspace, and their rowid is the seq of a `vectors` row. */
 const ROWID_KEYED = /^vec_f32_\d+$/;
 
+/** What the statement guard knows about this store's tables, for one workspace. */
+export function scopeRulesFor(db: Database.Database, workspace: string): ScopeRules {
+  const own = workspaceIndexNames(workspace);
+  return {
+    workspaceTables: workspaceTablesOf(db),
+    ownTables: new Set([own.items, own.chunks]),
+    isPerWorkspaceTable: (name) => PER_WORKSPACE_INDEX.test(name),
+    isRowidKeyed: (name) => ROWID_KEYED.test(name),
+  };
+}
+
 export class ScopedSql {
   private readonly statements = new Map<string, Database.Statement>();
   private rules: { schemaVersion: number; rules: ScopeRules } | null = null;
@@ -37,20 +48,11 @@ export class ScopedSql {
     return statement;
   }
 
-  /** Which tables hold workspace data, read from the schema (again whenever it changed). */
+  /** Which tables hold workspace data, read from the schema again whenever it changed. */
   private scopeRules(): ScopeRules {
     const schemaVersion = this.db.pragma('schema_version', { simple: true }) as number;
-    if (this.rules?.schemaVersion === schemaVersion) return this.rules.rules;
-    const workspaceTables = workspaceTablesOf(this.db);
-    const own = workspaceIndexNames(this.workspace);
-    const rules: ScopeRules = {
-      workspaceTables,
-      ownTables: new Set([own.items, own.chunks]),
-      isPerWorkspaceTable: (name) => PER_WORKSPACE_INDEX.test(name),
-      isRowidKeyed: (name) => ROWID_KEYED.test(name),
-    };
-    this.rules = { schemaVersion, rules };
-    return rules;
+    if (this.rules?.schemaVersion !== schemaVersion) this.rules = { schemaVersion, rules: scopeRulesFor(this.db, this.workspace) };
+    return this.rules.rules;
   }
 
   row<T>(text: string, params: Record<string, unknown> = {}): T | undefined {

@@ -141,7 +141,7 @@ export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Deleted rows are overwritten, not just unlinked: a forgotten document's text must not survive
-  // in free pages (cost measured in docs/PERFORMANCE.md).
+  // in free pages. Its cost was within the noise of indexing, re-indexing and deleting 400 files.
   db.pragma('secure_delete = ON');
   db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   sqliteVec.load(db);
