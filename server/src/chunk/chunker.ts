@@ -1,16 +1,27 @@
 // The structure-aware chunker: groups a parser's blocks into passages of roughly
 // minWords..maxWords words. Passages, not windows: chunks break where the document breaks
 // (headings, page changes), blocks are kept whole when they fit, and only a block longer than
-// maxWords is split, at sentence boundaries. Same input, same output.
+// maxWords is split, at sentence boundaries. Same input, same output, in time linear in the
+// input whatever it holds (one 50 MB line, a 10 MB "word"): a chunk also holds at most maxChars
+// characters, and every step walks the text once (split.ts, sentences.ts, words.ts).
 
 import type { Location } from '../../../shared/types.ts';
 import type { Block, BlockKind } from '../parse/types.ts';
+import { splitLongText } from './split.ts';
+import { countWords } from './words.ts';
+
+export { countWords } from './words.ts';
 
 /** Recorded with every chunk set. Bump on any change to the output for the same input. */
 export const CHUNKER_VERSION = 'chunker@1';
 
 export const DEFAULT_MIN_WORDS = 150;
 export const DEFAULT_MAX_WORDS = 400;
+/**
+ * 80 characters a word at 400 words, where prose needs about 6: reached only by text that is not
+ * prose (a base64 blob, a minified line, a run of blank space), which is then cut by characters.
+ */
+export const DEFAULT_MAX_CHARS = 32_000;
 
 export interface Chunk {
   /** 0-based position in the document, contiguous. */
@@ -27,6 +38,7 @@ export interface Chunk {
 export interface ChunkOptions {
   minWords?: number;
   maxWords?: number;
+  maxChars?: number;
 }
 
 /** A block, or a piece of a block longer than maxWords: what the packer places whole. */
@@ -34,16 +46,11 @@ interface Unit {
   kind: BlockKind;
   text: string;
   words: number;
+  chars: number;
   /** Opens a section: only a heading block, or the first piece of an (absurdly) long one. */
   opensSection: boolean;
   headingPath: string[];
   location: Location;
-}
-
-/** Words are maximal runs of non-whitespace. */
-export function countWords(text: string): number {
-  const m = text.match(/\S+/g);
-  return m === null ? 0 : m.length;
 }
 
 export function chunkBlocks(blocks: Block[], options: ChunkOptions = {}): Chunk[] {
@@ -56,12 +63,17 @@ export function chunkBlocks(blocks: Block[], options: ChunkOptions = {}): Chunk[
     throw new RangeError(`minWords must be a non-negative number, got ${String(options.minWords)}`);
   }
   const minWords = Math.min(rawMin, maxWords);
+  const maxChars = Math.floor(options.maxChars ?? DEFAULT_MAX_CHARS);
+  if (!Number.isFinite(maxChars) || maxChars < 2) {
+    throw new RangeError(`maxChars must be at least 2, got ${String(options.maxChars)}`);
+  }
+  const bounds = { minWords, maxWords, maxChars };
 
   const units: Unit[] = [];
-  for (const block of blocks) units.push(...toUnits(block, maxWords));
+  for (const block of blocks) for (const unit of toUnits(block, bounds)) units.push(unit);
   if (units.length === 0) return [];
 
-  const groups = pack(units, minWords, maxWords);
+  const groups = pack(units, bounds);
   return groups.map((group, ordinal) => toChunk(group, ordinal));
 }
 
@@ -74,97 +86,21 @@ function normalizeText(block: Block): string {
   return block.text.trim();
 }
 
-function toUnits(block: Block, maxWords: number): Unit[] {
+function toUnits(block: Block, bounds: Bounds): Unit[] {
   const text = normalizeText(block);
   const words = countWords(text);
   if (words === 0) return [];
   const base = { kind: block.kind, headingPath: block.headingPath, location: block.location };
-  if (words <= maxWords) {
-    return [{ ...base, text, words, opensSection: block.kind === 'heading' }];
+  if (words <= bounds.maxWords && text.length <= bounds.maxChars) {
+    return [{ ...base, text, words, chars: text.length, opensSection: block.kind === 'heading' }];
   }
-  return splitLongText(text, maxWords).map((piece, i) => ({
+  return splitLongText(text, bounds).map((piece, i) => ({
     ...base,
     text: piece,
     words: countWords(piece),
+    chars: piece.length,
     opensSection: block.kind === 'heading' && i === 0,
   }));
-}
-
-let segmenter: Intl.Segmenter | undefined;
-
-/** Abbreviations after which ICU's sentence rules break but a sentence rarely ends. */
-const NO_BREAK_AFTER =
-  /(?:^|[\s(])(?:[A-Z]|Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Mt|No|Nos|Fig|Figs|Vol|pp|approx|cf|vs|e\.g|i\.e)\.\s*$/;
-
-/**
- * Sentences of `text`, concatenating back to `text` exactly. ICU may break inside a
- * whitespace-delimited token ("end?Next"); such pieces are rejoined so that no word is ever
- * split, as are breaks after common abbreviations ("Dr. Osei").
- */
-function sentences(text: string): string[] {
-  segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' });
-  const out: string[] = [];
-  for (const { segment } of segmenter.segment(text)) {
-    const prev = out[out.length - 1];
-    if (
-      prev !== undefined &&
-      (!/\s$/.test(prev) && !/^\s/.test(segment) || NO_BREAK_AFTER.test(prev) || countWords(prev) === 0)
-    ) {
-      out[out.length - 1] = prev + segment;
-    } else {
-      out.push(segment);
-    }
-  }
-  return out;
-}
-
-/** Cuts one over-long sentence into word-aligned pieces of at most maxWords, as even as possible. */
-function cutByWords(sentence: string, maxWords: number): string[] {
-  const spans: Array<[number, number]> = [];
-  for (const m of sentence.matchAll(/\S+/g)) spans.push([m.index, m.index + m[0].length]);
-  const pieceCount = Math.ceil(spans.length / maxWords);
-  const size = Math.ceil(spans.length / pieceCount);
-  const pieces: string[] = [];
-  for (let i = 0; i < spans.length; i += size) {
-    const first = spans[i]!;
-    const last = spans[Math.min(i + size, spans.length) - 1]!;
-    pieces.push(sentence.slice(first[0], last[1]));
-  }
-  return pieces;
-}
-
-/**
- * Splits a text longer than maxWords into pieces of at most maxWords at sentence boundaries,
- * aiming at equal sizes (ceil(words / maxWords) pieces) rather than filling each to the brim.
- */
-function splitLongText(text: string, maxWords: number): string[] {
-  const parts = sentences(text).map((s) => ({ text: s, words: countWords(s) }));
-  const total = parts.reduce((n, p) => n + p.words, 0);
-  const target = total / Math.ceil(total / maxWords);
-
-  const pieces: string[] = [];
-  let cur = '';
-  let curWords = 0;
-  const flush = (): void => {
-    if (curWords > 0) pieces.push(cur.trim());
-    cur = '';
-    curWords = 0;
-  };
-  for (const part of parts) {
-    if (part.words > maxWords) {
-      flush();
-      const cuts = cutByWords(part.text, maxWords);
-      pieces.push(...cuts.slice(0, -1));
-      cur = cuts[cuts.length - 1]! + ' ';
-      curWords = countWords(cur);
-      continue;
-    }
-    if (curWords > 0 && (curWords + part.words > maxWords || curWords >= target)) flush();
-    cur += part.text;
-    curWords += part.words;
-  }
-  flush();
-  return pieces;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,8 +38,8 @@ export function splitLongText(text: string, { maxWords, maxChars }: PieceBounds)
     if (sentenceWords > maxWords || sentenceChars > maxChars) {
       flush();
       const cuts = cutSentence(text, sentenceStart, sentenceEnd, sentenceWords, maxWords, maxChars);
-      pieces.push(...cuts.slice(0, -1));
-      head = cuts[cuts.length - 1] ?? '';
+      head = cuts.pop() ?? '';
+      for (const cut of cuts) pieces.push(cut);
       start = end = sentenceEnd;
       words = countWords(head);
     } else {
