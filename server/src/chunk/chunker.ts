@@ -1,9 +1,8 @@
 // The structure-aware chunker: groups a parser's blocks into passages of roughly
 // minWords..maxWords words. Passages, not windows: chunks break where the document breaks
 // (headings, page changes), blocks are kept whole when they fit, and only a block longer than
-// maxWords is split, at sentence boundaries. Same input, same output, in time linear in the
-// input whatever it holds (one 50 MB line, a 10 MB "word"): a chunk also holds at most maxChars
-// characters, and every step walks the text once (split.ts, sentences.ts, words.ts).
+// maxWords (or maxChars characters) is split, at sentence boundaries. Same input, same output,
+// in time linear in the input whatever it holds, one 50 MB line or a 10 MB "word" (split.ts).
 
 import type { Location } from '../../../shared/types.ts';
 import type { Block, BlockKind } from '../parse/types.ts';
@@ -41,7 +40,16 @@ export interface ChunkOptions {
   maxChars?: number;
 }
 
-/** A block, or a piece of a block longer than maxWords: what the packer places whole. */
+interface Bounds {
+  minWords: number;
+  maxWords: number;
+  maxChars: number;
+}
+
+/** Between the units of a chunk's text. */
+const UNIT_SEPARATOR = '\n\n';
+
+/** A block, or a piece of a block too long for one chunk: what the packer places whole. */
 interface Unit {
   kind: BlockKind;
   text: string;
@@ -112,11 +120,15 @@ function sumWords(units: readonly Unit[]): number {
   return n;
 }
 
-/** Index where the run of headings at the end of `units` begins (units.length if none). */
-function trailingHeadingsStart(units: readonly Unit[]): number {
-  let i = units.length;
-  while (i > 0 && units[i - 1]!.kind === 'heading') i--;
-  return i;
+/** Length of texts of `a` and `b` characters joined by the separator (0: no text). */
+function joinedChars(a: number, b: number): number {
+  return a === 0 ? b : b === 0 ? a : a + UNIT_SEPARATOR.length + b;
+}
+
+function groupChars(units: readonly Unit[]): number {
+  let n = 0;
+  for (const u of units) n = joinedChars(n, u.chars);
+  return n;
 }
 
 function pageChanges(last: Unit, next: Unit): boolean {
@@ -127,29 +139,44 @@ function pageChanges(last: Unit, next: Unit): boolean {
   );
 }
 
-function pack(units: readonly Unit[], minWords: number, maxWords: number): Unit[][] {
+function pack(units: readonly Unit[], { minWords, maxWords, maxChars }: Bounds): Unit[][] {
   const groups: Unit[][] = [];
   let cur: Unit[] = [];
   let curWords = 0;
+  let curChars = 0;
+  // The group's body: its units up to the run of headings at its end, which belong to what
+  // follows them, so a close carries them along. Kept as the group grows so that a group of
+  // hundreds of one-word blocks costs no more per unit than a group of one.
+  let bodyEnd = 0;
+  let bodyWords = 0;
+  let bodyChars = 0;
 
-  /** Closes the current group after its first `keep` units; the rest open the next group. */
+  /** Closes the current group after its body (`bodyEnd`) or all of it; the rest open the next group. */
   const close = (keep: number): void => {
     groups.push(cur.slice(0, keep));
     cur = cur.slice(keep);
-    curWords = sumWords(cur);
+    if (cur.length === 0) {
+      curWords = 0;
+      curChars = 0;
+    } else {
+      curWords -= bodyWords;
+      curChars -= bodyChars + UNIT_SEPARATOR.length;
+    }
+    bodyEnd = 0;
+    bodyWords = 0;
+    bodyChars = 0;
   };
 
   for (const unit of units) {
     const last = cur[cur.length - 1];
     if (last !== undefined) {
-      // Trailing headings belong to what follows them, so a close carries them along.
-      const bodyEnd = trailingHeadingsStart(cur);
-      const bodyWords = sumWords(cur.slice(0, bodyEnd));
       const carriedWords = curWords - bodyWords;
+      const carriedChars = bodyEnd === cur.length ? 0 : bodyEnd === 0 ? curChars : curChars - bodyChars - UNIT_SEPARATOR.length;
       if (unit.location.kind !== last.location.kind) {
         close(cur.length); // a location range cannot mix kinds
-      } else if (curWords + unit.words > maxWords) {
-        close(bodyEnd > 0 && carriedWords + unit.words <= maxWords ? bodyEnd : cur.length);
+      } else if (curWords + unit.words > maxWords || joinedChars(curChars, unit.chars) > maxChars) {
+        const carried = carriedWords + unit.words <= maxWords && joinedChars(carriedChars, unit.chars) <= maxChars;
+        close(bodyEnd > 0 && carried ? bodyEnd : cur.length);
       } else if (
         (unit.opensSection || pageChanges(last, unit)) &&
         bodyEnd > 0 &&
@@ -160,6 +187,12 @@ function pack(units: readonly Unit[], minWords: number, maxWords: number): Unit[
     }
     cur.push(unit);
     curWords += unit.words;
+    curChars = joinedChars(curChars, unit.chars);
+    if (unit.kind !== 'heading') {
+      bodyEnd = cur.length;
+      bodyWords = curWords;
+      bodyChars = curChars;
+    }
   }
   if (cur.length > 0) groups.push(cur);
 
@@ -170,6 +203,7 @@ function pack(units: readonly Unit[], minWords: number, maxWords: number): Unit[
     if (
       sumWords(tail) < minWords / 3 &&
       sumWords(prev) + sumWords(tail) <= maxWords &&
+      joinedChars(groupChars(prev), groupChars(tail)) <= maxChars &&
       tail[0]!.location.kind === prev[0]!.location.kind
     ) {
       groups.splice(groups.length - 2, 2, [...prev, ...tail]);
@@ -180,7 +214,7 @@ function pack(units: readonly Unit[], minWords: number, maxWords: number): Unit[
 
 function toChunk(group: readonly Unit[], ordinal: number): Chunk {
   const first = group[0]!;
-  const text = group.map((u) => u.text).join('\n\n');
+  const text = group.map((u) => u.text).join(UNIT_SEPARATOR);
   const pathSource = group.find((u) => u.kind !== 'heading') ?? first;
   let start = first.location.start;
   let end = first.location.end;
