@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { EVAL_ROOT, REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
+import { markdownParser } from '../../server/src/parse/markdown.ts';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
@@ -64,7 +65,7 @@ test('with --json, stdout is exactly one JSON document for every command', { ski
   assert.deepEqual(Object.keys(report), ['workspace', 'items', 'chunks', 'files', 'elapsed_ms']);
   assert.equal(report.workspace, 'cli-test');
   assert.deepEqual(report.files[0], {
-    path: 'guide.md', status: 'indexed', reason: null, duplicate_of: null, parser_version: 'markdown@1', flags: [],
+    path: 'guide.md', status: 'indexed', reason: null, duplicate_of: null, parser_version: markdownParser.version, flags: [],
   });
 
   const status = JSON.parse(relata(['status', '--data', data, '--json']).stdout);

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { FolderIndex, type Progress } from '../../server/src/engine/folderIndex.ts';
 import { workspaceIndexNames } from '../../server/src/store/sqlite/workspaceIndexes.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
+import { markdownParser } from '../../server/src/parse/markdown.ts';
 
 // Embedding has its own tests; these are about ingest, parse and chunk.
 const NO_EMBEDDING = { kind: 'none' } as const;
@@ -140,7 +141,7 @@ test('an exact duplicate is reported, not stored twice, and takes over when the 
   rmSync(path.join(folder, 'a.md'));
   const after = await index.index();
   assert.deepEqual(after.files, [
-    { path: 'copy/a.md', status: 'indexed', reason: null, duplicate_of: null, parser_version: 'markdown@1', flags: [] },
+    { path: 'copy/a.md', status: 'indexed', reason: null, duplicate_of: null, parser_version: markdownParser.version, flags: [] },
   ]);
 });
 

@@ -7,9 +7,18 @@ import {
   CHUNKER_VERSION,
   chunkBlocks,
   countWords,
+  DEFAULT_MAX_CHARS,
+  DEFAULT_MAX_WORDS,
   type Chunk,
 } from '../../server/src/chunk/chunker.ts';
+import { icuSentenceEnds, SEGMENTER_WINDOW } from '../../server/src/chunk/sentences.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
+import {
+  abbreviationHeavy,
+  hugeToken,
+  lineOfSentences,
+  lineWithoutPunctuation,
+} from '../support/hostileText.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -460,5 +469,134 @@ describe('chunkBlocks invariants over random documents', () => {
       // Deterministic.
       assert.deepEqual(chunkBlocks(structuredClone(blocks), { minWords, maxWords }), chunks, ctx);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Hostile text: one huge line, no punctuation, abbreviations everywhere, a 10 MB "word"
+
+const MB = 1_000_000;
+
+const HOSTILE: Record<string, (chars: number) => string> = {
+  'one line without punctuation': lineWithoutPunctuation,
+  'one line of sentences': lineOfSentences,
+  'one line ending in the only full stop': (chars) => `${lineWithoutPunctuation(chars - 1)}.`,
+  'abbreviation-heavy text': abbreviationHeavy,
+};
+
+function oneBlock(text: string): Block[] {
+  return [block('paragraph', text, [], lines(1))];
+}
+
+function bestOfThree(run: () => void): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    run();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+/** The text without its whitespace: what must survive chunking, in order, even a word cut by characters. */
+function ink(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+function assertWithinBounds(chunks: Chunk[], maxWords: number, maxChars: number, ctx: string): void {
+  for (const c of chunks) {
+    assert.ok(c.wordCount <= maxWords, `${ctx}: chunk ${c.ordinal} has ${c.wordCount} words`);
+    assert.ok(c.text.length <= maxChars, `${ctx}: chunk ${c.ordinal} has ${c.text.length} characters`);
+  }
+}
+
+describe('chunkBlocks on hostile text', () => {
+  it('takes time linear in the size of the text: time per MB at 2 MB within 2x of that at 0.25 MB', () => {
+    for (const [name, make] of Object.entries(HOSTILE)) {
+      const small = oneBlock(make(0.25 * MB));
+      const large = oneBlock(make(2 * MB));
+      chunkBlocks(small); // warm up
+      const perMbSmall = bestOfThree(() => chunkBlocks(small)) / 0.25;
+      const perMbLarge = bestOfThree(() => chunkBlocks(large)) / 2;
+      assert.ok(
+        perMbLarge <= 2 * perMbSmall,
+        `${name}: ${perMbLarge.toFixed(0)} ms/MB at 2 MB vs ${perMbSmall.toFixed(0)} ms/MB at 0.25 MB`,
+      );
+    }
+  });
+
+  it('loses no word and keeps every chunk within the size bounds', () => {
+    for (const [name, make] of Object.entries(HOSTILE)) {
+      const text = make(0.5 * MB);
+      const chunks = chunkBlocks(oneBlock(text));
+      assert.deepEqual(allWords(chunks), wordsOf(text), name);
+      assertWithinBounds(chunks, DEFAULT_MAX_WORDS, DEFAULT_MAX_CHARS, name);
+      assert.ok(chunks.every((c) => c.wordCount >= DEFAULT_MAX_WORDS / 2), `${name}: pieces are even`);
+    }
+  });
+
+  it('cuts a 10 MB word by characters, and a wall of blank space, without losing a character', () => {
+    const word = hugeToken(10 * MB);
+    const chunks = chunkBlocks(oneBlock(word));
+    assert.equal(chunks.length, Math.ceil(word.length / DEFAULT_MAX_CHARS));
+    assert.equal(chunks.map((c) => c.text).join(''), word);
+    assertWithinBounds(chunks, DEFAULT_MAX_WORDS, DEFAULT_MAX_CHARS, '10 MB word');
+
+    const spaced = `start ${' \t'.repeat(MB)} middle ${'\n'.repeat(MB)} end`;
+    const few = chunkBlocks(oneBlock(spaced), { maxChars: 1000 });
+    assert.deepEqual(allWords(few), ['start', 'middle', 'end']);
+    assertWithinBounds(few, DEFAULT_MAX_WORDS, 1000, 'blank space');
+  });
+
+  it('keeps words whole when it can, and surrogate pairs whole always, under a small maxChars', () => {
+    const text = [...Array(200).keys()].map((i) => (i % 17 === 0 ? '😀'.repeat(40) : `w${i}`)).join(' ');
+    const chunks = chunkBlocks(oneBlock(text), { minWords: 0, maxWords: 30, maxChars: 25 });
+    assertWithinBounds(chunks, 30, 25, 'small maxChars');
+    assert.equal(ink(chunks.map((c) => c.text).join('')), ink(text));
+    const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (const c of chunks) assert.ok(!loneSurrogate.test(c.text), `chunk ${c.ordinal} splits a surrogate pair`);
+    // Only the emoji runs (80 code units, no space) are cut inside; every other word survives.
+    const cutWords = new Set(wordsOf(text).filter((w) => w.length > 25));
+    assert.deepEqual(
+      allWords(chunks).filter((w) => !w.startsWith('😀')),
+      wordsOf(text).filter((w) => !cutWords.has(w)),
+    );
+  });
+
+  it('packs a document of many tiny blocks under maxChars as under maxWords', () => {
+    const blocks = Array.from({ length: 3000 }, (_, i) => block('paragraph', `item${i}`, [], lines(i + 1)));
+    const chunks = chunkBlocks(blocks, { maxChars: 200 });
+    assertWithinBounds(chunks, DEFAULT_MAX_WORDS, 200, 'tiny blocks');
+    assert.deepEqual(allWords(chunks), blocks.map((b) => b.text));
+    assert.ok(chunks.slice(0, -1).every((c) => c.text.length > 200 - 12), 'chunks are filled up to maxChars');
+    assert.throws(() => chunkBlocks(blocks, { maxChars: 1 }), RangeError);
+  });
+
+  it('finds the same sentences in bounded windows as in the whole text', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const rand = seededRandom(seed);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+      let serial = 0;
+      const sentence = (): string =>
+        Array.from({ length: 1 + Math.floor(rand() * 40) }, () => (rand() < 0.2 ? pick(VOCAB) : `w${serial++}`)).join(' ') +
+        pick(ENDINGS);
+      const parts: string[] = [];
+      for (let n = 0; n < 20_000; ) {
+        const s = sentence();
+        parts.push(s, pick([' ', ' ', '  ', '\n', '\n\n', '\r\n', ' \u2029']));
+        n += s.length + 1;
+      }
+      const text = parts.join('');
+      const whole = icuSentenceEnds(text, Infinity);
+      for (const window of [256, 1024, SEGMENTER_WINDOW]) {
+        assert.deepEqual(icuSentenceEnds(text, window), whole, `seed ${seed}, window ${window}`);
+      }
+    }
+  });
+
+  it('counts words as runs of JavaScript whitespace, as /\\S+/g does', () => {
+    const spaces = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).filter((ch) => /\s/.test(ch));
+    const text = spaces.map((s, i) => `a${i}${s}${s}😀${s}`).join('') + '\u200b zero-width\u180e';
+    assert.equal(countWords(text), text.match(/\S+/g)!.length);
   });
 });

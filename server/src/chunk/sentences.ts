@@ -2,20 +2,21 @@
 //
 // ICU (Intl.Segmenter) finds the boundaries, but V8's segment iterator costs time in proportion
 // to the whole string at every step: on Node 20, 4 KB of prose segments at ~60 ms/MB, 64 KB at
-// ~700 ms/MB, 1 MB at ~15 s/MB. So ICU only ever sees windows of a few KB, cut where its answer
-// cannot change (UAX #29 sentence rules):
+// ~700 ms/MB, 1 MB at ~15 s/MB. So ICU sees only lines that hold a sentence terminator (a line
+// without one holds no boundary), in windows of a few KB cut where its answer cannot change
+// (the UAX #29 sentence rules):
 //   - after a paragraph separator: rule SB4 always breaks there and no rule looks back across one;
 //   - at a boundary it found with a letter after it in the window: the only rule that looks
 //     ahead (SB8, "etc. and" does not break) looks no further than the next letter;
-//   - in a stretch of half a window with no such boundary, before a word that follows whitespace
-//     after a letter or digit, where no rule can apply; that cut is no boundary, the sentence
-//     goes on. Only a run of half a window without one (one huge token, a wall of punctuation) is
-//     cut blindly, and ICU restarts there.
+//   - in a sentence longer than half a window, before a word that follows whitespace after a
+//     letter, where no rule applies; that cut is no boundary, the sentence goes on there.
+// Only half a window with none of these (a huge token, a wall of digits and dots) is cut
+// blindly at a word or a character, and ICU restarts there.
 
 import { isWhitespace, trailingWhitespaceStart } from './words.ts';
 
 /** Largest string handed to ICU at once: small enough that its per-step cost stays flat. */
-export const SEGMENTER_WINDOW = 8 * 1024;
+export const SEGMENTER_WINDOW = 4 * 1024;
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -28,6 +29,8 @@ const ABBREVIATION_END =
 const ABBREVIATION_REACH = 8;
 
 const LETTER = /\p{L}/u;
+/** ICU's sentence terminators (STerm and ATerm): every one, and nothing else, can end a sentence. */
+const SENTENCE_TERMINAL = /\p{Sentence_Terminal}/u;
 
 /**
  * End offsets of the sentences of `text`, ascending, the last one `text.length`. ICU's sentences,
@@ -73,34 +76,66 @@ function endsWithAbbreviation(text: string, sentenceStart: number, whitespaceSta
 }
 
 /**
- * End offsets of ICU's sentences of `text`, the same as segmenting it whole, found in windows of
- * at most `windowChars` (plus one, to keep CR LF together).
+ * End offsets of ICU's sentences of `text`: the same as segmenting it whole, but for a blind cut
+ * (see above). Only lines that hold a sentence terminator are handed to ICU, in windows of at most
+ * `windowChars` (plus one, for CR LF).
  */
 export function icuSentenceEnds(text: string, windowChars = SEGMENTER_WINDOW): number[] {
   const ends: number[] = [];
-  const half = Math.max(1, Math.floor(windowChars / 2));
-  let from = 0;
-  while (from < text.length) {
-    if (text.length - from <= windowChars) {
-      segmentInto(ends, text, from, text.length);
-      break;
+  let pending = 0; // start of the lines with a terminator not yet handed to ICU
+  let lineStart = 0;
+  let terminated = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!terminated && mayEndSentence(text, i)) terminated = true;
+    if (!isParagraphSeparator(code) || (code === 0x0d && text.charCodeAt(i + 1) === 0x0a)) continue;
+    if (!terminated) {
+      segmentInWindows(ends, text, pending, lineStart, windowChars);
+      ends.push(i + 1);
+      pending = i + 1;
     }
-    const to = from + windowChars;
-    const paragraphEnd = lastParagraphEnd(text, from + half, to);
+    lineStart = i + 1;
+    terminated = false;
+  }
+  if (terminated) {
+    segmentInWindows(ends, text, pending, text.length, windowChars);
+  } else {
+    segmentInWindows(ends, text, pending, lineStart, windowChars);
+    if (lineStart < text.length) ends.push(text.length);
+  }
+  return ends;
+}
+
+/** Whether the character at `i` may end a sentence (a surrogate: perhaps, ICU will know). */
+function mayEndSentence(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) return code === 0x2e || code === 0x21 || code === 0x3f;
+  return (code >= 0xd800 && code <= 0xdfff) || SENTENCE_TERMINAL.test(text[i]!);
+}
+
+/** Appends ICU's sentence ends in `text[from, to)`, which starts and ends at a boundary. */
+function segmentInWindows(ends: number[], text: string, from: number, to: number, windowChars: number): void {
+  const half = Math.max(1, Math.floor(windowChars / 2));
+  while (from < to) {
+    if (to - from <= windowChars) {
+      segmentInto(ends, text, from, to);
+      return;
+    }
+    const windowEnd = from + windowChars;
+    const paragraphEnd = lastParagraphEnd(text, from + half, windowEnd);
     if (paragraphEnd > 0) {
       segmentInto(ends, text, from, paragraphEnd);
       from = paragraphEnd;
       continue;
     }
     const found: number[] = [];
-    segmentInto(found, text, from, to);
-    const lastLetter = lastLetterIndex(text, from, to);
+    segmentInto(found, text, from, windowEnd);
+    const lastLetter = lastLetterIndex(text, from, windowEnd);
     let settled = found.length;
-    while (settled > 0 && (found[settled - 1]! >= to || found[settled - 1]! > lastLetter)) settled--;
+    while (settled > 0 && (found[settled - 1]! >= windowEnd || found[settled - 1]! > lastLetter)) settled--;
     for (let i = 0; i < settled; i++) ends.push(found[i]!);
-    from = nextWindowStart(text, from, to, settled > 0 ? found[settled - 1]! : from, half);
+    from = nextWindowStart(text, from, windowEnd, settled > 0 ? found[settled - 1]! : from, half);
   }
-  return ends;
 }
 
 function segmentInto(ends: number[], text: string, from: number, to: number): void {
