@@ -8,6 +8,7 @@
 // Detection is best-effort: a sentence that does not match is not proven harmless.
 
 import type { InjectionWarning } from '../../../shared/types.ts';
+import { sentenceEnds } from '../chunk/sentences.ts';
 import { hasAngleRun, hasChatTemplateToken } from './delimiters.ts';
 import { normaliseUntrusted } from './untrustedText.ts';
 
@@ -208,8 +209,6 @@ const LINE_QUOTE_PREFIX = /^\s*(?:>{3,}\s*)+/;
 
 const HTML_COMMENT = /<!--([\s\S]*?)(?:-->|$)/g;
 
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
-
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT)}…` : flat;
@@ -235,7 +234,12 @@ export function findAttempts(passage: string): InstructionAttempt[] {
   for (const fullLine of visible.split('\n')) {
     const line = fullLine.replace(LINE_QUOTE_PREFIX, '');
     if (dialogue && ASSISTANT_TURN.test(line)) add('fake chat turn', line);
-    for (const { segment } of sentences.segment(line)) {
+    // The chunker's sentence splitter: linear in the text, where ICU on one huge line (a hidden
+    // comment of megabytes, scanned at parse time) is not.
+    let start = 0;
+    for (const end of sentenceEnds(line)) {
+      const segment = line.slice(start, end);
+      start = end;
       const pattern = PATTERNS.find((candidate) => candidate.test(segment));
       if (pattern) add(pattern.kind, segment);
     }
