@@ -6,7 +6,7 @@
 
 import type { Worker } from 'node:worker_threads';
 import { startWorkerThread } from '../../embed/workerThread.ts';
-import { ParseError, ParseTimeoutError, type ParsedDocument } from '../../parse/types.ts';
+import { ParseError, ParseTimeoutError, type ParsedDocument, type ParserLimits } from '../../parse/types.ts';
 import type { ParseReply, ParseRequest } from './protocol.ts';
 
 export interface ParseLimits {
@@ -16,11 +16,13 @@ export interface ParseLimits {
   memoryMb: number;
   /** Wall-clock limit of one file's parse, ms. */
   timeoutMs: number;
+  /** Passed to the parsers (DOCX inflated size, PDF pages); absent ones keep the parsers' defaults. */
+  parser?: Partial<ParserLimits>;
 }
 
 export class ParseLanes {
   private readonly idle: ParseThread[] = [];
-  private readonly waiting: ((thread: ParseThread | null) => void)[] = [];
+  private readonly waiting: { resolve: (thread: ParseThread) => void; reject: (error: Error) => void }[] = [];
   private started = 0;
   private closed = false;
 
@@ -40,12 +42,12 @@ export class ParseLanes {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const waiter of this.waiting.splice(0)) waiter(null);
+    for (const waiter of this.waiting.splice(0)) waiter.reject(closing());
     await Promise.all(this.idle.splice(0).map((thread) => thread.stop()));
   }
 
   private async acquire(): Promise<ParseThread> {
-    if (this.closed) throw new Error('parsing has stopped: the folder is closing');
+    if (this.closed) throw closing();
     const idle = this.idle.pop();
     if (idle) return idle;
     if (this.started < Math.max(1, this.limits.lanes)) {
@@ -57,9 +59,7 @@ export class ParseLanes {
         throw error;
       }
     }
-    const thread = await new Promise<ParseThread | null>((resolve) => this.waiting.push(resolve));
-    if (thread === null) throw new Error('parsing has stopped: the folder is closing');
-    return thread;
+    return new Promise<ParseThread>((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   /** A thread that was stopped (memory, time, a crash) is replaced when the next file needs one. */
@@ -68,7 +68,7 @@ export class ParseLanes {
       this.started -= 1;
       void thread.stop();
       const waiter = this.waiting.shift();
-      if (waiter) void this.acquire().then(waiter, () => waiter(null));
+      if (waiter) this.acquire().then(waiter.resolve, waiter.reject);
       return;
     }
     if (this.closed) {
@@ -76,7 +76,7 @@ export class ParseLanes {
       return;
     }
     const waiter = this.waiting.shift();
-    if (waiter) waiter(thread);
+    if (waiter) waiter.resolve(thread);
     else this.idle.push(thread);
   }
 }
@@ -96,7 +96,7 @@ class ParseThread {
       // Parsers' console output (pdf.js warnings) must not reach stdout, which may carry the LSP stream.
       { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, stdout: true },
     );
-    worker.stdout.pipe(process.stderr);
+    worker.stdout.pipe(process.stderr, { end: false });
     await new Promise<void>((resolve, reject) => {
       const failed = (error: unknown) => {
         worker.off('message', ready);
@@ -155,13 +155,17 @@ class ParseThread {
       this.worker.on('message', replied);
       this.worker.once('error', crashed);
       this.worker.once('exit', exited);
-      this.worker.postMessage({ job, bytes: copy, fileName } satisfies ParseRequest, [copy.buffer]);
+      this.worker.postMessage({ job, bytes: copy, fileName, limits: limits.parser ?? {} } satisfies ParseRequest, [copy.buffer]);
     });
   }
 
   async stop(): Promise<void> {
     await this.worker.terminate();
   }
+}
+
+function closing(): Error {
+  return new Error('parsing has stopped: the folder is closing');
 }
 
 function seconds(ms: number): string {

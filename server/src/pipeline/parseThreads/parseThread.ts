@@ -13,10 +13,10 @@ if (port === null) throw new Error('parseThread must run in a worker thread');
 
 port.on('message', (request: ParseRequest) => void handle(request));
 
-async function handle({ job, bytes, fileName }: ParseRequest): Promise<void> {
+async function handle({ job, bytes, fileName, limits }: ParseRequest): Promise<void> {
   let reply: ParseReply;
   try {
-    reply = { kind: 'parsed', job, document: await parseFile(bytes, fileName) };
+    reply = { kind: 'parsed', job, document: await parseFile(bytes, fileName, limits) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     reply = { kind: 'failed', job, message, fileAtFault: error instanceof ParseError };

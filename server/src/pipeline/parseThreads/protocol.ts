@@ -1,13 +1,15 @@
 // Messages between the parse stage (main thread) and its parse threads, in one place so both
 // sides agree on them.
 
-import type { ParsedDocument } from '../../parse/types.ts';
+import type { ParsedDocument, ParserLimits } from '../../parse/types.ts';
 
 /** Main thread to parse thread: parse these bytes as the named file. */
 export interface ParseRequest {
   job: number;
   bytes: Uint8Array;
   fileName: string;
+  /** The parsers' own caps (DOCX inflated size, PDF pages); absent ones keep the parsers' defaults. */
+  limits: Partial<ParserLimits>;
 }
 
 /** Parse thread to main thread. */
