@@ -41,6 +41,8 @@ export interface ServerSettings {
   /** Extra exclude patterns (gitignore syntax) on top of .gitignore and the built-in list. */
   exclude: string[];
   maxFileMb: number;
+  /** A PDF is read up to this many pages; the rest is left out and the item flagged `truncated`. */
+  maxPdfPages: number;
   /** "default", "none" or a local ONNX model folder, as for `relata index --embedding-model`. */
   embeddingModel: string;
   /** Local GGUF model file for answers; empty for none. */
@@ -71,6 +73,7 @@ export namespace Initialization {
     dataLocation: string({ maxLength: 4096 }),
     exclude: array(string({ minLength: 1, maxLength: 1000 }), { maxItems: 1000 }),
     maxFileMb: number({ min: 0.001, max: 10_000 }),
+    maxPdfPages: number({ min: 1, max: 10_000_000 }),
     embeddingModel: string({ minLength: 1, maxLength: 4096 }),
     llmModelPath: string({ maxLength: 4096 }),
     llmEndpoint: string({ maxLength: 4096 }),

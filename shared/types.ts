@@ -15,6 +15,9 @@ export type Location =
 export type ItemStatus = 'pending' | 'indexed' | 'failed' | 'skipped' | 'duplicate' | 'deleted';
 
 /** Flags a parser or a stage may set on an item. */
+/** A PDF is read up to this many pages by default (`relata.index.maxPdfPages`, `--max-pdf-pages`). */
+export const DEFAULT_MAX_PDF_PAGES = 2_000;
+
 export type ItemFlag =
   /** The file has (almost) no extractable text: a scanned PDF with no text layer, an empty document. No OCR is attempted. */
   | 'little_text'

@@ -5,6 +5,7 @@
 // must not be able to point the model endpoint at its own server or run its own "node".
 
 import type { ServerSettings } from '../../shared/protocol.ts';
+import { DEFAULT_MAX_PDF_PAGES } from '../../shared/types.ts';
 
 /** Reads one setting under "relata.", falling back to the default when unset or of the wrong type. */
 export type SettingReader = <T>(key: string, fallback: T) => T;
@@ -54,6 +55,7 @@ export function serverSettings(read: SettingReader): ServerSettings {
     dataLocation: text('store.dataLocation'),
     exclude: Array.isArray(exclude) ? exclude.filter((pattern): pattern is string => typeof pattern === 'string' && pattern.trim() !== '') : [],
     maxFileMb: optionalNumber('index.maxFileMb', 0.001, 10_000) ?? 50,
+    maxPdfPages: Math.floor(optionalNumber('index.maxPdfPages', 1, 10_000_000) ?? DEFAULT_MAX_PDF_PAGES),
     embeddingModel: text('embedding.model', 'default') || 'default',
     llmModelPath: text('answers.llmModelPath'),
     llmEndpoint: text('answers.llmEndpoint'),

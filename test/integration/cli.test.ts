@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { EVAL_ROOT, REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
 import { markdownParser } from '../../server/src/parse/markdown.ts';
+import { makePdf, pdfText } from '../support/documentBuilders.ts';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
@@ -97,4 +98,20 @@ test('usage errors exit with status 2 and say what is wrong', { skip: needsBuild
   assert.equal(unknownCommand.code, 2);
   assert.match(unknownCommand.stderr, /unknown command "frobnicate"/);
   assert.equal(relata(['index', '/no/such/folder']).code, 2);
+});
+
+test('--max-pdf-pages reads a long PDF up to the cap and says so; a value that is not a page count is a usage error', { skip: needsBuild }, (t) => {
+  const folder = writeFiles(tempDir(t), {
+    'long.pdf': makePdf([pdfText('First page text.', 700), pdfText('Every other page says this.', 700)], 10),
+  });
+  const data = tempDir(t);
+  const run = relata(['index', folder, '--data', data, '--embedding-model', 'none', '--max-pdf-pages', '3', '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  const [file] = JSON.parse(run.stdout).files;
+  assert.equal(file.status, 'indexed');
+  assert.ok(file.flags.includes('truncated'), `flags: ${file.flags}`);
+  assert.match(file.reason, /only the first 3 of 12 pages were indexed/);
+  const wrong = relata(['index', folder, '--data', data, '--max-pdf-pages', 'lots']);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /--max-pdf-pages must be a positive whole number/);
 });

@@ -32,10 +32,10 @@ test('the status bar says indexing with steps left, then the counts with failure
 });
 
 test('settings map onto the server settings, with defaults for unset or malformed values', () => {
-  const values: Record<string, unknown> = { 'index.exclude': ['drafts/', 3, ''], 'index.maxFileMb': -1, 'relationships.minScore': 0.2, 'relationships.storeScore': 7, 'embedding.model': ' none ' };
+  const values: Record<string, unknown> = { 'index.exclude': ['drafts/', 3, ''], 'index.maxFileMb': -1, 'index.maxPdfPages': 'many', 'relationships.minScore': 0.2, 'relationships.storeScore': 7, 'embedding.model': ' none ' };
   const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
   assert.deepEqual(settings, {
-    storeBackend: 'sqlite', dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, embeddingModel: 'none',
+    storeBackend: 'sqlite', dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, maxPdfPages: 2_000, embeddingModel: 'none',
     llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, minScore: 0.2, storeScore: null, forgetDeleted: false,
   });
 });

@@ -11,6 +11,7 @@ const DEFAULTS: ServerSettings = {
   dataLocation: '',
   exclude: [],
   maxFileMb: 50,
+  maxPdfPages: 2_000,
   embeddingModel: 'default',
   llmModelPath: '',
   llmEndpoint: '',

@@ -79,7 +79,12 @@ export class FolderIndex {
       folder: this.folder,
       settings,
       embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
-      parsing: new ParseLanes({ lanes: settings.parseLanes, memoryMb: settings.parseMemoryMb, timeoutMs: settings.parseTimeoutMs }),
+      parsing: new ParseLanes({
+        lanes: settings.parseLanes,
+        memoryMb: settings.parseMemoryMb,
+        timeoutMs: settings.parseTimeoutMs,
+        parser: settings.parserLimits,
+      }),
       classifier: options.classifier ?? null,
     };
   }

@@ -2,7 +2,8 @@
 // found in the folder, with its status and, for anything not indexed, the reason.
 
 import type { ItemFlag } from '../../../shared/types.ts';
-import type { WorkspaceStore } from '../store/contract.ts';
+import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
+import { parseNotice } from './itemViews.ts';
 
 export type FileStatus = 'indexed' | 'failed' | 'skipped' | 'duplicate' | 'pending';
 
@@ -31,6 +32,7 @@ export async function buildIndexReport(
   const items = await store.listItems();
   const byPath = new Map(items.map((item) => [item.path, item]));
   const byId = new Map(items.map((item) => [item.id, item]));
+  const notices = await parseNotices(store, items);
   const files: FileReport[] = scannedPaths.map((filePath) => {
     const item = byPath.get(filePath);
     if (!item) {
@@ -44,7 +46,7 @@ export async function buildIndexReport(
       reason:
         status === 'duplicate' && original
           ? `byte-identical to ${original.path}; reported, not stored twice`
-          : item.reason,
+          : (item.reason ?? notices.get(item.id) ?? null),
       duplicate_of: original?.path ?? null,
       parser_version: item.parserVersion,
       flags: item.flags,
@@ -58,4 +60,16 @@ export async function buildIndexReport(
     files,
     elapsed_ms: Math.round(elapsedMs),
   };
+}
+
+/** What the parse of each flagged item left out (hidden text, pages past the cap), so the run says so. */
+async function parseNotices(store: WorkspaceStore, items: readonly ItemRecord[]): Promise<Map<string, string>> {
+  const notices = new Map<string, string>();
+  for (const item of items) {
+    if (item.deletedAt || !item.flags.some((flag) => flag === 'hidden_text' || flag === 'truncated')) continue;
+    const parsed = await store.getParsedText(item.id);
+    const notice = parsed ? parseNotice(parsed.document) : null;
+    if (notice) notices.set(item.id, notice);
+  }
+  return notices;
 }

@@ -7,7 +7,7 @@ import { parseEmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder } from '../embed/types.ts';
 import { queryEmbedder } from '../ranking/queryEmbedder.ts';
 import { FolderIndex, type Progress } from '../engine/folderIndex.ts';
-import { MEBIBYTE } from '../pipeline/settings.ts';
+import { defaultPipelineSettings, MEBIBYTE } from '../pipeline/settings.ts';
 import type { Thresholds } from '../scoring/model.ts';
 import { thresholdsFromEnv } from '../scoring/thresholds.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
@@ -93,6 +93,7 @@ export class FolderSession {
         settings: {
           exclude: this.settings.exclude,
           maxFileBytes: this.settings.maxFileMb * MEBIBYTE,
+          parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: this.settings.maxPdfPages },
           forgetDeleted: this.settings.forgetDeleted,
           thresholds: thresholdsFor(this.settings),
         },

@@ -32,12 +32,14 @@ import { problemsWith, type Schema } from '../../../shared/schema.ts';
 import { FolderSession, serialQueue, type SessionEvents } from './folderSession.ts';
 import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
+import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
 import { registerRequests } from './requests.ts';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   dataLocation: '',
   exclude: [],
   maxFileMb: 50,
+  maxPdfPages: DEFAULT_MAX_PDF_PAGES,
   embeddingModel: process.env.RELATA_EMBEDDING_MODEL ?? 'default',
   llmModelPath: '',
   llmEndpoint: '',

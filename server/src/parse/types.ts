@@ -2,7 +2,7 @@
 // text plus a structure map, expressed as an ordered list of blocks (headings, paragraphs, list
 // items, table rows, pages' text) that the chunker can group into passages without re-parsing.
 
-import type { ItemFlag, Location } from '../../../shared/types.ts';
+import { DEFAULT_MAX_PDF_PAGES, type ItemFlag, type Location } from '../../../shared/types.ts';
 
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'table_row' | 'code';
 
@@ -94,7 +94,7 @@ export interface ParserLimits {
 
 export const DEFAULT_PARSER_LIMITS: ParserLimits = {
   maxInflatedBytes: 200 * 1024 * 1024,
-  maxPages: 2_000,
+  maxPages: DEFAULT_MAX_PDF_PAGES,
 };
 
 export interface Parser {

@@ -2,6 +2,7 @@
 // their flags and configuration onto this shape.
 
 import { availableParallelism } from 'node:os';
+import { DEFAULT_PARSER_LIMITS, type ParserLimits } from '../parse/types.ts';
 import { thresholdsFromEnv, type Thresholds } from '../scoring/index.ts';
 
 export interface PipelineSettings {
@@ -23,6 +24,8 @@ export interface PipelineSettings {
   parseTimeoutMs: number;
   /** Files parsed at the same time, each in its own thread (RELATA_PARSE_LANES; default: min(2, cores)). */
   parseLanes: number;
+  /** The parsers' own caps: PDF pages read (RELATA_PDF_MAX_PAGES), DOCX inflated size (RELATA_DOCX_MAX_INFLATED_MB). */
+  parserLimits: ParserLimits;
 }
 
 export const MEBIBYTE = 1024 * 1024;
@@ -38,6 +41,10 @@ export function defaultPipelineSettings(env: NodeJS.ProcessEnv = process.env): P
     parseMemoryMb: positiveNumber(env.RELATA_PARSE_MEMORY_MB) ?? 512,
     parseTimeoutMs: positiveNumber(env.RELATA_PARSE_TIMEOUT_MS) ?? 60_000,
     parseLanes: Math.floor(positiveNumber(env.RELATA_PARSE_LANES) ?? Math.min(2, availableParallelism())),
+    parserLimits: {
+      maxPages: Math.floor(positiveNumber(env.RELATA_PDF_MAX_PAGES) ?? DEFAULT_PARSER_LIMITS.maxPages),
+      maxInflatedBytes: (positiveNumber(env.RELATA_DOCX_MAX_INFLATED_MB) ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes / MEBIBYTE) * MEBIBYTE,
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { FolderIndex } from '../../engine/folderIndex.ts';
 import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';
-import { MEBIBYTE } from '../../pipeline/settings.ts';
+import { defaultPipelineSettings, MEBIBYTE } from '../../pipeline/settings.ts';
 import { defaultDataDir } from '../../store/dataDir.ts';
 import { dataDirOverlap } from '../../workspace/folderBoundary.ts';
 import { watchFolder } from '../../workspace/watch.ts';
@@ -42,6 +42,7 @@ ${COMMON_USAGE}
     watch: { type: 'boolean' },
     exclude: { type: 'string', multiple: true },
     'max-file-mb': { type: 'string' },
+    'max-pdf-pages': { type: 'string' },
     'embedding-model': { type: 'string' },
     'embedding-threads': { type: 'string' },
     classify: { type: 'boolean' },
@@ -57,6 +58,10 @@ ${COMMON_USAGE}
     if (overlap) throw new UsageError(overlap);
     const maxFileMb = values['max-file-mb'] === undefined ? 50 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
+    const maxPdfPages = values['max-pdf-pages'] === undefined ? undefined : Number(values['max-pdf-pages']);
+    if (maxPdfPages !== undefined && !(Number.isInteger(maxPdfPages) && maxPdfPages > 0)) {
+      throw new UsageError('--max-pdf-pages must be a positive whole number');
+    }
 
     const threads = values['embedding-threads'] === undefined ? undefined : Number(values['embedding-threads']);
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
@@ -76,6 +81,7 @@ ${COMMON_USAGE}
       settings: {
         exclude: (values.exclude as string[] | undefined) ?? [],
         maxFileBytes: maxFileMb * MEBIBYTE,
+        ...(maxPdfPages === undefined ? {} : { parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: maxPdfPages } }),
         ...(values['forget-deleted'] ? { forgetDeleted: true } : {}),
       },
     });
