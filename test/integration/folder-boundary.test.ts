@@ -13,6 +13,7 @@ import { FolderSession, serialQueue } from '../../server/src/lsp/folderSession.t
 import { DEFAULT_SERVER_SETTINGS } from '../../server/src/lsp/server.ts';
 import { watchFolder } from '../../server/src/workspace/watch.ts';
 import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
+import { eventually } from '../support/eventually.ts';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
@@ -101,14 +102,6 @@ test('relata index follows no link out of the folder, never opens a FIFO, and in
   assert.equal(dotDot.results[0]?.path, '..notes.md');
 });
 
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`timed out waiting until ${what}`);
-}
 
 test('the watcher follows no link out of the folder, does not loop, and agrees with the scan', { skip: posixOnly, timeout: 120_000 }, async (t) => {
   const root = tempDir(t);

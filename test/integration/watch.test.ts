@@ -7,15 +7,8 @@ import { test } from 'node:test';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { watchFolder } from '../../server/src/workspace/watch.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
+import { eventually } from '../support/eventually.ts';
 
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`timed out waiting until ${what}`);
-}
 
 test('additions, edits and deletions in a watched folder reach the store; ignored files do not', async (t) => {
   const root = tempDir(t);
