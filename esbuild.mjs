@@ -5,7 +5,7 @@
 // Native and self-locating packages stay external: better-sqlite3, sqlite-vec, hnswlib-node and
 // onnxruntime-node load compiled binaries; pdfjs-dist finds its character maps and fonts, and
 // USE-lite's packages their weights and .wasm files, inside their own package folders. Embedder
-// and parse worker threads are entries of their own, written beside cli.js where their starters look.
+// and stage worker threads are entries of their own, written beside cli.js where their starters look.
 
 import * as esbuild from 'esbuild';
 
@@ -28,7 +28,7 @@ const cli = {
     cli: 'server/src/cli/main.ts',
     useLiteWorker: 'server/src/embed/useLite/useLiteWorker.ts',
     onnxWorker: 'server/src/embed/onnx/onnxWorker.ts',
-    parseThread: 'server/src/pipeline/parseThreads/parseThread.ts',
+    stageThread: 'server/src/pipeline/threads/stageThread.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -23,7 +23,7 @@ import { recencyPath } from '../../server/src/ranking/recency.ts';
 import { retrieveDirect } from '../../server/src/ranking/search.ts';
 import { RANK_VERSION_V1, RANK_VERSION_V2, RANK_VERSIONS, WEIGHTS_V2 } from '../../server/src/ranking/weights.ts';
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
-import { ParseLanes } from '../../server/src/pipeline/parseThreads/parseLanes.ts';
+import { StageThreads } from '../../server/src/pipeline/threads/stageThreads.ts';
 import { loadAbstracts, loadClaims, loadQrels, ndcgAt, recallAt, scifactAvailable, type Qrels } from '../support/scifact.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
@@ -124,7 +124,7 @@ async function indexCorpus(embedder: CachedEmbedder): Promise<WorkspaceStore> {
     folder: CORPUS,
     settings: defaultPipelineSettings(),
     embedder: new GivenEmbedder(embedder),
-    parsing: new ParseLanes({ lanes: 1, memoryMb: 512, timeoutMs: 60_000 }), // never started: this context only embeds
+    threads: new StageThreads({ lanes: 1, memoryMb: 512, timeoutMs: 60_000 }), // never started: this context only embeds
   };
   const pending = await store.itemsNeedingVectors(embedder.descriptor.id);
   let done = 0;

@@ -18,7 +18,7 @@ import { openStore } from '../store/index.ts';
 import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/settings.ts';
 import type { StageContext } from '../pipeline/stages/index.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
-import { ParseLanes } from '../pipeline/parseThreads/parseLanes.ts';
+import { StageThreads } from '../pipeline/threads/stageThreads.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
 import { FolderRules } from '../workspace/folderRules.ts';
@@ -79,7 +79,7 @@ export class FolderIndex {
       folder: this.folder,
       settings,
       embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
-      parsing: new ParseLanes({
+      threads: new StageThreads({
         lanes: settings.parseLanes,
         memoryMb: settings.parseMemoryMb,
         timeoutMs: settings.parseTimeoutMs,
@@ -246,7 +246,7 @@ export class FolderIndex {
   }
 
   async close(): Promise<void> {
-    await this.context.parsing.close();
+    await this.context.threads.close();
     await this.context.embedder.close();
     await this.store.close();
   }

@@ -18,11 +18,11 @@ export interface PipelineSettings {
   thresholds: Thresholds;
   /** Forget a deleted document as soon as it is tombstoned (`relata forget`); off by default (RELATA_FORGET_DELETED=1). */
   forgetDeleted: boolean;
-  /** Heap a parse thread may use before it is stopped and its file fails (MB; RELATA_PARSE_MEMORY_MB). */
+  /** Heap a stage thread (parse, chunk, extract) may use before it is stopped and its file fails (MB; RELATA_PARSE_MEMORY_MB). */
   parseMemoryMb: number;
-  /** How long one file may take to parse before its thread is stopped and the file fails (RELATA_PARSE_TIMEOUT_MS). */
+  /** How long one file's parse, chunking or extraction may take before its thread is stopped and the file fails (RELATA_PARSE_TIMEOUT_MS). */
   parseTimeoutMs: number;
-  /** Files parsed at the same time, each in its own thread (RELATA_PARSE_LANES; default: min(2, cores)). */
+  /** Stage threads, hence files parsed, chunked or extracted at the same time (RELATA_PARSE_LANES; default: min(2, cores)). */
   parseLanes: number;
   /** The parsers' own caps: PDF pages read (RELATA_PDF_MAX_PAGES), DOCX inflated size (RELATA_DOCX_MAX_INFLATED_MB). */
   parserLimits: ParserLimits;

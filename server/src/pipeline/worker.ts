@@ -10,6 +10,9 @@ import { isDeadLocalOwner, newOwnerId } from './owner.ts';
 import { markParseFailed } from './stages/parse.ts';
 import { FAILURE_FAILS_ITEM, STAGES, type StageContext } from './stages/index.ts';
 
+/** The stages whose CPU-bound work runs in a stage thread, so they wait on a lane, not on this thread. */
+const THREADED_STAGES: ReadonlySet<PipelineStage> = new Set(['parse', 'chunk', 'extract']);
+
 export type WorkerEvent =
   | { type: 'job-started'; job: JobRecord }
   | { type: 'job-finished'; job: JobRecord; elapsedMs: number }
@@ -34,19 +37,19 @@ export class Worker {
   }
 
   /**
-   * Process jobs until none is claimable (or the signal aborts). Returns the number run. Parse
-   * jobs run in parse threads, so up to one per parse lane runs at once, beside one job of any
-   * other stage on this thread; the store's operations are each atomic, so interleaved jobs are as
-   * safe as two indexers sharing a folder.
+   * Process jobs until none is claimable (or the signal aborts). Returns the number run. Parse,
+   * chunk and extract jobs do their work in stage threads, so up to one per lane runs at once,
+   * beside one job of any other stage on this thread; the store's operations are each atomic, so
+   * interleaved jobs are as safe as two indexers sharing a folder.
    */
   async runUntilIdle(): Promise<number> {
-    const lanes = Math.max(1, this.context.parsing.limits.lanes);
+    const lanes = Math.max(1, this.context.threads.limits.lanes);
     const running = new Set<Promise<void>>();
-    const busy = { parse: 0, other: 0 };
-    const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'parse' ? lanes : 1);
+    const busy = { threaded: 0, other: 0 };
+    const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'threaded' ? lanes : 1);
     let processed = 0;
     while (!this.options.signal?.aborted) {
-      if (full('parse') && full('other')) {
+      if (full('threaded') && full('other')) {
         await Promise.race(running);
         continue;
       }
@@ -57,7 +60,7 @@ export class Worker {
         continue;
       }
       const renewal = this.keepLease(job);
-      const kind = job.stage === 'parse' ? 'parse' : 'other';
+      const kind = THREADED_STAGES.has(job.stage) ? 'threaded' : 'other';
       while (full(kind)) await Promise.race(running);
       busy[kind] += 1;
       const run: Promise<void> = this.runJob(job).finally(() => {
@@ -76,8 +79,8 @@ export class Worker {
   }
 
   /**
-   * Renew the job's lease every third of it from this thread, which no parse can block, until the
-   * returned timer is cleared.
+   * Renew the job's lease every third of it from this thread, which no parse, chunking or
+   * extraction can block, until the returned timer is cleared.
    */
   private keepLease(job: JobRecord): NodeJS.Timeout {
     const { store, settings } = this.context;

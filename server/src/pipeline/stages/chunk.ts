@@ -1,9 +1,14 @@
 // Chunk: the parsed blocks become passages with deterministic ids (workspace, content hash,
-// chunker version, ordinal), which later double as vector ids. Replacing is atomic, so re-running
-// the stage updates the item's chunks rather than adding to them.
+// chunker version, ordinal), which later double as vector ids. The chunking runs in a stage thread
+// (a 50 MB one-line text takes seconds), so the main thread only reads the blocks and stores the
+// passages. Replacing is atomic, so re-running the stage updates the item's chunks rather than
+// adding to them.
 
 import { createHash } from 'node:crypto';
 import { chunkBlocks, CHUNKER_VERSION } from '../../chunk/chunker.ts';
+import type { Block } from '../../parse/types.ts';
+import type { ChunkRecord } from '../../store/contract.ts';
+import { ThreadLimitError } from '../threads/stageThreads.ts';
 import type { StageContext } from './context.ts';
 
 export function chunkId(workspace: string, contentHash: string, ordinal: number): string {
@@ -13,12 +18,10 @@ export function chunkId(workspace: string, contentHash: string, ordinal: number)
     .slice(0, 32);
 }
 
-export async function chunk(context: StageContext, itemId: string): Promise<void> {
-  const { store } = context;
-  const parsed = await store.getParsedText(itemId);
-  if (!parsed) return;
-  const chunks = chunkBlocks(parsed.document.blocks).map((passage) => ({
-    id: chunkId(store.workspace, parsed.contentHash, passage.ordinal),
+/** The item's passages, as the stage thread computes them. Pure: the same blocks give the same chunks and ids. */
+export function passagesOf(workspace: string, itemId: string, contentHash: string, blocks: Block[]): ChunkRecord[] {
+  return chunkBlocks(blocks).map((passage) => ({
+    id: chunkId(workspace, contentHash, passage.ordinal),
     itemId,
     ordinal: passage.ordinal,
     text: passage.text,
@@ -26,5 +29,18 @@ export async function chunk(context: StageContext, itemId: string): Promise<void
     location: passage.location,
     wordCount: passage.wordCount,
   }));
-  await store.replaceChunks(itemId, parsed.contentHash, chunks);
+}
+
+export async function chunk(context: StageContext, itemId: string): Promise<void> {
+  const { store, threads } = context;
+  const parsed = await store.getParsedText(itemId);
+  if (!parsed) return;
+  try {
+    const chunks = await threads.chunk(store.workspace, itemId, parsed.contentHash, parsed.document.blocks);
+    await store.replaceChunks(itemId, parsed.contentHash, chunks);
+  } catch (error) {
+    // Too costly to chunk: the same bytes would fail the same way, so the item fails now.
+    if (!(error instanceof ThreadLimitError)) throw error;
+    await store.markFailed(itemId, error.message);
+  }
 }

@@ -5,7 +5,7 @@ import type { RelationshipClassifier } from '../../discover/classifier.ts';
 import type { LazyEmbedder } from '../../embed/choice.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
-import type { ParseLanes } from '../parseThreads/parseLanes.ts';
+import type { StageThreads } from '../threads/stageThreads.ts';
 import type { PipelineSettings } from '../settings.ts';
 
 export interface StageContext {
@@ -16,8 +16,8 @@ export interface StageContext {
   settings: PipelineSettings;
   /** The workspace's embedding model, loaded on first use. */
   embedder: LazyEmbedder;
-  /** The threads files are parsed in, under the settings' memory and time limits. */
-  parsing: ParseLanes;
+  /** The threads files are parsed, chunked and extracted in, under the settings' memory and time limits. */
+  threads: StageThreads;
   /** A language model's weak opinion on candidate pairs; absent unless a model is configured. */
   classifier?: RelationshipClassifier | null;
 }

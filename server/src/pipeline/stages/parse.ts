@@ -1,4 +1,4 @@
-// Parse: the item's stored bytes become extracted text plus a structure map, in a parse thread. A
+// Parse: the item's stored bytes become extracted text plus a structure map, in a stage thread. A
 // file the parser rejects (malformed, encrypted, truncated), or that exceeds the thread's memory or
 // time limit, fails with the reason and costs no other file anything; any other error is left to
 // the queue's retry and attempt cap.
@@ -9,7 +9,7 @@ import { ParseError } from '../../parse/types.ts';
 import type { StageContext } from './context.ts';
 
 export async function parse(context: StageContext, itemId: string): Promise<void> {
-  const { store, blobs, parsing } = context;
+  const { store, blobs, threads } = context;
   const item = await store.getItem(itemId);
   if (!item || item.deletedAt || item.status === 'duplicate' || item.status === 'skipped' || !item.contentHash) return;
   const parser = parserFor(item.path);
@@ -17,7 +17,7 @@ export async function parse(context: StageContext, itemId: string): Promise<void
 
   const bytes = await blobs.get(item.contentHash);
   try {
-    const document = await parsing.parse(bytes, path.basename(item.path));
+    const document = await threads.parse(bytes, path.basename(item.path));
     const title = document.title?.trim() || path.basename(item.path, path.extname(item.path));
     await store.recordParse(item.id, { contentHash: item.contentHash, parserVersion: parser.version, document }, title);
   } catch (error) {

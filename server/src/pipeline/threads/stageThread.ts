@@ -1,0 +1,40 @@
+// Stage-thread entry point: a file is parsed, its blocks chunked and its passages extracted here,
+// beside the main thread's event loop, so a job that takes minutes or gigabytes stalls only this
+// thread, and the thread can be stopped (memory limit, timeout) without stopping the indexer.
+// Bundled by esbuild as dist/stageThread.js; see ../../embed/workerThread.ts for how it is found.
+
+import { parentPort } from 'node:worker_threads';
+import { parseFile } from '../../parse/registry.ts';
+import { ParseError } from '../../parse/types.ts';
+import { passagesOf } from '../stages/chunk.ts';
+import { extractionOf } from '../stages/extract.ts';
+import type { StageJob, StageReply, StageRequest, StageResults } from './protocol.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('stageThread must run in a worker thread');
+
+port.on('message', (request: StageRequest) => void handle(request));
+
+async function handle({ job, work }: StageRequest): Promise<void> {
+  let reply: StageReply;
+  try {
+    reply = { kind: 'done', job, result: await perform(work) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    reply = { kind: 'failed', job, message, itemAtFault: error instanceof ParseError };
+  }
+  port!.postMessage(reply);
+}
+
+async function perform(work: StageJob): Promise<StageResults[StageJob['kind']]> {
+  switch (work.kind) {
+    case 'parse':
+      return parseFile(work.bytes, work.fileName, work.limits);
+    case 'chunk':
+      return passagesOf(work.workspace, work.itemId, work.contentHash, work.blocks);
+    case 'extract':
+      return extractionOf(work.title, work.chunks);
+  }
+}
+
+port.postMessage({ kind: 'ready' } satisfies StageReply);
