@@ -4,7 +4,7 @@
 //
 //   docs/demo/site-safety-inspection-2025-08.pdf   2-page PDF with a real text layer, written by hand
 //   docs/demo/supplier-review-example-ltd.docx      DOCX with headings, a bulleted list and a table (jszip)
-//   docs/demo/shared-drive/incident-2025-03-forklift-copy.md   byte-identical copy of an incident report
+//   docs/demo/shared-drive/incidents-backup/incident-2025-03-14-forklift-collision.md   byte-identical copy of an incident report
 //
 // Usage: node scripts/make-demo-binaries.mjs [--check]
 //   --check  also extracts the text back with pdfjs-dist and mammoth and prints it.
@@ -377,7 +377,7 @@ write(pdfPath, makePdf(inspection));
 write(docxPath, await makeDocx(loadJSZip()));
 
 const original = join(demo, 'incidents', 'incident-2025-03-14-forklift-collision.md');
-const copy = join(demo, 'shared-drive', 'incident-2025-03-forklift-copy.md');
+const copy = join(demo, 'shared-drive', 'incidents-backup', 'incident-2025-03-14-forklift-collision.md');
 mkdirSync(dirname(copy), { recursive: true });
 copyFileSync(original, copy);
 console.log(`copied ${relative(root, original)} -> ${relative(root, copy)}`);

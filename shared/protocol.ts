@@ -9,6 +9,7 @@
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import { array, boolean, integer, nullable, number, object, oneOf, optional, string, type Schema } from './schema.ts';
 import type {
+  AlsoItem,
   AnswerResult,
   ItemDetailView,
   ItemRef,
@@ -219,7 +220,10 @@ export interface EntityMentions {
 
 export interface RelatedResult {
   folder: string;
+  /** The hovered file's item or, when the file is a byte-identical copy, its original's. */
   item: ItemRef;
+  /** The hovered file's own path when it is such a copy: the hover says it is identical to `item`. */
+  identicalCopy?: string;
   /** Relationships of this item that were not rejected, strongest first. */
   relationships: RelationshipView[];
   mentions: EntityMentions[];
@@ -241,10 +245,18 @@ export interface RelationshipsParams {
   status?: RelationshipStatus;
 }
 
+/** Items of the listed relationships that are copies of each other, shown once (server/src/ranking/nearDuplicateGroups.ts). */
+export interface CopyGroup {
+  representative: string;
+  also: AlsoItem[];
+}
+
 export interface FolderRelationships {
   folder: string;
   name: string;
   relationships: RelationshipView[];
+  /** Groups of two or more among the relationships' items; the Proposals tree shows each group's relationships once. */
+  copyGroups?: CopyGroup[];
 }
 
 export namespace RelationshipsRequest {
@@ -325,6 +337,25 @@ export namespace RejectRequest {
   export const params = decisionParams;
 }
 
+export interface ChooseOriginalParams {
+  /** A file the index holds as a byte-identical copy of another. */
+  uri: string;
+}
+
+export interface ChooseOriginalResult {
+  folder: string;
+  /** Folder-relative paths: the file now the original, and the one that was. */
+  original: string;
+  formerOriginal: string;
+}
+
+/** A person makes a copy the original of its identical files (FolderIndex.chooseOriginal); kept across runs. */
+export namespace ChooseOriginalRequest {
+  export const method = 'relata/chooseOriginal' as const;
+  export const type = new RequestType<ChooseOriginalParams, ChooseOriginalResult, void>(method);
+  export const params: Schema<ChooseOriginalParams> = object({ uri: string({ minLength: 1, maxLength: 4096 }) });
+}
+
 // Answers --------------------------------------------------------------------
 
 export interface AskParams {
@@ -381,6 +412,7 @@ export const REQUESTS = [
   RelationshipRequest,
   ConfirmRequest,
   RejectRequest,
+  ChooseOriginalRequest,
   AskRequest,
   ScoringModelRequest,
 ] as const;

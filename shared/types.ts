@@ -144,6 +144,8 @@ export interface ItemDetailView extends ItemView {
   entities: EntityView[];
   claims: ClaimView[];
   concepts: ConceptView[];
+  /** The path asked about, when it is a byte-identical copy of this item: a copy's every view shows its original. */
+  identicalCopy?: string;
 }
 
 // Relationships (relationship-score-v1). Field names are snake_case because these objects are
@@ -215,6 +217,24 @@ export interface RelationshipView {
   decided_by: string | null;
   decided_at: string | null;
   note: string | null;
+  /** A person's decision that the evidence has since moved away from; null when none. */
+  changed_since_decision: ChangedSinceDecision | null;
+  /** In a list shown once per near-duplicate group (the hover): the other end's copies, whose same relationship this one stands for. */
+  also?: AlsoItem[];
+}
+
+/**
+ * A decision no longer matching what its person saw: a confirmation whose type or decisive
+ * evidence changed (the relationship is back in review), or a rejection whose evidence changed
+ * materially (it stays rejected, so the person can look again).
+ */
+export interface ChangedSinceDecision {
+  decision: 'confirmed' | 'rejected';
+  decided_by: string;
+  decided_at: string;
+  note: string | null;
+  /** In words, e.g. "type was contradicts, now supports", "cost figures 42000 vs 51500 now agree". */
+  changes: string[];
 }
 
 /** Two entity keys that may name the same thing; only a confirmed alias counts as evidence. */
@@ -256,6 +276,18 @@ export interface Passage {
   chunk_id: string;
 }
 
+/** How another member of a result's near-duplicate group is a copy of it. */
+export type DuplicateKind = 'duplicate' | 'near_duplicate';
+
+/** Another member of a near-duplicate group, named beside the one entry that represents the group; the store keeps it as its own item. */
+export interface AlsoItem {
+  item_id: string;
+  path: string;
+  kind: DuplicateKind;
+  /** The cosine behind a near-duplicate; null for identical bytes. */
+  similarity: number | null;
+}
+
 export interface SearchResultView {
   item_id: string;
   title: string | null;
@@ -268,6 +300,8 @@ export interface SearchResultView {
   contributions: Partial<Record<SearchPath, number>>;
   expanded_via: ExpandedVia | null;
   passage: Passage | null;
+  /** The other members of this result's near-duplicate group, shown once as this entry. */
+  also?: AlsoItem[];
 }
 
 export interface SearchResponse {
@@ -288,12 +322,25 @@ export interface AnswerSource {
   path: string;
   location: Location;
   passage: string;
+  /** The other members of this source's near-duplicate group: one label for the group. */
+  also?: AlsoItem[];
+}
+
+/** One side of a disagreement: a value and every shown item that states it. */
+export interface ConflictSideView {
+  value: string;
+  items: ItemRef[];
 }
 
 export interface AnswerConflict {
   relationship_id: string;
+  /** Every item on either side. */
   items: ItemRef[];
   detail: string;
+  /** Every recorded relationship carrying this same disagreement (same attribute, same pair of values). */
+  relationship_ids?: string[];
+  attribute?: string;
+  sides?: ConflictSideView[];
 }
 
 export interface InjectionWarning {

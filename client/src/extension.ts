@@ -4,6 +4,7 @@
 // indexed and no model runs until the workspace is trusted.
 
 import * as vscode from 'vscode';
+import { chooseOriginal } from './chooseOriginal.ts';
 import { openAt } from './openLocation.ts';
 import { ProposalsView } from './proposals/proposalsView.ts';
 import type { ProposalNode } from './proposals/proposalTree.ts';
@@ -84,6 +85,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('relata.openItem', (target?: { folder: string; path: string }) => {
       if (target) openAt(target.folder, target.path).catch(reportFailure(`could not open ${target.path}`));
     }),
+    vscode.commands.registerCommand('relata.chooseOriginal', (file?: vscode.Uri) =>
+      chooseOriginal(server, file).catch(reportFailure('could not choose the original')),
+    ),
     vscode.commands.registerCommand('relata.restartServer', () => server.restart().then(renderStatus)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('relata') && !event.affectsConfiguration('relata.trace') && vscode.workspace.isTrusted) {

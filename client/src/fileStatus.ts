@@ -28,7 +28,7 @@ export async function showFileStatus(server: ServerConnection): Promise<void> {
       items.push({
         label: `${ICON[file.status]} ${file.path}`,
         description: file.status + (file.flags.length ? ` [${file.flags.join(', ')}]` : ''),
-        detail: file.reason ?? (file.duplicateOf ? `duplicate of ${file.duplicateOf}` : undefined),
+        detail: file.reason ?? (file.duplicateOf ? `identical to ${file.duplicateOf}, its original` : undefined),
         folder: folder.folder,
         path: file.path,
       });

@@ -1,8 +1,11 @@
 // The hover's Markdown for an item: its relationships (type, strength, whether a person reviewed
-// them) and, over an entity mention, the other items that mention it, each a link that opens the
-// item. Everything that comes from a document (titles, paths, entity names) is escaped, so a
-// title cannot inject links, HTML or formatting into the hover. Pure, so tested without VS Code.
+// them; a document's copies and drafts share one line, "also: …") and, over an entity mention,
+// the other items that mention it, each a link that opens the item. Everything that comes from a
+// document (titles, paths, entity names) is escaped, so a title cannot inject links, HTML or
+// formatting into the hover. Pure, so tested without VS Code.
 
+import { describeAlso } from '../../shared/alsoText.ts';
+import { describeChangeSinceDecision } from '../../shared/decisionChange.ts';
 import type { RelatedResult } from '../../shared/protocol.ts';
 import type { ItemRef, RelationshipStatus, RelationshipView } from '../../shared/types.ts';
 
@@ -31,12 +34,15 @@ function relationshipLine(folder: string, self: ItemRef, relationship: Relations
   const type = relationship.type.replace(/_/g, ' ');
   return (
     `- ${escapeMarkdown(type)}: ${commandLink(itemLabel(other), 'relata.openItem', { folder, path: other.path })} ` +
-    `(${escapeMarkdown(other.path)}) — strength ${relationship.score.toFixed(2)}, ${reviewStatus(relationship.status)} · ` +
+    `(${escapeMarkdown(other.path)}) — strength ${relationship.score.toFixed(2)}, ${reviewStatus(relationship.status)}` +
+    (relationship.changed_since_decision ? `, ${escapeMarkdown(describeChangeSinceDecision(relationship.changed_since_decision))}` : '') +
+    (relationship.also && relationship.also.length > 0 ? ` (${escapeMarkdown(describeAlso(relationship.also))})` : '') +
+    ' · ' +
     commandLink('why?', 'relata.openRelationship', { folder, id: relationship.id })
   );
 }
 
-/** Null when there is nothing to say (no relationships, no mention under the cursor). */
+/** Null when there is nothing to say (no relationships, no mention under the cursor, not a copy). */
 export function hoverMarkdown(related: RelatedResult): string | null {
   const sections: string[] = [];
   for (const mention of related.mentions) {
@@ -51,6 +57,10 @@ export function hoverMarkdown(related: RelatedResult): string | null {
         ...related.relationships.map((relationship) => relationshipLine(related.folder, related.item, relationship)),
       ].join('\n'),
     );
+  }
+  if (related.identicalCopy) {
+    const original = commandLink(related.item.path, 'relata.openItem', { folder: related.folder, path: related.item.path });
+    sections.unshift(`**Relata:** this file is identical to ${original}, its original; what Relata knows of it is shown from there.`);
   }
   return sections.length > 0 ? sections.join('\n\n') : null;
 }

@@ -1,10 +1,11 @@
 // Relata: Search Knowledge: a quick pick whose results follow the typing (debounced, the
 // previous request cancelled), rendered by searchRows.ts; choosing a result opens its file at the
-// passage.
+// passage (the open copy, when the result is its original: openCopy.ts).
 
 import * as vscode from 'vscode';
-import { SearchRequest } from '../../shared/protocol.ts';
+import { ItemRequest, SearchRequest } from '../../shared/protocol.ts';
 import { openAt } from './openLocation.ts';
+import { pathToOpen } from './openCopy.ts';
 import { searchEntries, type SearchListEntry, type SearchRow } from './searchRows.ts';
 import type { ServerConnection } from './serverConnection.ts';
 
@@ -58,13 +59,19 @@ export function searchKnowledge(server: ServerConnection): void {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => void run(value), DEBOUNCE_MS);
   });
+  // The file open when the search began: if it is a copy of a result's original, that result opens it.
+  const openUri = vscode.window.activeTextEditor?.document.uri;
+  const openFile = openUri?.scheme === 'file' ? server.request(ItemRequest.type, { uri: openUri.toString() }).catch(() => null) : Promise.resolve(null);
   pick.onDidAccept(() => {
     const row = pick.selectedItems[0]?.row;
     if (!row) return;
     pick.hide();
-    openAt(row.folder, row.result.path, row.result.passage?.location).catch((error: Error) =>
-      vscode.window.showErrorMessage(`Relata: could not open ${row.result.path}: ${error.message}`),
-    );
+    void openFile
+      .then((open) => {
+        const target = pathToOpen(row.folder, row.result.item_id, row.result.path, open);
+        return openAt(row.folder, target, row.result.passage?.location);
+      })
+      .catch((error: Error) => vscode.window.showErrorMessage(`Relata: could not open ${row.result.path}: ${error.message}`));
   });
   pick.onDidHide(() => {
     if (timer) clearTimeout(timer);

@@ -1,7 +1,9 @@
 // How one search response becomes quick-pick rows: the title, relevance labelled as relative to
 // this result set, similarity as its own number, and the reasons it matched. An expanded result
-// leads with its "Not a direct match…" label. Pure, so tested without VS Code.
+// leads with its "Not a direct match…" label; a result standing for copies of itself names them
+// first ("also: …"). Pure, so tested without VS Code.
 
+import { describeAlso } from '../../shared/alsoText.ts';
 import type { FolderSearch } from '../../shared/protocol.ts';
 import type { SearchResultView } from '../../shared/types.ts';
 import { describeLocation } from './locations.ts';
@@ -39,6 +41,7 @@ export function describeResult(result: SearchResultView): { description: string;
     const review = via.status === 'confirmed' ? 'confirmed' : 'suggested by analysis, not yet reviewed';
     reasons.unshift(`Not a direct match. Reached because this item ${via.type.replace(/_/g, ' ')} a matching item — strength ${figure(via.score)} (${review}).`);
   }
+  if (result.also && result.also.length > 0) reasons.unshift(describeAlso(result.also));
   return {
     description: `relevance ${figure(result.query_relevance)} (relative to these results) · ${similarity}${where}`,
     detail: reasons.join(' · '),

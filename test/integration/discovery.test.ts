@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../support/tempFolder.ts';
 const DEMO = path.join(REPO_ROOT, 'docs', 'demo');
 const COST_A = 'maintenance/gantry-crane-gc2-refurbishment-report.md';
 const COST_B = 'finance/q2-2025-capital-budget-review.md';
-const COPY = 'shared-drive/incident-2025-03-forklift-copy.md';
+const COPY = 'shared-drive/incidents-backup/incident-2025-03-14-forklift-collision.md';
 const FORKLIFT = 'incidents/incident-2025-03-14-forklift-collision.md';
 const SPRINKLER = 'incidents/incident-2025-07-22-sprinkler-leak.md';
 

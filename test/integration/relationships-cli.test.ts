@@ -33,7 +33,7 @@ test('relata relationships, confirm, reject and reprocess', {
   assert.ok(all.length > 0);
   for (const view of all) {
     assert.deepEqual(Object.keys(view).sort(), [
-      'created_at', 'decided_at', 'decided_by', 'from', 'id', 'near_duplicate', 'note', 'produced_by', 'score', 'score_version',
+      'changed_since_decision', 'created_at', 'decided_at', 'decided_by', 'from', 'id', 'near_duplicate', 'note', 'produced_by', 'score', 'score_version',
       'signals', 'status', 'to', 'type', 'updated_at',
     ]);
     assert.deepEqual(Object.keys(view.from).sort(), ['item_id', 'path', 'title']);

@@ -32,6 +32,7 @@ export const EXPANSION: RelationshipView = {
   decided_by: null,
   decided_at: null,
   note: null,
+  changed_since_decision: null,
 };
 
 export function costRetrieval(): Retrieval {

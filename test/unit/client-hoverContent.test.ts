@@ -15,6 +15,7 @@ function relationship(status: RelationshipView['status'], to = other): Relations
   return {
     id: 'r1', from: self, to, type: 'contradicts', score: 0.72, score_version: 'relationship-score-v1', status, near_duplicate: false,
     signals: [], produced_by: 'discover@1', created_at: '', updated_at: '', decided_by: null, decided_at: null, note: null,
+    changed_since_decision: null,
   };
 }
 
@@ -26,6 +27,27 @@ test('a relationship line says type, the other item, strength, and whether a per
   assert.match(pending, /strength 0\.72, suggested by analysis, not yet reviewed/);
   assert.match(pending, /not a probability/);
   assert.match(hoverMarkdown(related({ relationships: [relationship('confirmed')] }))!, /strength 0\.72, confirmed/);
+});
+
+test('a rejected relationship whose evidence changed says so, escaped, beside its status', () => {
+  const changed: RelationshipView = {
+    ...relationship('rejected'),
+    changed_since_decision: {
+      decision: 'rejected',
+      decided_by: 'ana',
+      decided_at: '2026-12-01T10:00:00Z',
+      note: 'coincidence',
+      changes: ['type was supports, now contradicts'],
+    },
+  };
+  const markdown = hoverMarkdown(related({ relationships: [changed] }))!;
+  assert.ok(
+    markdown.includes(
+      'rejected, evidence changed since you rejected it \\(rejected by ana on 2026\\-12\\-01, note: coincidence\\): type was supports, now contradicts · [why?]',
+    ),
+    markdown,
+  );
+  assert.doesNotMatch(hoverMarkdown(related({ relationships: [relationship('rejected')] }))!, /changed since/);
 });
 
 test('links carry the folder and path as command arguments', () => {
@@ -55,4 +77,14 @@ test('document text is escaped: no injected links, HTML, images or emphasis', ()
   assert.match(markdown, /\\\[click\\\]\\\(command:workbench\\\.action\\\.terminal\\\.new\\\)/);
   assert.equal(escapeMarkdown('a_b*c'), 'a\\_b\\*c');
   assert.equal(escapeMarkdown('<b>&'), '&lt;b&gt;&amp;');
+});
+
+test('a relationship standing for the same one with the other item\u2019s copies names them on its line, escaped', () => {
+  const once: RelationshipView = {
+    ...relationship('pending'),
+    also: [{ item_id: 'i3', path: 'drafts/q2_v2.md', kind: 'near_duplicate', similarity: 0.97 }],
+  };
+  const markdown = hoverMarkdown(related({ relationships: [once] }))!;
+  assert.equal(markdown.split('\n').filter((line) => line.startsWith('- ')).length, 1);
+  assert.match(markdown, /\(also: drafts\/q2\\_v2\\\.md, near\\-duplicate, similarity 0\\\.97\) · \[why\?\]/);
 });

@@ -24,6 +24,7 @@ function relationship(id: string, type: RelationshipView['type'], score: number,
     decided_by: null,
     decided_at: null,
     note: null,
+    changed_since_decision: null,
   };
 }
 
@@ -66,6 +67,28 @@ test('a proposal row names both items, its strength and type, and carries its st
   assert.equal(row.folder, 'file:///demo');
 });
 
+test('a proposal back in review says it changed since the person confirmed it, and what changed', () => {
+  const returned: RelationshipView = {
+    ...relationship('r1', 'supports', 0.47),
+    changed_since_decision: {
+      decision: 'confirmed',
+      decided_by: 'ana',
+      decided_at: '2026-12-01T10:00:00Z',
+      note: 'real overrun',
+      changes: ['type was contradicts, now supports', 'cost figures 42000 vs 51500 now agree'],
+    },
+  };
+  const [pending] = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [returned] }]);
+  const row = children(children(pending)[0])[0]!;
+  assert.equal(row.kind, 'proposal');
+  if (row.kind !== 'proposal') return;
+  assert.equal(row.description, '0.47 · supports · changed since you confirmed it');
+  assert.match(
+    row.tooltip,
+    /changed since you confirmed it \(confirmed by ana on 2026-12-01, note: real overrun\): type was contradicts, now supports; cost figures 42000 vs 51500 now agree/,
+  );
+});
+
 test('ids stay unique when one relationship appears in two sections', () => {
   const roots = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [relationship('r1', 'contradicts', 0.5)] }]);
   const ids: string[] = [];
@@ -81,4 +104,42 @@ test('with several folders open, each folder is a node of its own', () => {
   ]);
   assert.deepEqual(roots.map((node) => node.kind), ['folder', 'folder']);
   assert.deepEqual(labels(children(roots[1])), ['Pending review (1)', 'Confirmed (0)', 'Rejected (0)', 'Conflicts (0)']);
+});
+
+test('the same relationship of a document and its near-copy is one row; the copy\u2019s own is under it, decidable on its own', () => {
+  const memo = { item_id: 'memo', path: 'finance/memo.md', title: 'Budget memo' };
+  const draft = { item_id: 'draft', path: 'drafts/memo-v2.md', title: 'Budget memo' };
+  const invoice = { item_id: 'invoice', path: 'finance/invoice.md', title: 'Invoice' };
+  const between = (id: string, from: typeof memo, to: typeof memo, type: RelationshipView['type'], score: number): RelationshipView => ({
+    ...relationship(id, type, score),
+    from,
+    to,
+  });
+  const roots = proposalTree([
+    {
+      folder: 'file:///copies',
+      name: 'copies',
+      relationships: [
+        between('r-memo', memo, invoice, 'contradicts', 0.87),
+        between('r-draft', draft, invoice, 'contradicts', 0.88),
+        { ...between('r-copies', memo, draft, 'supports', 1), near_duplicate: true },
+      ],
+      copyGroups: [{ representative: 'memo', also: [{ item_id: 'draft', path: draft.path, kind: 'near_duplicate', similarity: 0.99 }] }],
+    },
+  ]);
+  const contradicts = children(roots[0]).find((group) => group.label === 'contradicts')!;
+  const rows = children(contradicts);
+  assert.equal(rows.length, 1, 'one row for the disagreement with the invoice');
+  const row = rows[0]!;
+  assert.ok(row.kind === 'proposal');
+  assert.equal(row.relationship.id, 'r-memo', 'the row decides the representative\u2019s relationship');
+  assert.match(row.description, /also: 1 near-copy$/);
+  assert.deepEqual(row.children?.map((child) => child.kind === 'proposal' && [child.relationship.id, child.contextValue]), [['r-draft', 'relata.proposal.pending']]);
+  assert.equal(children(roots[3]).length, 1, 'the Conflicts section lists it once too');
+});
+
+test('without copy groups every relationship keeps its own row', () => {
+  const roots = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [relationship('r1', 'contradicts', 0.6), relationship('r2', 'contradicts', 0.5)] }]);
+  const rows = children(children(roots[0])[0]);
+  assert.deepEqual(rows.map((node) => node.kind === 'proposal' && node.children === undefined), [true, true]);
 });

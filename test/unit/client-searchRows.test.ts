@@ -42,3 +42,17 @@ test('no results says so', () => {
   const entries = searchEntries([{ folder: 'file:///a', name: 'a', response: { rank_version: 'v', query: 'q', results: [], unavailable_paths: [] } }]);
   assert.deepEqual(entries.map((entry) => entry.label), ['No matching items']);
 });
+
+test('a result standing for its copies names them first, once', () => {
+  const collapsed = result({
+    also: [
+      { item_id: 'i2', path: 'drafts/gc2-v2.md', kind: 'near_duplicate', similarity: 0.973 },
+      { item_id: 'i3', path: 'archive/gc2.md', kind: 'duplicate', similarity: null },
+    ],
+  });
+  const entries = searchEntries([{ folder: 'file:///demo', name: 'demo', response: { rank_version: 'v', query: 'q', results: [collapsed], unavailable_paths: [] } }]);
+  assert.equal(entries.filter((entry) => entry.kind === 'result').length, 1);
+  const [row] = entries;
+  if (row?.kind !== 'result') return assert.fail('expected a result row');
+  assert.match(row.detail, /^also: drafts\/gc2-v2\.md, near-duplicate, similarity 0\.97; archive\/gc2\.md, identical copy · /);
+});

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { CONCEPT_EXTRACTOR_VERSION, countPhrases, weightConcepts } from '../../server/src/extract/concepts.ts';
 import { parseFile } from '../../server/src/parse/registry.ts';
+import { extractionOf } from '../../server/src/pipeline/stages/extract.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
 const keys = (text: string) => countPhrases(text).map((p) => p.key);
@@ -17,7 +18,7 @@ test('phrases are noun phrases of up to four words, keyed lower case with a sing
     { key: 'crane', phrase: 'cranes', count: 4 },
     { key: 'gantry crane', phrase: 'gantry cranes', count: 3 },
   ]);
-  assert.equal(CONCEPT_EXTRACTOR_VERSION, 'concepts@1');
+  assert.equal(CONCEPT_EXTRACTOR_VERSION, 'concepts@2');
   // A long run keeps its last four words, where English puts the head.
   assert.ok(keys('We reviewed the annual site fire safety inspection report.').includes('site fire safety inspection report'.split(' ').slice(-4).join(' ')));
   // A name of several capitalised words ends where lower-case words begin.
@@ -48,6 +49,41 @@ test('demo: the maintenance report is about its crane, beam, brake and refurbish
     assert.ok(found.includes(wanted), `${wanted} in ${JSON.stringify(found.slice(0, 30))}`);
   }
   for (const unwanted of ['example ltd', 'tomasz wieczorek', 'eur', 'may']) assert.ok(!found.includes(unwanted), unwanted);
+});
+
+const TEMPLATE_REPORT = [
+  'Incident report IR-2025-041: Chiller trip',
+  'Summary',
+  'The number two chiller in the east plant room tripped on low refrigerant pressure.',
+  'Cause',
+  'A flare fitting had worked loose, and the cause went unnoticed because the leak detector was disconnected.',
+  'Actions taken',
+  'The flare fitting was replaced and the leak detector reconnected.',
+  'Follow-up',
+  'The chiller checklist now includes the leak detector.',
+].join('\n\n');
+const SECTION_HEADINGS = ['Summary', 'Cause', 'Actions taken', 'Follow-up'];
+
+test('a phrase that occurs only in section headings is not a concept; one the body also uses keeps every occurrence', () => {
+  const counted = countPhrases(TEMPLATE_REPORT, SECTION_HEADINGS);
+  const found = counted.map((p) => p.key);
+  for (const heading of ['summary', 'actions taken', 'taken']) assert.ok(!found.includes(heading), `${heading} in ${JSON.stringify(found)}`);
+  // "Cause" is a heading and a word of the body: it is subject matter here, counted twice.
+  assert.deepEqual(counted.find((p) => p.key === 'cause'), { key: 'cause', phrase: 'Cause', count: 2 });
+  for (const subject of ['chiller', 'leak detector', 'flare', 'east plant room']) assert.ok(found.includes(subject), subject);
+  // Without the headings, the same text counts them all.
+  const all = keys(TEMPLATE_REPORT);
+  for (const heading of ['summary', 'actions taken']) assert.ok(all.includes(heading), heading);
+});
+
+test('extraction treats every heading but the title as a section heading', () => {
+  const chunks = [{ id: 'c1', text: TEMPLATE_REPORT, headingPath: ['Incident report IR-2025-041: Chiller trip'] }];
+  const headings = ['Incident report IR-2025-041: Chiller trip', ...SECTION_HEADINGS];
+  const found = extractionOf('Incident report IR-2025-041: Chiller trip', chunks, headings).phrases.map((p) => p.key);
+  // The title names what the item is about: its phrases count although it is a heading.
+  assert.ok(found.includes('chiller trip'), JSON.stringify(found));
+  assert.ok(!found.includes('summary') && !found.includes('actions taken'), JSON.stringify(found));
+  assert.deepEqual(extractionOf('Incident report IR-2025-041: Chiller trip', chunks, headings).phrases, countPhrases(TEMPLATE_REPORT, SECTION_HEADINGS));
 });
 
 test('weights are tf-idf: sublinear count × smoothed idf × a small bonus per extra word, top scaled to 1', () => {

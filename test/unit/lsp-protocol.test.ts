@@ -26,7 +26,7 @@ test('every request has its own relata/ method name, and its type carries it', (
   }
   assert.deepEqual(
     [...methods].sort(),
-    ['relata/ask', 'relata/confirm', 'relata/fileStatus', 'relata/item', 'relata/reject', 'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status'],
+    ['relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/item', 'relata/reject', 'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status'],
   );
 });
 

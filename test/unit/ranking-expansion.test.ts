@@ -16,6 +16,7 @@ function relationship(id: string, from: string, to: string, score: number, statu
     id, fromItemId: from, toItemId: to, type, score, scoreVersion: 'relationship-score-v1', nearDuplicate: false, signals: [],
     producedBy: 'discover@1', status, proposedScore: score, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
     decidedBy: status === 'pending' ? null : 'ana', decidedAt: status === 'pending' ? null : '2026-01-02T00:00:00Z', note: null,
+    decisionBasis: null, changedSinceDecision: null,
   };
 }
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { contentHashSignal, decisionSignal, scoreSignals, SCORE_VERSION, similaritySignal } from '../../server/src/scoring/index.ts';
+import { decisionBasis, reviewAgainstDecision } from '../../server/src/discover/decisionReview.ts';
 import type { RelationshipProposal, WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openStore } from '../../server/src/store/index.ts';
 import { tempDir } from '../support/tempFolder.ts';
@@ -20,6 +21,8 @@ async function storeWithItems(t: TestContext, dataDir: string, workspace: string
   return { store, ids };
 }
 
+const propose = (store: WorkspaceStore, evidence: RelationshipProposal) => store.upsertRelationship(evidence, reviewAgainstDecision);
+
 function proposal(from: string, to: string, cosine: number): RelationshipProposal {
   const signals = [similaritySignal(cosine)];
   const { score } = scoreSignals(signals);
@@ -28,10 +31,10 @@ function proposal(from: string, to: string, cosine: number): RelationshipProposa
 
 test('a pair has one relationship whichever end proposes it, and an unchanged proposal writes nothing', async (t) => {
   const { store, ids } = await storeWithItems(t, tempDir(t), 'alice', ['a.md', 'b.md']);
-  const first = await store.upsertRelationship(proposal(ids[0]!, ids[1]!, 0.9));
+  const first = await propose(store, proposal(ids[0]!, ids[1]!, 0.9));
   assert.equal(first.outcome, 'created');
-  assert.equal((await store.upsertRelationship(proposal(ids[0]!, ids[1]!, 0.9))).outcome, 'unchanged');
-  const second = await store.upsertRelationship(proposal(ids[1]!, ids[0]!, 0.95));
+  assert.equal((await propose(store, proposal(ids[0]!, ids[1]!, 0.9))).outcome, 'unchanged');
+  const second = await propose(store, proposal(ids[1]!, ids[0]!, 0.95));
   assert.equal(second.id, first.id);
   assert.equal(second.outcome, 'updated');
   assert.equal((await store.listRelationships()).length, 1);
@@ -40,11 +43,11 @@ test('a pair has one relationship whichever end proposes it, and an unchanged pr
 
 test('a rejected pair keeps its rejection and its evidence when discovery proposes it again', async (t) => {
   const { store, ids } = await storeWithItems(t, tempDir(t), 'alice', ['a.md', 'b.md']);
-  const { id } = await store.upsertRelationship(proposal(ids[0]!, ids[1]!, 0.9));
+  const { id } = await propose(store, proposal(ids[0]!, ids[1]!, 0.9));
   const original = (await store.getRelationship(id))!;
   const signals = [...original.signals, decisionSignal('rejected', 'ana', 'unrelated')];
-  await store.decideRelationship(id, { status: 'rejected', by: 'ana', note: 'unrelated', score: scoreSignals(signals).score, signals });
-  const again = await store.upsertRelationship({ ...proposal(ids[0]!, ids[1]!, 0.99), signals: [contentHashSignal()], type: 'derived_from' });
+  await store.decideRelationship(id, () => ({ status: 'rejected', by: 'ana', note: 'unrelated', score: scoreSignals(signals).score, signals, basis: decisionBasis(original.type, original.signals) }));
+  const again = await propose(store, { ...proposal(ids[0]!, ids[1]!, 0.99), signals: [contentHashSignal()], type: 'derived_from' });
   assert.equal(again.outcome, 'kept_rejected');
   const kept = (await store.getRelationship(id))!;
   assert.equal(kept.status, 'rejected');
@@ -53,11 +56,12 @@ test('a rejected pair keeps its rejection and its evidence when discovery propos
   assert.equal(kept.proposedScore, original.proposedScore, 'the proposal as it was is kept');
   assert.equal(kept.note, 'unrelated');
   assert.equal(kept.decidedBy, 'ana');
+  assert.deepEqual(kept.changedSinceDecision?.changes, ['type was similar_to, now derived_from', 'semantic similarity evidence is gone', 'new evidence: content hash match']);
 });
 
 test('relationships of a deleted item are no longer served, but their rows stay', async (t) => {
   const { store, ids } = await storeWithItems(t, tempDir(t), 'alice', ['a.md', 'b.md']);
-  const { id } = await store.upsertRelationship(proposal(ids[0]!, ids[1]!, 0.9));
+  const { id } = await propose(store, proposal(ids[0]!, ids[1]!, 0.9));
   await store.tombstone('b.md');
   assert.equal((await store.listRelationships()).length, 0);
   assert.equal((await store.relationshipsTouching([ids[0]!])).length, 0);
@@ -68,13 +72,13 @@ test('relationships are private to their workspace', async (t) => {
   const dataDir = tempDir(t);
   const alice = await storeWithItems(t, dataDir, 'alice', ['a.md', 'b.md']);
   const bob = await storeWithItems(t, dataDir, 'bob', ['a.md', 'b.md']);
-  const { id } = await alice.store.upsertRelationship(proposal(alice.ids[0]!, alice.ids[1]!, 0.9));
+  const { id } = await propose(alice.store, proposal(alice.ids[0]!, alice.ids[1]!, 0.9));
   assert.equal((await bob.store.listRelationships()).length, 0);
   assert.equal(await bob.store.getRelationship(id), null);
   assert.equal(await bob.store.relationshipBetween(alice.ids[0]!, alice.ids[1]!), null);
   assert.deepEqual(await bob.store.relationshipsTouching(alice.ids), []);
   await assert.rejects(
-    bob.store.decideRelationship(id, { status: 'confirmed', by: 'bob', note: null, score: 1, signals: [] }),
+    bob.store.decideRelationship(id, () => ({ status: 'confirmed', by: 'bob', note: null, score: 1, signals: [], basis: { type: 'similar_to', evidence: [] } })),
     /no relationship .* in this workspace/,
   );
   assert.equal((await alice.store.getRelationship(id))!.status, 'pending');
@@ -82,8 +86,8 @@ test('relationships are private to their workspace', async (t) => {
 
 test('expansion look-ups filter by status and minimum score', async (t) => {
   const { store, ids } = await storeWithItems(t, tempDir(t), 'alice', ['a.md', 'b.md', 'c.md']);
-  await store.upsertRelationship(proposal(ids[0]!, ids[1]!, 0.99));
-  await store.upsertRelationship(proposal(ids[0]!, ids[2]!, 0.8));
+  await propose(store, proposal(ids[0]!, ids[1]!, 0.99));
+  await propose(store, proposal(ids[0]!, ids[2]!, 0.8));
   const strong = await store.relationshipsTouching([ids[0]!], { minScore: 0.25 });
   assert.deepEqual(strong.map((r) => r.toItemId), [ids[1]]);
   assert.equal((await store.relationshipsTouching([ids[0]!], { statuses: ['confirmed'] })).length, 0);
@@ -93,5 +97,5 @@ test('expansion look-ups filter by status and minimum score', async (t) => {
 
 test('an item cannot be related to itself', async (t) => {
   const { store, ids } = await storeWithItems(t, tempDir(t), 'alice', ['a.md']);
-  await assert.rejects(store.upsertRelationship(proposal(ids[0]!, ids[0]!, 0.9)), /cannot be related to itself/);
+  await assert.rejects(propose(store, proposal(ids[0]!, ids[0]!, 0.9)), /cannot be related to itself/);
 });

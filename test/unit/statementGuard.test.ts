@@ -9,6 +9,7 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { decisionBasis } from '../../server/src/discover/decisionReview.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
 import { migrate } from '../../server/src/store/sqlite/migrations.ts';
@@ -119,7 +120,9 @@ test('every statement the store prepares in a real run is scoped on every side',
   await searchWorkspace(index.store, null, 'Example Ltd pumps');
   const [relationship] = await index.store.listRelationships();
   assert.ok(relationship, 'the two reviews are related');
-  await index.store.decideRelationship(relationship.id, { status: 'confirmed', score: relationship.score, signals: relationship.signals, by: 'alice', note: null });
+  await index.store.decideRelationship(relationship.id, (current) => ({
+    status: 'confirmed', score: current.score, signals: current.signals, by: 'alice', note: null, basis: decisionBasis(current.type, current.signals),
+  }));
   await index.store.relationshipHistory(relationship.id);
   await index.store.listAliases();
   rmSync(path.join(folder, 'audit.md'));

@@ -1,8 +1,10 @@
 // The Ask panel: a question, then the answer from stored knowledge with "Sources used" (each
-// opens its file at the passage) and "Uncertainty and conflicts". When the model's output was
+// opens its file at the passage; one for each group of near-duplicates, naming the others) and
+// "Uncertainty and conflicts" (each disagreement once, with the sources on each side). When the model's output was
 // rejected, the retrieval and the reason are still shown; with no model configured, it says how
 // to configure one.
 
+import { describeAlso } from '../../shared/alsoText.ts';
 import type { AskResult } from '../../shared/protocol.ts';
 import { action, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
@@ -27,6 +29,7 @@ function sources(folder: string, result: AskResult['result']): HTMLElement {
               h('strong', {}, `[${source.label}] `),
               action(source.title ?? source.path, () => send({ kind: 'open', folder, path: source.path, location: source.location })),
               h('span', { class: 'muted' }, ` ${source.path}, ${source.location.kind} ${source.location.start}${source.location.end !== source.location.start ? `-${source.location.end}` : ''}`),
+              ...(source.also && source.also.length > 0 ? [h('div', { class: 'muted' }, describeAlso(source.also))] : []),
               h('blockquote', {}, source.passage),
             ),
           ),
@@ -39,7 +42,16 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
   if (!result.sufficient) notes.push(h('li', {}, 'The retrieved passages are not enough to answer fully.'));
   for (const conflict of result.conflicts) {
     notes.push(
-      h('li', {}, conflict.detail, ' ', action('See the relationship', () => send({ kind: 'openRelationship', folder, id: conflict.relationship_id }))),
+      h(
+        'li',
+        {},
+        conflict.detail,
+        ...(conflict.sides ?? [])
+          .filter((side) => side.value !== '')
+          .map((side) => h('div', { class: 'muted' }, `${side.value}: ${side.items.map((item) => item.path).join(', ')}`)),
+        ' ',
+        action('See the relationship', () => send({ kind: 'openRelationship', folder, id: conflict.relationship_id })),
+      ),
     );
   }
   for (const relationship of result.inferred_relationships) {

@@ -2,6 +2,7 @@
 // table whose contributions add up to the score on screen, the conflicting claims with both
 // figures and both sources, and Confirm / Reject with an optional note.
 
+import { changeDecision, changeHeadline } from '../../shared/decisionChange.ts';
 import type { RelationshipDetail } from '../../shared/protocol.ts';
 import type { ItemRef } from '../../shared/types.ts';
 import { action, figure, h, render } from './dom.ts';
@@ -76,6 +77,19 @@ function conflicts(detail: RelationshipDetail): HTMLElement | null {
   );
 }
 
+/** A decision the evidence has moved away from: who decided what, and what changed since. */
+function changedSinceDecision(detail: RelationshipDetail): HTMLElement | null {
+  const change = detail.relationship.changed_since_decision;
+  if (!change) return null;
+  const headline = change.decision === 'confirmed' ? 'Back in review: ' : 'Still rejected, but ';
+  return h(
+    'section',
+    { class: 'notice' },
+    h('p', {}, h('strong', {}, `${headline}${changeHeadline(change)}`), ` (${changeDecision(change)})`),
+    h('ul', {}, ...change.changes.map((line) => h('li', {}, line))),
+  );
+}
+
 function decisionForm(detail: RelationshipDetail): HTMLElement {
   const { relationship, folder } = detail;
   const note = h('textarea', { rows: '2', placeholder: 'Note (optional): why you decided this', 'aria-label': 'Note' });
@@ -104,6 +118,7 @@ function show(detail: RelationshipDetail): void {
       ` (${relationship.score_version}) · ${REVIEW[relationship.status]}`,
       relationship.near_duplicate ? ' · near-duplicate (flagged, never merged)' : '',
     ),
+    changedSinceDecision(detail),
     h('p', { class: 'muted' }, 'A heuristic strength of evidence, not a probability. Each signal contributes strength × weight × its repeat factor.'),
     h('h2', {}, 'Signals'),
     signalsTable(detail),

@@ -33,14 +33,14 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
   }
 
   async getChildren(node?: ProposalNode): Promise<ProposalNode[]> {
-    if (node) return node.kind === 'proposal' ? [] : node.children;
+    if (node) return node.children ?? [];
     this.roots ??= this.load();
     return this.roots;
   }
 
   getTreeItem(node: ProposalNode): vscode.TreeItem {
     if (node.kind === 'proposal') {
-      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(node.label, node.children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = node.id;
       item.description = node.description;
       item.tooltip = node.tooltip;

@@ -5,7 +5,7 @@
 // transport failure (the model could not be reached, loaded, or did not answer in time) is an
 // error; a reply that is empty, malformed or unsupported is a rejected or downgraded answer.
 
-import type { AnswerConflict, AnswerResult, AnswerSource, Location, RelationshipView } from '../../../shared/types.ts';
+import type { AlsoItem, AnswerConflict, AnswerResult, AnswerSource, Location, RelationshipView } from '../../../shared/types.ts';
 import { hiddenInstructionWarnings } from './hiddenInstructions.ts';
 import { detectInjections } from './injection.ts';
 import { buildPrompt } from './prompt.ts';
@@ -21,12 +21,14 @@ export interface RetrievedSource {
   path: string;
   location: Location;
   passage: string;
+  /** The other members of the source's near-duplicate group; never shown to the model. */
+  also?: AlsoItem[];
 }
 
 export interface Retrieval {
   /** Best first; they become S1, S2… in this order. */
   sources: RetrievedSource[];
-  /** Contradictions recorded between retrieved items. */
+  /** Contradictions recorded between retrieved items (and their copies), each disagreement once. */
   conflicts: AnswerConflict[];
   /** Relationships through which expansion brought a source in. */
   inferredRelationships: RelationshipView[];
@@ -46,6 +48,7 @@ function labelSources(sources: readonly RetrievedSource[]): AnswerSource[] {
     path: source.path,
     location: source.location,
     passage: source.passage,
+    ...(source.also ? { also: source.also } : {}),
   }));
 }
 

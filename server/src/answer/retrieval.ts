@@ -3,12 +3,13 @@
 // the relationships through which expansion brought an item in. None of it depends on a model, so
 // a model that fails, lies or is absent cannot remove a source or hide a disagreement.
 
-import type { AnswerConflict, ItemRef, RelationshipView, SearchResponse, SearchResultView } from '../../../shared/types.ts';
+import type { ItemRef, RelationshipView, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import { toRelationshipView } from '../engine/relationships.ts';
 import { searchWorkspace } from '../ranking/search.ts';
-import type { RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
+import type { WorkspaceStore } from '../store/contract.ts';
 import type { Retrieval } from './answer.ts';
+import { conflictsAmong } from './conflicts.ts';
 import { hiddenInstructionsOf } from './hiddenInstructions.ts';
 
 /** Enough passages to cover both sides of a disagreement, few enough for a small model's context. */
@@ -16,13 +17,6 @@ export const DEFAULT_MAX_SOURCES = 6;
 
 export interface RetrieveOptions {
   maxSources?: number;
-}
-
-const UNSPECIFIED_CONTRADICTION = 'Relata recorded that these items contradict each other.';
-
-function contradictionDetail(relationship: RelationshipRecord): string {
-  const details = relationship.signals.filter((signal) => signal.type === 'claim_contradiction').map((signal) => signal.detail);
-  return details.length > 0 ? details.join(' ') : UNSPECIFIED_CONTRADICTION;
 }
 
 async function refResolver(store: WorkspaceStore, results: readonly SearchResultView[]): Promise<(itemId: string) => Promise<ItemRef>> {
@@ -49,16 +43,19 @@ export async function retrieveForAnswer(
   const ref = await refResolver(store, results);
   const retrieved = new Set(results.map((result) => result.item_id));
 
-  const touching = retrieved.size === 0 ? [] : await store.relationshipsTouching([...retrieved], { statuses: ['pending', 'confirmed'] });
-  const conflicts: AnswerConflict[] = [];
-  for (const relationship of touching) {
-    if (relationship.type !== 'contradicts' || !retrieved.has(relationship.fromItemId) || !retrieved.has(relationship.toItemId)) continue;
-    conflicts.push({
-      relationship_id: relationship.id,
-      items: [await ref(relationship.fromItemId), await ref(relationship.toItemId)],
-      detail: contradictionDetail(relationship),
-    });
+  // A source stands for its near-duplicate group: the copies' recorded disagreements are its own.
+  const shown = new Map<string, ItemRef>();
+  for (const itemId of [...retrieved, ...results.flatMap((result) => (result.also ?? []).map((member) => member.item_id))]) {
+    shown.set(itemId, await ref(itemId));
   }
+  // An exact copy stored as a duplicate has no claims of its own; it states what its original states.
+  const identicalCopies = new Map<string, ItemRef[]>();
+  for (const member of results.flatMap((result) => result.also ?? [])) {
+    const original = (await store.getItem(member.item_id))?.duplicateOf;
+    if (original && shown.has(original)) identicalCopies.set(original, [...(identicalCopies.get(original) ?? []), await ref(member.item_id)]);
+  }
+  const touching = shown.size === 0 ? [] : await store.relationshipsTouching([...shown.keys()], { statuses: ['pending', 'confirmed'] });
+  const conflicts = await conflictsAmong(store, shown, touching, identicalCopies);
 
   const inferredRelationships: RelationshipView[] = [];
   for (const id of new Set(results.flatMap((result) => (result.expanded_via ? [result.expanded_via.relationship_id] : [])))) {
@@ -76,6 +73,7 @@ export async function retrieveForAnswer(
       path: result.path,
       location: result.passage!.location,
       passage: result.passage!.text,
+      ...(result.also ? { also: result.also } : {}),
     })),
     conflicts,
     inferredRelationships,

@@ -11,6 +11,7 @@ import { forgetCommand } from './commands/forget.ts';
 import { indexCommand } from './commands/index.ts';
 import { itemCommand } from './commands/item.ts';
 import { itemsCommand } from './commands/items.ts';
+import { originalCommand } from './commands/original.ts';
 import { relationshipsCommand } from './commands/relationships.ts';
 import { reprocessCommand } from './commands/reprocess.ts';
 import { scoringCommand } from './commands/scoring.ts';
@@ -25,6 +26,7 @@ const COMMANDS: Command[] = [
   statusCommand,
   itemsCommand,
   itemCommand,
+  originalCommand,
   entitiesCommand,
   relationshipsCommand,
   confirmCommand,

@@ -1,7 +1,7 @@
 // Discovery for one item: gather bounded candidates, weigh each pair's evidence under the current
 // scoring model, and store what reaches the storage threshold as a pending proposal. Decisions
 // people made are respected: a rejected pair is never re-proposed, a confirmed one keeps its
-// confirmation while its evidence is brought up to date. Nothing is auto-confirmed.
+// confirmation while what was confirmed still holds (decisionReview.ts). Nothing is auto-confirmed.
 
 import type { SignalView } from '../../../shared/types.ts';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 import { gatherCandidates } from './candidates.ts';
+import { reviewAgainstDecision } from './decisionReview.ts';
 import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
 import { pairEvidence, type Frequencies } from './evidence.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
@@ -62,10 +63,6 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
 
   const others: ItemRecord[] = [];
   for (const candidateId of [...candidates.keys()].sort()) {
-    if (related.get(candidateId)?.status === 'rejected') {
-      outcome.keptRejected += 1;
-      continue;
-    }
     const other = await store.getItem(candidateId);
     if (other && !other.deletedAt) others.push(other);
   }
@@ -82,7 +79,9 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
       continue;
     }
     let modelType = null;
-    if (options.classifier && proposedScore >= options.thresholds.minScore) {
+    // A rejected pair is never re-proposed, so no model is asked about it; its evidence is still
+    // weighed, so a material change can be shown to the person who rejected it.
+    if (options.classifier && proposedScore >= options.thresholds.minScore && existing?.status !== 'rejected') {
       const opinion = await options.classifier.classify(await classifierInput(store, from.item), await classifierInput(store, to.item));
       if (opinion) {
         modelType = opinion.type;
@@ -93,19 +92,22 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     if (proposedScore < options.thresholds.storeScore && !existing) continue;
 
     const type = inferType({ signals, modelType, dateA: from.date, dateB: to.date });
-    const decision = existing ? decisionSignals(existing) : [];
-    const allSignals = [...signals, ...decision];
-    const { outcome: stored } = await store.upsertRelationship({
-      fromItemId: from.item.id,
-      toItemId: to.item.id,
-      type,
-      score: scoreSignals(allSignals).score,
-      proposedScore,
-      scoreVersion: SCORE_VERSION,
-      nearDuplicate: evidence.cosine !== null && evidence.cosine >= options.thresholds.nearDuplicateSimilarity,
-      signals: allSignals,
-      producedBy: DISCOVER_VERSION,
-    });
+    // The evidence alone: the pair's decision is applied by the store inside its write, to the
+    // decision as it stands then, not as it was read above.
+    const { outcome: stored } = await store.upsertRelationship(
+      {
+        fromItemId: from.item.id,
+        toItemId: to.item.id,
+        type,
+        score: proposedScore,
+        proposedScore,
+        scoreVersion: SCORE_VERSION,
+        nearDuplicate: evidence.cosine !== null && evidence.cosine >= options.thresholds.nearDuplicateSimilarity,
+        signals,
+        producedBy: DISCOVER_VERSION,
+      },
+      reviewAgainstDecision,
+    );
     if (stored === 'kept_rejected') outcome.keptRejected += 1;
     else if (proposedScore >= options.thresholds.storeScore) outcome.stored += 1;
   }
@@ -154,10 +156,6 @@ function aliasSignals(from: ItemProfile, to: ItemProfile, aliases: Map<string, {
     }
   }
   return signals;
-}
-
-function decisionSignals(existing: RelationshipRecord): SignalView[] {
-  return existing.signals.filter((signal) => signal.type === 'user_confirmation' || signal.type === 'user_rejection');
 }
 
 /** The model sees the opening passage and the title, never ids or paths. */

@@ -117,6 +117,7 @@ export class FolderIndex {
    */
   async index(options: RunOptions = {}): Promise<IndexReport> {
     const started = performance.now();
+    this.context.runStartedAt = new Date().toISOString();
     const scanned = await scanFolder(this.folder, this.rules);
     await this.store.enqueueMany('ingest', scanned);
     const firstPass = await this.drain(options);
@@ -134,25 +135,44 @@ export class FolderIndex {
       await this.store.enqueueMany('ingest', vanished.sort());
       done += await this.drain(continuing());
     }
+    await this.catchUp(continuing());
+    return buildIndexReport(this.store, scanned, performance.now() - started);
+  }
+
+  /** Extraction and embedding for whatever lacks them, after the queue of a run is drained. */
+  private async catchUp(options: RunOptions): Promise<void> {
     // Items extracted by older extractors (or never): extraction is cheap, so it runs before embedding.
     const stale = await this.store.itemsNeedingExtraction(EXTRACTOR_VERSIONS);
     if (stale.length > 0) {
       await this.store.enqueueMany('extract', stale);
-      done += await this.drain(continuing());
+      await this.drain(options);
     }
     // Chunks without vectors from the configured model: never embedded, embedded while embedding
     // was off, or by another model (a model change re-embeds; old vectors stay until replaced).
     const model = await this.embeddingModel();
     if (model) {
       await this.store.enqueueMany('embed', await this.store.itemsNeedingVectors(model.id));
-      await this.drain(continuing());
+      await this.drain(options);
     }
-    return buildIndexReport(this.store, scanned, performance.now() - started);
   }
 
-  /** Queue ingest for paths the watcher saw change (folder-relative). */
+  /** Queue ingest for paths the watcher saw change (folder-relative); each batch is a run of its own. */
   async enqueuePaths(paths: readonly string[]): Promise<void> {
+    this.context.runStartedAt = new Date().toISOString();
     await this.store.enqueueMany('ingest', paths);
+  }
+
+  /**
+   * A person's choice of original among identical files: the copy at this folder-relative path
+   * becomes the item that is parsed, searched and related, and the former original a duplicate
+   * of it. Stored in the items themselves, and since no run displaces an established original,
+   * re-indexing keeps it. Relationships stay with the item ids they were made for.
+   */
+  async chooseOriginal(relativePath: string, options: RunOptions = {}): Promise<{ itemId: string; formerOriginalId: string }> {
+    const chosen = await this.store.chooseOriginal(relativePath);
+    await this.drain(options);
+    await this.catchUp(options);
+    return chosen;
   }
 
   /**

@@ -66,7 +66,25 @@ async function withParseNotice(store: WorkspaceStore, view: ItemView): Promise<I
   return { ...view, reason: parsed ? parseNotice(parsed.document) : null };
 }
 
-export async function itemDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemDetailView> {
+/**
+ * The item a path's views show: a byte-identical copy has no passages, facts or relationships
+ * of its own, so it is shown as its original, with the copy's path said (`identicalCopy`).
+ */
+export async function viewedItem(store: WorkspaceStore, item: ItemRecord): Promise<{ item: ItemRecord; identicalCopy?: string }> {
+  if (item.status !== 'duplicate' || !item.duplicateOf) return { item };
+  const original = await store.getItem(item.duplicateOf);
+  if (!original || original.deletedAt) return { item };
+  return { item: original, identicalCopy: item.path };
+}
+
+/** What `relata item` and the editor show for the item at a path: its original's, for a copy. */
+export async function itemDetail(store: WorkspaceStore, asked: ItemRecord): Promise<ItemDetailView> {
+  const { item, identicalCopy } = await viewedItem(store, asked);
+  const detail = await ownDetail(store, item);
+  return identicalCopy ? { ...detail, identicalCopy } : detail;
+}
+
+async function ownDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemDetailView> {
   const original = item.duplicateOf ? await store.getItem(item.duplicateOf) : null;
   const parsed = item.flags.length > 0 ? await store.getParsedText(item.id) : null;
   return {

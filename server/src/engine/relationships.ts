@@ -5,6 +5,7 @@
 
 import { userInfo } from 'node:os';
 import type { ItemRef, RelationshipStatus, RelationshipView } from '../../../shared/types.ts';
+import { decisionBasis, evidenceOf } from '../discover/decisionReview.ts';
 import { decisionSignal, scoreSignals, type Thresholds } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 
@@ -47,10 +48,13 @@ export async function decide(store: WorkspaceStore, id: string, decision: Decisi
   if (!record) throw new Error(`no relationship ${id} in workspace ${store.workspace}`);
   const by = decision.by?.trim() || userInfo().username;
   const note = decision.note?.trim() || null;
-  // A new decision replaces an earlier one on the relationship (the history keeps both).
-  const evidence = record.signals.filter((signal) => signal.type !== 'user_confirmation' && signal.type !== 'user_rejection');
-  const signals = [...evidence, decisionSignal(decision.status, by, note)];
-  const decided = await store.decideRelationship(id, { status: decision.status, by, note, score: scoreSignals(signals).score, signals });
+  // A new decision replaces an earlier one on the relationship (the history keeps both), and is
+  // bound to the type and evidence it is recorded against, read inside the store's write.
+  const decided = await store.decideRelationship(id, (current) => {
+    const evidence = evidenceOf(current.signals);
+    const signals = [...evidence, decisionSignal(decision.status, by, note)];
+    return { status: decision.status, by, note, score: scoreSignals(signals).score, signals, basis: decisionBasis(current.type, evidence) };
+  });
   return toRelationshipView(decided, await itemRefs(store, [decided]));
 }
 
@@ -87,6 +91,7 @@ export function toRelationshipView(record: RelationshipRecord, refs: ReadonlyMap
     decided_by: record.decidedBy,
     decided_at: record.decidedAt,
     note: record.note,
+    changed_since_decision: record.changedSinceDecision,
   };
 }
 

@@ -8,13 +8,17 @@
 // adverbs. compromise's tagger measured 65–200 ms per 10 KB on this machine (about 2 s for a
 // 330 KB contract); this chunker takes 1–5 ms per 10 KB and finds mostly the same phrases.
 // docs/EXTRACTION.md has the measurements and the weighting formula.
+//
+// Section headings are house style, not subject matter: two reports from one template share
+// "Summary", "Cause" and "Actions taken" whatever they are about. So a phrase found only in an
+// item's section headings is not counted; one its body also uses keeps every occurrence.
 
 import { lookupUnit } from './claims/units.ts';
 import type { PhraseCount } from './types.ts';
 import { DETERMINERS, lexiconTags, phraseKey } from './words.ts';
 
 /** Recorded with the counts. Bump on any change to the output for the same input. */
-export const CONCEPT_EXTRACTOR_VERSION = 'concepts@1';
+export const CONCEPT_EXTRACTOR_VERSION = 'concepts@2';
 
 const MAX_WORDS = 4;
 
@@ -108,8 +112,30 @@ interface Tally {
   surfaces: Map<string, number>;
 }
 
-/** Candidate key phrases of a text, with how often each occurs. Sorted by count, then key. */
-export function countPhrases(text: string): PhraseCount[] {
+/**
+ * Candidate key phrases of a text, with how often each occurs. Sorted by count, then key.
+ * `sectionHeadings` are the text's own section headings (the title is not one): a phrase that
+ * occurs in them and nowhere else in the text is left out.
+ */
+export function countPhrases(text: string, sectionHeadings: readonly string[] = []): PhraseCount[] {
+  const inHeadings = new Map<string, number>();
+  for (const heading of sectionHeadings) {
+    for (const [key, tally] of tallyPhrases(heading)) inHeadings.set(key, (inHeadings.get(key) ?? 0) + tally.count);
+  }
+  const out: PhraseCount[] = [];
+  for (const [key, tally] of tallyPhrases(text)) {
+    if (tally.count <= (inHeadings.get(key) ?? 0)) continue;
+    let phrase = '';
+    let best = 0;
+    for (const [surface, n] of tally.surfaces) {
+      if (n > best || (n === best && surface < phrase)) [phrase, best] = [surface, n];
+    }
+    out.push({ key, phrase, count: tally.count });
+  }
+  return out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+function tallyPhrases(text: string): Map<string, Tally> {
   const tallies = new Map<string, Tally>();
   const add = (words: string[]): void => {
     const key = phraseKey(words);
@@ -187,17 +213,7 @@ export function countPhrases(text: string): PhraseCount[] {
     if (LEGAL_FORMS.has(lower) && run.length > 1) run = [];
   }
   flush();
-
-  const out: PhraseCount[] = [];
-  for (const [key, tally] of tallies) {
-    let phrase = '';
-    let best = 0;
-    for (const [surface, n] of tally.surfaces) {
-      if (n > best || (n === best && surface < phrase)) [phrase, best] = [surface, n];
-    }
-    out.push({ key, phrase, count: tally.count });
-  }
-  return out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return tallies;
 }
 
 export interface WeightedConcept {

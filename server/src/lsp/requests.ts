@@ -4,6 +4,7 @@
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import {
   AskRequest,
+  ChooseOriginalRequest,
   ConfirmRequest,
   FileStatusRequest,
   ItemRequest,
@@ -24,7 +25,8 @@ import { answerFromRetrieval } from '../answer/answer.ts';
 import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
-import { itemDetail, itemViews } from '../engine/itemViews.ts';
+import { itemDetail, itemViews, viewedItem } from '../engine/itemViews.ts';
+import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
 import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
 import { searchWorkspace } from '../ranking/search.ts';
@@ -123,10 +125,14 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       if (!found) return null;
       const index = await openIndex(found.session);
       const { store } = index;
-      const item = await store.getItemByPath(found.relative);
-      if (!item || item.status !== 'indexed') return null;
-      const relationships = (await listRelationshipViews(store, thresholds(), { itemId: item.id })).filter(
-        (relationship) => relationship.status !== 'rejected',
+      const atPath = await store.getItemByPath(found.relative);
+      if (!atPath) return null;
+      const { item, identicalCopy } = await viewedItem(store, atPath);
+      if (item.status !== 'indexed') return null;
+      const relationships = await relationshipsShownOnce(
+        store,
+        item.id,
+        (await listRelationshipViews(store, thresholds(), { itemId: item.id })).filter((relationship) => relationship.status !== 'rejected'),
       );
       checkAborted(signal);
       const mentions: EntityMentions[] = [];
@@ -155,7 +161,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
           }
         }
       }
-      return { folder: found.session.uri, item: await itemRef(store, item.id), relationships, mentions };
+      return { folder: found.session.uri, item: await itemRef(store, item.id), ...(identicalCopy ? { identicalCopy } : {}), relationships, mentions };
     },
     log,
   );
@@ -167,11 +173,8 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       folders: await Promise.all(
         sessions.selected(params.folder).map(async (session) => {
           const { store } = await openIndex(session);
-          return {
-            folder: session.uri,
-            name: session.name,
-            relationships: await listRelationshipViews(store, thresholds(), { status: params.status }),
-          };
+          const relationships = await listRelationshipViews(store, thresholds(), { status: params.status });
+          return { folder: session.uri, name: session.name, relationships, copyGroups: copyGroupsAmong(relationships) };
         }),
       ),
     }),
@@ -238,6 +241,23 @@ export function registerRequests(connection: Connection, sessions: FolderSession
 
   handle(connection, ConfirmRequest, decision('confirmed'), log);
   handle(connection, RejectRequest, decision('rejected'), log);
+
+  handle(
+    connection,
+    ChooseOriginalRequest,
+    async (params) => {
+      const found = sessions.byFile(params.uri);
+      if (!found) throw new ResponseError(ErrorCodes.InvalidParams, `${params.uri} is not in an open folder`);
+      const index = await openIndex(found.session);
+      const chosen = await index.chooseOriginal(found.relative).catch((error: Error) => {
+        throw new ResponseError(ErrorCodes.InvalidParams, error.message);
+      });
+      const former = await index.store.getItem(chosen.formerOriginalId);
+      void connection.sendNotification(RelationshipsChangedNotification.type, { folder: found.session.uri });
+      return { folder: found.session.uri, original: found.relative, formerOriginal: former?.path ?? chosen.formerOriginalId };
+    },
+    log,
+  );
 
   handle(
     connection,

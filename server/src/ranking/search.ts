@@ -2,22 +2,26 @@
 // run against the workspace, recency is added, the fused direct matches seed relationship
 // expansion, and everything is fused once more under the chosen rank version. Each result says
 // why it matched, carries its contributions, its best passage with a location the editor can
-// open, and its semantic similarity as a field of its own.
+// open, and its semantic similarity as a field of its own. Copies of one document are one result
+// naming the others (nearDuplicateGroups.ts).
 
-import type { SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
+import type { AlsoItem, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import type { SearchItemInfo, WorkspaceStore } from '../store/contract.ts';
+import { duplicateLinksAmong } from './duplicateLinks.ts';
 import { entityPath } from './entityPath.ts';
 import { expandFromSeeds } from './expansion.ts';
 import { whyMatched } from './explain.ts';
 import { fuse, fusionParameters, type FusedItem } from './fusion.ts';
 import { lexicalChunksPath, lexicalItemsPath } from './lexicalPaths.ts';
+import { nearDuplicateGroups } from './nearDuplicateGroups.ts';
 import type { PathHit, PathResult } from './paths.ts';
 import { recencyPath } from './recency.ts';
 import { titlePath } from './titlePath.ts';
 import { vectorPath } from './vectorPath.ts';
 import {
   CANDIDATE_DEPTH,
+  COLLAPSE_DEPTH,
   DEFAULT_RANK_VERSION,
   expansionSettingsFromEnv,
   type ExpansionSettings,
@@ -116,9 +120,36 @@ export async function searchWorkspace(
 
   const paths = [...direct.paths, expansion, confirmed].map(live);
   paths.push(recencyPath([...info.values()], now));
-  const fused = fuse(parameters, paths).slice(0, limit);
+  const { fused, also } = await collapseCopies(store, fuse(parameters, paths), limit, info);
   const results = await presentResults(store, direct, paths, fused, info, query);
+  for (const result of results) {
+    const others = also.get(result.item_id);
+    if (others && others.length > 0) result.also = others;
+  }
   return { rank_version: version, query, results, unavailable_paths: direct.unavailable };
+}
+
+/**
+ * Near-duplicates are shown once: within the best `limit × COLLAPSE_DEPTH` results, each group of
+ * copies keeps its best-ranked member, which names the others, so `limit` distinct documents
+ * remain where there are that many. The best result always stays, so relevance, normalised to
+ * it, is still relative to the results shown.
+ */
+async function collapseCopies(
+  store: WorkspaceStore,
+  ranked: readonly FusedItem[],
+  limit: number,
+  info: ReadonlyMap<string, SearchItemInfo>,
+): Promise<{ fused: FusedItem[]; also: Map<string, AlsoItem[]> }> {
+  const window = ranked.slice(0, limit * COLLAPSE_DEPTH);
+  const ids = window.map((item) => item.itemId);
+  const copies = await duplicateLinksAmong(store, ids, new Map(ids.map((id) => [id, info.get(id)!.path])));
+  const groups = nearDuplicateGroups(ids, copies.links).slice(0, limit);
+  const byId = new Map(window.map((item) => [item.itemId, item]));
+  return {
+    fused: groups.map((group) => byId.get(group.representative)!),
+    also: new Map(groups.map((group) => [group.representative, copies.also(group)])),
+  };
 }
 
 const round = (value: number, places: number) => Number(value.toFixed(places));

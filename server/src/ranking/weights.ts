@@ -67,6 +67,12 @@ export const RECENCY_HALF_LIFE_DAYS = 180;
 /** Hits each ranked path retrieves before fusion (also the deepest a search can page). */
 export const CANDIDATE_DEPTH = 100;
 
+/**
+ * Results looked at, per result asked for, when collapsing near-duplicates: enough that a
+ * document with a few copies and drafts does not cost the list its other documents.
+ */
+export const COLLAPSE_DEPTH = 3;
+
 export interface ExpansionSettings {
   /** Relationships are followed only from this many of the best direct matches (RELATA_SEARCH_MAX_EXPANDED_ITEMS). */
   maxSeeds: number;

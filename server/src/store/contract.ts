@@ -7,6 +7,7 @@
 // chunk replacement), because each pipeline stage must be idempotent and crash-safe on its own.
 
 import type {
+  ChangedSinceDecision,
   ItemFlag,
   ItemStatus,
   JobStatus,
@@ -68,6 +69,16 @@ export interface FileObservation {
   path: string;
   contentHash: string;
   size: number;
+  /** The file's modification time (ms), which decides among identical files first seen together. */
+  modifiedMs?: number;
+}
+
+/** The run an ingest belongs to, so identical files first seen together get the same original whatever the read order. */
+export interface IngestRun {
+  /** When the run began (ISO): an original whose current bytes were recorded since then was first seen in this run. */
+  startedAt: string;
+  /** Modification time (ms) of the file at a folder-relative path; null when it cannot be read. */
+  modifiedMs(path: string): number | null;
 }
 
 export type IngestOutcome =
@@ -202,11 +213,48 @@ export interface RelationshipRecord extends RelationshipProposal {
   decidedBy: string | null;
   decidedAt: string | null;
   note: string | null;
+  /** What the standing decision was made on; null while pending (and for decisions older than the record). */
+  decisionBasis: DecisionBasis | null;
+  /** An earlier decision the evidence has since moved away from (see discover/decisionReview.ts). */
+  changedSinceDecision: ChangedSinceDecision | null;
 }
+
+/** One piece of decisive evidence as the person saw it. */
+export interface BasisEvidence {
+  signal: SignalView['type'];
+  /** The claim's attribute for claim signals; empty for evidence recorded by type alone. */
+  value: string;
+  /** The figures compared ("42000 and 51500"), for claim signals. */
+  figures: string | null;
+}
+
+/** The type and the decisive evidence of a relationship at the moment a person decided it. */
+export interface DecisionBasis {
+  type: RelationshipType;
+  evidence: BasisEvidence[];
+}
+
+/** A discovery proposal after the pair's standing decision has been applied to it. */
+export interface ReviewedProposal extends RelationshipProposal {
+  status: RelationshipStatus;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+  decisionBasis: DecisionBasis | null;
+  changedSinceDecision: ChangedSinceDecision | null;
+  /** What the history records for this write. */
+  event: 'proposed' | 'updated' | 'returned_to_review' | 'evidence_changed';
+}
+
+/**
+ * Applies the pair's current decision to discovery's evidence. Pure; the store evaluates it on
+ * the row it reads inside the write, so a decision committed at any moment is the one applied.
+ */
+export type ReviewRule = (evidence: RelationshipProposal, current: RelationshipRecord | null) => ReviewedProposal;
 
 export interface RelationshipEvent {
   at: string;
-  kind: 'proposed' | 'updated' | 'confirmed' | 'rejected';
+  kind: 'proposed' | 'updated' | 'confirmed' | 'rejected' | 'returned_to_review' | 'evidence_changed';
   /** What or who acted: "discover@1", a person's name. */
   actor: string;
   type: RelationshipType;
@@ -244,6 +292,8 @@ export interface RelationshipDecision {
   score: number;
   /** The proposal's signals plus the decision's signal. */
   signals: SignalView[];
+  /** The type and decisive evidence the person decided on. */
+  basis: DecisionBasis;
 }
 
 export interface RelationshipFilter {
@@ -285,9 +335,16 @@ export interface WorkspaceStore {
   /**
    * Reconcile one file's bytes with the store: unchanged, a new version, a rename (same bytes,
    * old path gone from disk, identity kept) or an exact duplicate of another live item
-   * (reported, not stored twice). Enqueues `parse` when there is parsing to do.
+   * (reported, not stored twice). Enqueues `parse` when there is parsing to do. Among identical
+   * files first seen in `run`, the one store/preferredOriginal.ts prefers becomes the original.
    */
-  recordIngest(observation: FileObservation, isOnDisk: (path: string) => boolean): Promise<IngestOutcome>;
+  recordIngest(observation: FileObservation, isOnDisk: (path: string) => boolean, run?: IngestRun): Promise<IngestOutcome>;
+  /**
+   * A person's choice: the live duplicate at this path becomes the original (its bytes are parsed
+   * again), and the former original and its other duplicates become duplicates of it. Returns the
+   * new original's id and the former one's; an error naming the path when it is not a duplicate.
+   */
+  chooseOriginal(path: string): Promise<{ itemId: string; formerOriginalId: string }>;
   recordSkipped(path: string, reason: string, size: number | null): Promise<void>;
   /** A file is gone: tombstone its item. Returns paths of duplicates that must be re-ingested. */
   tombstone(path: string): Promise<string[]>;
@@ -312,6 +369,8 @@ export interface WorkspaceStore {
   /** Store a parse result if it is for the item's current bytes; enqueues `chunk`. False when stale. */
   recordParse(itemId: string, parsed: ParsedText, title: string): Promise<boolean>;
   getParsedText(itemId: string): Promise<ParsedText | null>;
+  /** The item's headings in document order, from its parsed structure (for extraction, without reading the whole document); empty when it has none. */
+  listHeadings(itemId: string): Promise<string[]>;
   /** Replace the item's chunks (and their lexical index) if still current; marks it indexed. */
   replaceChunks(itemId: string, contentHash: string, chunks: ChunkRecord[]): Promise<boolean>;
   /** The item cannot be read; `parserVersion` records which parser said so, so an upgrade retries it. */
@@ -365,10 +424,11 @@ export interface WorkspaceStore {
   // Relationships -----------------------------------------------------------
   /**
    * Record discovery's proposal for a pair. One relationship per unordered pair (the dedupe key),
-   * so reprocessing updates rather than duplicates. A rejected pair is never re-proposed (left
-   * untouched); a confirmed one keeps its decision and decision signal while its evidence updates.
+   * so reprocessing updates rather than duplicates. `proposal` is the evidence alone; `review`
+   * applies the pair's decision to it, evaluated on the row as it stands inside this one atomic
+   * write (a rejected pair is never re-proposed; a confirmation holds while what was confirmed does).
    */
-  upsertRelationship(proposal: RelationshipProposal): Promise<{ id: string; outcome: ProposalOutcome }>;
+  upsertRelationship(proposal: RelationshipProposal, review: ReviewRule): Promise<{ id: string; outcome: ProposalOutcome }>;
   getRelationship(id: string): Promise<RelationshipRecord | null>;
   /** The relationship of a pair, in either direction, whatever its status. */
   relationshipBetween(itemA: string, itemB: string): Promise<RelationshipRecord | null>;
@@ -379,8 +439,12 @@ export interface WorkspaceStore {
     itemIds: readonly string[],
     options?: { minScore?: number; statuses?: readonly RelationshipStatus[] },
   ): Promise<RelationshipRecord[]>;
-  /** A person's decision: status, who, when, note, and the rescored signals. Nothing is removed. */
-  decideRelationship(id: string, decision: RelationshipDecision): Promise<RelationshipRecord>;
+  /**
+   * A person's decision: status, who, when, note, the rescored signals and the basis. `decision`
+   * is evaluated on the row as it stands inside the write, so it is bound to the evidence it
+   * replaces even when discovery updated the pair a moment before. Nothing is removed.
+   */
+  decideRelationship(id: string, decision: (current: RelationshipRecord) => RelationshipDecision): Promise<RelationshipRecord>;
 
   // Search ------------------------------------------------------------------
   /** Live indexed items whose title contains the text (case-insensitive for ASCII), shortest title first. */

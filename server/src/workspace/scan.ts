@@ -1,6 +1,6 @@
 // Lists the files of a folder that Relata should index, as folder-relative paths in a stable
-// order (so the queue, and therefore which of two identical files counts as the original, is
-// deterministic). Nothing is followed: a directory is descended only when it is a real one, and
+// order (so the queue is deterministic; which of identical files is the original does not depend
+// on it: store/preferredOriginal.ts). Nothing is followed: a directory is descended only when it is a real one, and
 // every other entry (a file, a link, a FIFO) is listed, so ingest can report why it is skipped.
 
 import { readdir } from 'node:fs/promises';

@@ -4,6 +4,7 @@
 // retrieval and says how to configure one. A rejected model reply still exits 0 (the retrieval
 // is the result); a model that cannot be reached or loaded, or times out, exits 1.
 
+import { describeAlso } from '../../../../shared/alsoText.ts';
 import type { AnswerResult } from '../../../../shared/types.ts';
 import { answerFromRetrieval, DEFAULT_TIMEOUT_MS } from '../../answer/answer.ts';
 import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
@@ -42,14 +43,22 @@ function insufficiency(result: AnswerResult): string {
 }
 
 function uncertaintyLines(result: AnswerResult): string[] {
-  const labelsOf = (itemId: string) => result.sources.filter((source) => source.item_id === itemId).map((source) => source.label);
+  const labelsOf = (itemId: string) =>
+    result.sources
+      .filter((source) => source.item_id === itemId || source.also?.some((member) => member.item_id === itemId))
+      .map((source) => source.label);
   const name = (ref: { item_id: string; path: string }) => {
     const labels = labelsOf(ref.item_id);
     return labels.length > 0 ? `${labels.join('/')} (${terminalLine(ref.path)})` : terminalLine(ref.path);
   };
   const lines: string[] = [];
   for (const conflict of result.conflicts) {
-    lines.push(`- Conflict recorded between ${conflict.items.map(name).join(' and ')}: ${terminalLine(conflict.detail)}`);
+    const sides = conflict.sides?.filter((side) => side.items.length > 0) ?? [];
+    const between =
+      sides.length > 1
+        ? sides.map((side) => `${side.items.map(name).join(', ')} (${terminalLine(side.value)})`).join(' and ')
+        : conflict.items.map(name).join(' and ');
+    lines.push(`- Conflict recorded between ${between}: ${terminalLine(conflict.detail)}`);
   }
   if (!result.sufficient) lines.push(`- ${insufficiency(result)}`);
   if (result.invalid_citations > 0) {
@@ -77,6 +86,7 @@ export function renderAnswer(result: AnswerResult): string {
     lines.push(
       `  ${source.label}${cited.has(source.label) ? ' (cited)' : ''}  ${terminalLine(source.title ?? source.path)}`,
       `      ${terminalLine(source.path)}, ${locationText(source.location)}`,
+      ...(source.also ? [`      ${terminalLine(describeAlso(source.also))}`] : []),
       `      > ${excerpt(source.passage)}`,
     );
   }

@@ -1,4 +1,5 @@
-// `relata item <path>`: one item with its versions, hash, parser version, flags and chunks.
+// `relata item <path>`: one item with its versions, hash, parser version, flags and chunks (a
+// byte-identical copy's path shows its original, saying so).
 
 import path from 'node:path';
 import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
@@ -35,6 +36,7 @@ ${COMMON_USAGE}`,
         return 0;
       }
       const lines = [
+        ...(detail.identicalCopy ? [`${terminalLine(detail.identicalCopy)} is identical to ${terminalLine(detail.path)}, its original:`] : []),
         `${terminalLine(detail.title ?? detail.path)} (${terminalLine(detail.path)})`,
         `status ${detail.status}${detail.reason ? `: ${terminalLine(detail.reason)}` : ''}${detail.duplicateOf ? ` (duplicate of ${detail.duplicateOf})` : ''}`,
         `hash ${detail.contentHash ?? '-'}, parser ${detail.parserVersion ?? '-'}, version ${detail.version}` +

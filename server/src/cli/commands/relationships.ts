@@ -2,6 +2,7 @@
 // whose arithmetic gives its score. Pending proposals below the storage threshold (evidence that
 // weakened after the item changed) are left out unless --all.
 
+import { describeChangeSinceDecision } from '../../../../shared/decisionChange.ts';
 import type { RelationshipStatus, RelationshipView } from '../../../../shared/types.ts';
 import { describeStatus, listRelationshipViews } from '../../engine/relationships.ts';
 import { scoreSignals, thresholdsFromEnv } from '../../scoring/index.ts';
@@ -54,5 +55,6 @@ export function formatRelationship(view: RelationshipView): string {
     ),
   ];
   if (view.decided_by) lines.push(`  decided by ${terminalLine(view.decided_by)} at ${view.decided_at}${view.note ? `: ${terminalLine(view.note)}` : ''}`);
+  if (view.changed_since_decision) lines.push(`  ${terminalLine(describeChangeSinceDecision(view.changed_since_decision))}`);
   return lines.join('\n');
 }

@@ -2,6 +2,7 @@
 // its relevance (relative to this result set), its semantic similarity (apart from relevance) and
 // the passage to open. Works with lexical paths alone while vectors are still being computed.
 
+import { describeAlso } from '../../../../shared/alsoText.ts';
 import type { Location, SearchResponse } from '../../../../shared/types.ts';
 import { embeddingChoiceFromEnv, parseEmbeddingChoice } from '../../embed/choice.ts';
 import { queryEmbedder } from '../../ranking/queryEmbedder.ts';
@@ -52,6 +53,7 @@ export function renderSearch(response: SearchResponse): string {
       '',
       `${index + 1}. ${terminalLine(result.title ?? result.path)}`,
       `   ${terminalLine(result.path)}${result.passage ? `, ${locationText(result.passage.location)}` : ''}`,
+      ...(result.also ? [`   ${terminalLine(describeAlso(result.also))}`] : []),
       `   relevance ${result.query_relevance.toFixed(2)} (relative to this result set) · similarity ${similarity}`,
       ...result.why_matched.map((reason) => `   - ${terminalLine(reason)}`),
     );

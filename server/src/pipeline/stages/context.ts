@@ -20,4 +20,6 @@ export interface StageContext {
   threads: StageThreads;
   /** A language model's weak opinion on candidate pairs; absent unless a model is configured. */
   classifier?: RelationshipClassifier | null;
+  /** When the current index run or watch batch began (ISO): identical files first seen since then are weighed against each other. */
+  runStartedAt?: string;
 }

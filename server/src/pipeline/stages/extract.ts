@@ -14,8 +14,12 @@ import type { ExtractJob } from '../threads/protocol.ts';
 import { ThreadLimitError } from '../threads/stageThreads.ts';
 import type { StageContext } from './context.ts';
 
-/** The item's extraction, as the stage thread computes it. Pure: the same passages give the same results. */
-export function extractionOf(title: string | null, chunks: ExtractJob['chunks']): ItemExtraction {
+/**
+ * The item's extraction, as the stage thread computes it. Pure: the same passages give the same
+ * results. `headings` are the item's headings in document order; all but the title are section
+ * headings, which alone do not make a key phrase (countPhrases).
+ */
+export function extractionOf(title: string | null, chunks: ExtractJob['chunks'], headings: readonly string[] = []): ItemExtraction {
   const extraction: ItemExtraction = { entities: [], claims: [], phrases: [], versions: EXTRACTOR_VERSIONS };
   for (const chunk of chunks) {
     const entities = extractEntities(chunk.text);
@@ -23,7 +27,8 @@ export function extractionOf(title: string | null, chunks: ExtractJob['chunks'])
     const claims = extractClaims(chunk.text, { title: title ?? undefined, headingPath: chunk.headingPath, entities });
     for (const claim of claims) extraction.claims.push({ ...claim, chunkId: chunk.id });
   }
-  extraction.phrases = countPhrases(chunks.map((chunk) => chunk.text).join('\n\n'));
+  const sectionHeadings = headings.filter((heading) => heading.trim() !== title?.trim());
+  extraction.phrases = countPhrases(chunks.map((chunk) => chunk.text).join('\n\n'), sectionHeadings);
   return extraction;
 }
 
@@ -32,8 +37,9 @@ export async function extract(context: StageContext, itemId: string): Promise<vo
   const item = await store.getItem(itemId);
   if (!item || item.deletedAt || item.status !== 'indexed' || !item.contentHash) return;
   const chunks = (await store.listChunks(itemId)).map(({ id, text, headingPath }) => ({ id, text, headingPath }));
+  const headings = await store.listHeadings(itemId);
   try {
-    const extraction = await threads.extract(item.title, chunks);
+    const extraction = await threads.extract(item.title, chunks, headings);
     await store.storeExtraction(itemId, item.contentHash, extraction);
   } catch (error) {
     // Too costly to extract from: FAILURE_FAILS_ITEM.extract, and the same bytes would fail the same way.

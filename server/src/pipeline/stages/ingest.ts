@@ -2,6 +2,8 @@
 // hashed, and recorded as new, changed, renamed, duplicate or unchanged. Gone → tombstoned.
 // Unsupported or oversized → skipped with a reason. Unchanged bytes cost no parsing. Links and
 // special files are skipped too, and the read never leaves the folder (workspace/folderFile.ts).
+// The file's modification time and the run's start go with it, so that among identical files
+// first seen together the store picks the original by store/preferredOriginal.ts, not read order.
 
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
@@ -51,16 +53,19 @@ export async function ingest(context: StageContext, relativePath: string): Promi
   const bytes = read.bytes;
   const contentHash = sha256(bytes);
   await blobs.put(contentHash, bytes);
+  // A link is not the file it points to: an original replaced by one no longer counts as on disk.
+  const fileAt = (other: string) => {
+    try {
+      const stats = lstatSync(path.join(folder, other));
+      return stats.isFile() ? stats : null;
+    } catch {
+      return null;
+    }
+  };
   const outcome = await store.recordIngest(
-    { path: relativePath, contentHash, size: bytes.length },
-    // A link is not the file it points to: an original replaced by one no longer counts as on disk.
-    (other) => {
-      try {
-        return lstatSync(path.join(folder, other)).isFile();
-      } catch {
-        return false;
-      }
-    },
+    { path: relativePath, contentHash, size: bytes.length, modifiedMs: info.mtimeMs },
+    (other) => fileAt(other) !== null,
+    context.runStartedAt ? { startedAt: context.runStartedAt, modifiedMs: (other) => fileAt(other)?.mtimeMs ?? null } : undefined,
   );
   if (outcome.kind === 'unchanged') {
     // Same bytes, but a newer parser may read them better (or, this time, at all).

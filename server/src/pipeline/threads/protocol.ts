@@ -28,6 +28,8 @@ export interface ExtractJob {
   kind: 'extract';
   title: string | null;
   chunks: Pick<ChunkRecord, 'id' | 'text' | 'headingPath'>[];
+  /** The item's headings in document order (the title among them), so section headings alone make no key phrase. */
+  headings: string[];
 }
 
 export type StageJob = ParseJob | ChunkJob | ExtractJob;

@@ -33,7 +33,7 @@ async function perform(work: StageJob): Promise<StageResults[StageJob['kind']]> 
     case 'chunk':
       return passagesOf(work.workspace, work.itemId, work.contentHash, work.blocks);
     case 'extract':
-      return extractionOf(work.title, work.chunks);
+      return extractionOf(work.title, work.chunks, work.headings);
   }
 }
 

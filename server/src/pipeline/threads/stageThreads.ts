@@ -60,8 +60,8 @@ export class StageThreads {
   }
 
   /** Run the deterministic extractors over an item's passages. Rejects with a ThreadLimitError at a limit. */
-  extract(title: string | null, chunks: ExtractJob['chunks']): Promise<ItemExtraction> {
-    return this.run({ kind: 'extract', title, chunks });
+  extract(title: string | null, chunks: ExtractJob['chunks'], headings: string[] = []): Promise<ItemExtraction> {
+    return this.run({ kind: 'extract', title, chunks, headings });
   }
 
   async close(): Promise<void> {

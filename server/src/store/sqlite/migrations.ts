@@ -316,6 +316,16 @@ const MIGRATIONS: Migration[] = [
       ALTER TABLE items ADD COLUMN forgotten_at TEXT;
     `,
   },
+  {
+    version: 8,
+    description: 'what a person reviewed: the evidence a decision was made on, and what has changed since',
+    sql: `
+      -- JSON: the type and decisive evidence when the decision was made (decisionReview.ts).
+      ALTER TABLE relationships ADD COLUMN decision_basis TEXT;
+      -- JSON: an earlier decision no longer matching the evidence, its note and what changed.
+      ALTER TABLE relationships ADD COLUMN changed_since_decision TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

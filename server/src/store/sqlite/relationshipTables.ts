@@ -1,17 +1,20 @@
 // Relationships in SQLite: one row per item pair (the dedupe key), plus an append-only history of
-// every proposal, update and decision. A person's rejection is final for discovery: a rejected
-// pair is never re-proposed. Nothing here deletes a relationship; forgetting a document only
-// redacts what its relationships quote from it.
+// every proposal, update and decision. Discovery's evidence and the pair's standing decision meet
+// inside one write (the review rule is applied to the row as it is then), so neither a decision
+// nor a rediscovery overwrites the other. Nothing here deletes a relationship; forgetting a
+// document only redacts what its relationships quote from it.
 
 import { createHash } from 'node:crypto';
-import type { RelationshipStatus, RelationshipType, SignalType, SignalView } from '../../../../shared/types.ts';
+import type { ChangedSinceDecision, RelationshipStatus, RelationshipType, SignalType, SignalView } from '../../../../shared/types.ts';
 import type {
+  DecisionBasis,
   ProposalOutcome,
   RelationshipDecision,
   RelationshipEvent,
   RelationshipFilter,
   RelationshipProposal,
   RelationshipRecord,
+  ReviewRule,
 } from '../contract.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
@@ -32,6 +35,8 @@ interface RelationshipRow {
   decided_by: string | null;
   decided_at: string | null;
   note: string | null;
+  decision_basis: string | null;
+  changed_since_decision: string | null;
 }
 
 const toRecord = (row: RelationshipRow): RelationshipRecord => ({
@@ -51,7 +56,11 @@ const toRecord = (row: RelationshipRow): RelationshipRecord => ({
   decidedBy: row.decided_by,
   decidedAt: row.decided_at,
   note: row.note,
+  decisionBasis: row.decision_basis === null ? null : (JSON.parse(row.decision_basis) as DecisionBasis),
+  changedSinceDecision: row.changed_since_decision === null ? null : (JSON.parse(row.changed_since_decision) as ChangedSinceDecision),
 });
+
+const jsonOrNull = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
 /**
  * Signals whose value or detail quotes a document: a name, a phrase, a figure, a date. When one of
@@ -94,24 +103,35 @@ const LIVE_ENDS = `
 export class RelationshipTables {
   constructor(private readonly sql: ScopedSql) {}
 
-  upsert(proposal: RelationshipProposal, now: string): { id: string; outcome: ProposalOutcome } {
+  /**
+   * The pair's row is read, the review rule applied to it and the result written in one
+   * transaction, so a decision committed while discovery was weighing the pair is the one applied.
+   */
+  upsert(proposal: RelationshipProposal, review: ReviewRule, now: string): { id: string; outcome: ProposalOutcome } {
     if (proposal.fromItemId === proposal.toItemId) throw new Error(`an item cannot be related to itself (${proposal.fromItemId})`);
     return this.sql.write(() => {
       const key = pairKey(proposal.fromItemId, proposal.toItemId);
       const existing = this.sql.row<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND pair_key = @key', { key });
-      const signals = JSON.stringify(proposal.signals);
+      const reviewed = review(proposal, existing ? toRecord(existing) : null);
       const values = {
-        from: proposal.fromItemId,
-        to: proposal.toItemId,
-        type: proposal.type,
-        score: proposal.score,
-        proposedScore: proposal.proposedScore,
-        version: proposal.scoreVersion,
-        nearDuplicate: proposal.nearDuplicate ? 1 : 0,
-        signals,
-        producedBy: proposal.producedBy,
+        from: reviewed.fromItemId,
+        to: reviewed.toItemId,
+        type: reviewed.type,
+        score: reviewed.score,
+        proposedScore: reviewed.proposedScore,
+        version: reviewed.scoreVersion,
+        status: reviewed.status,
+        nearDuplicate: reviewed.nearDuplicate ? 1 : 0,
+        signals: JSON.stringify(reviewed.signals),
+        producedBy: reviewed.producedBy,
+        decidedBy: reviewed.decidedBy,
+        decidedAt: reviewed.decidedAt,
+        note: reviewed.note,
+        basis: jsonOrNull(reviewed.decisionBasis),
+        changed: jsonOrNull(reviewed.changedSinceDecision),
         now,
       };
+      const changeNote = reviewed.changedSinceDecision?.changes.join('; ') ?? null;
       if (!existing) {
         const id = relationshipId(this.sql.workspace, key);
         this.sql.run(
@@ -121,10 +141,10 @@ export class RelationshipTables {
              @producedBy, @now, @now)`,
           { ...values, id, key },
         );
-        this.recordEvent(id, 'proposed', proposal.producedBy, proposal, null, now);
+        this.recordEvent(id, 'proposed', proposal.producedBy, reviewed, null, now);
         return { id, outcome: 'created' };
       }
-      if (existing.status === 'rejected') return { id: existing.id, outcome: 'kept_rejected' };
+      const outcome = existing.status === 'rejected' ? 'kept_rejected' : 'updated';
       const unchanged =
         existing.from_item === values.from &&
         existing.to_item === values.to &&
@@ -132,17 +152,25 @@ export class RelationshipTables {
         existing.score === values.score &&
         existing.proposed_score === values.proposedScore &&
         existing.score_version === values.version &&
+        existing.status === values.status &&
         existing.near_duplicate === values.nearDuplicate &&
-        existing.signals === signals;
-      if (unchanged) return { id: existing.id, outcome: 'unchanged' };
+        existing.signals === values.signals &&
+        existing.decided_by === values.decidedBy &&
+        existing.note === values.note &&
+        existing.decision_basis === values.basis &&
+        existing.changed_since_decision === values.changed;
+      if (unchanged) return { id: existing.id, outcome: outcome === 'kept_rejected' ? outcome : 'unchanged' };
       this.sql.run(
         `UPDATE relationships SET from_item = @from, to_item = @to, type = @type, score = @score, proposed_score = @proposedScore,
-           score_version = @version, near_duplicate = @nearDuplicate, signals = @signals, produced_by = @producedBy, updated_at = @now
+           score_version = @version, status = @status, near_duplicate = @nearDuplicate, signals = @signals, produced_by = @producedBy,
+           decided_by = @decidedBy, decided_at = @decidedAt, note = @note, decision_basis = @basis,
+           changed_since_decision = @changed, updated_at = @now
          WHERE workspace = @ws AND id = @id`,
         { ...values, id: existing.id },
       );
-      this.recordEvent(existing.id, 'updated', proposal.producedBy, proposal, null, now);
-      return { id: existing.id, outcome: 'updated' };
+      const eventNote = reviewed.event === 'returned_to_review' || reviewed.event === 'evidence_changed' ? changeNote : null;
+      this.recordEvent(existing.id, reviewed.event, proposal.producedBy, reviewed, eventNote, now);
+      return { id: existing.id, outcome };
     });
   }
 
@@ -198,15 +226,25 @@ export class RelationshipTables {
       .map(toRecord);
   }
 
-  decide(id: string, decision: RelationshipDecision, now: string): RelationshipRecord {
+  decide(id: string, decide: (current: RelationshipRecord) => RelationshipDecision, now: string): RelationshipRecord {
     return this.sql.write(() => {
       const existing = this.get(id);
       if (!existing) throw new Error(`no relationship ${id} in this workspace`);
+      const decision = decide(existing);
       this.sql.run(
         `UPDATE relationships SET status = @status, score = @score, signals = @signals, decided_by = @by, decided_at = @now,
-           note = @note, updated_at = @now
+           note = @note, decision_basis = @basis, changed_since_decision = NULL, updated_at = @now
          WHERE workspace = @ws AND id = @id`,
-        { id, status: decision.status, score: decision.score, signals: JSON.stringify(decision.signals), by: decision.by, note: decision.note, now },
+        {
+          id,
+          status: decision.status,
+          score: decision.score,
+          signals: JSON.stringify(decision.signals),
+          by: decision.by,
+          note: decision.note,
+          basis: JSON.stringify(decision.basis),
+          now,
+        },
       );
       const decided = this.get(id)!;
       this.recordEvent(id, decision.status, decision.by, decided, decision.note, now);
@@ -255,7 +293,7 @@ export class RelationshipTables {
 
   private recordEvent(
     id: string,
-    kind: 'proposed' | 'updated' | 'confirmed' | 'rejected',
+    kind: RelationshipEvent['kind'],
     actor: string,
     state: Pick<RelationshipProposal, 'type' | 'score' | 'scoreVersion' | 'signals'>,
     note: string | null,

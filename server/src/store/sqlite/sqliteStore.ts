@@ -11,6 +11,7 @@ import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
+import type { HeadingEntry } from '../../parse/types.ts';
 import type { EntityType } from '../../extract/types.ts';
 import type {
   ChunkRecord,
@@ -26,6 +27,7 @@ import type {
   FailOptions,
   FileObservation,
   IngestOutcome,
+  IngestRun,
   ItemRecord,
   ItemVersionRecord,
   JobFailure,
@@ -41,9 +43,11 @@ import type {
   RelationshipFilter,
   RelationshipProposal,
   RelationshipRecord,
+  ReviewRule,
   StageCounts,
   WorkspaceStore,
 } from '../contract.ts';
+import { compareOriginals } from '../preferredOriginal.ts';
 import { migrate } from './migrations.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as search from './searchQueries.ts';
@@ -235,11 +239,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     );
   }
 
-  async recordIngest(observation: FileObservation, isOnDisk: (path: string) => boolean): Promise<IngestOutcome> {
-    return this.db.transaction(() => this.decideIngest(observation, isOnDisk)).immediate();
+  async recordIngest(observation: FileObservation, isOnDisk: (path: string) => boolean, run?: IngestRun): Promise<IngestOutcome> {
+    return this.db.transaction(() => this.decideIngest(observation, isOnDisk, run)).immediate();
   }
 
-  private decideIngest(observation: FileObservation, isOnDisk: (path: string) => boolean): IngestOutcome {
+  private decideIngest(observation: FileObservation, isOnDisk: (path: string) => boolean, run?: IngestRun): IngestOutcome {
     const { path: itemPath, contentHash } = observation;
     const live = this.liveItemAt(itemPath);
 
@@ -259,6 +263,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     ).map(toItem);
     const original = sameBytes.find((item) => !item.deletedAt && isOnDisk(item.path));
     if (original) {
+      if (run && this.displacesOriginal(observation, original, run)) {
+        const promoted = this.recordOriginal(live, observation);
+        this.demoteOriginal(original.id, promoted.itemId);
+        return promoted;
+      }
       const itemId = this.upsertDuplicate(live, itemPath, observation, original.id);
       return { kind: 'duplicate', itemId, duplicateOf: original.id };
     }
@@ -275,6 +284,12 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       return { kind: 'renamed', itemId: moved.id, fromPath: moved.path, needsParse: wasTombstoned };
     }
 
+    return this.recordOriginal(live, observation);
+  }
+
+  /** These bytes become the item at this path (created, revived or a new version) and are parsed. */
+  private recordOriginal(live: ItemRecord | null, observation: FileObservation): { kind: 'created' | 'new_version'; itemId: string } {
+    const { path: itemPath, contentHash } = observation;
     const reusable = live ?? this.latestTombstoneAt(itemPath);
     const itemId = reusable?.id ?? randomUUID();
     const version = (reusable?.version ?? 0) + 1;
@@ -298,8 +313,56 @@ class SqliteWorkspaceStore implements WorkspaceStore {
        VALUES (@ws, @itemId, @version, @hash, @size, @now)`,
       { itemId, version, hash: contentHash, size: observation.size, now: stamp },
     );
+    // A copy that becomes the original was discovered as a copy, with these very bytes: that says nothing of its content.
+    this.discovery.resetDiscovery([itemId]);
     this.enqueueNow('parse', itemId);
     return { kind: reusable ? 'new_version' : 'created', itemId };
+  }
+
+  /**
+   * True when the file being ingested should take the place of the live original with its bytes:
+   * that original's bytes were first recorded in this same run (an established original is never
+   * displaced) and the newcomer is the one store/preferredOriginal.ts prefers.
+   */
+  private displacesOriginal(observation: FileObservation, original: ItemRecord, run: IngestRun): boolean {
+    const recorded = this.row<{ created_at: string }>(
+      'SELECT created_at FROM item_versions WHERE workspace = @ws AND item_id = @id AND version = @version',
+      { id: original.id, version: original.version },
+    );
+    if (!recorded || recorded.created_at < run.startedAt) return false;
+    const newcomer = { path: observation.path, modifiedMs: observation.modifiedMs ?? null };
+    return compareOriginals(newcomer, { path: original.path, modifiedMs: run.modifiedMs(original.path) }) < 0;
+  }
+
+  /** The former original and its duplicates become duplicates of the new one; nothing of it is served any more. */
+  private demoteOriginal(formerId: string, originalId: string): void {
+    this.dropChunks(formerId);
+    this.run(
+      `UPDATE items SET status = 'duplicate', reason = NULL, duplicate_of = @originalId, updated_at = @now
+       WHERE workspace = @ws AND id = @formerId`,
+      { formerId, originalId, now: now() },
+    );
+    this.run(
+      `UPDATE items SET duplicate_of = @originalId, updated_at = @now
+       WHERE workspace = @ws AND duplicate_of = @formerId AND id <> @originalId`,
+      { formerId, originalId, now: now() },
+    );
+  }
+
+  async chooseOriginal(itemPath: string): Promise<{ itemId: string; formerOriginalId: string }> {
+    return this.db
+      .transaction(() => {
+        const chosen = this.liveItemAt(itemPath);
+        if (!chosen) throw new Error(`${itemPath}: no item at this path in the index`);
+        const former = chosen.duplicateOf ? this.itemById(chosen.duplicateOf) : null;
+        if (chosen.status !== 'duplicate' || !former || former.deletedAt || !chosen.contentHash) {
+          throw new Error(`${itemPath} is not a copy of another file in the index, so it is already its own original`);
+        }
+        const promoted = this.recordOriginal(chosen, { path: itemPath, contentHash: chosen.contentHash, size: chosen.size ?? 0 });
+        this.demoteOriginal(former.id, promoted.itemId);
+        return { itemId: promoted.itemId, formerOriginalId: former.id };
+      })
+      .immediate();
   }
 
   private latestTombstoneAt(itemPath: string): ItemRecord | null {
@@ -457,7 +520,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.db
       .transaction(() => {
         const item = this.itemById(itemId);
-        if (!item || item.deletedAt || item.contentHash !== parsed.contentHash) return false;
+        if (!item || item.deletedAt || item.contentHash !== parsed.contentHash || item.status === 'duplicate') return false;
         this.run(
           `INSERT INTO item_texts (item_id, workspace, content_hash, parser_version, document)
            VALUES (@itemId, @ws, @hash, @parserVersion, @document)
@@ -486,6 +549,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         return true;
       })
       .immediate();
+  }
+
+  async listHeadings(itemId: string): Promise<string[]> {
+    const row = this.row<{ headings: string | null }>(
+      "SELECT json_extract(document, '$.structure.headings') AS headings FROM item_texts WHERE workspace = @ws AND item_id = @itemId",
+      { itemId },
+    );
+    return row?.headings ? (JSON.parse(row.headings) as HeadingEntry[]).map((heading) => heading.text) : [];
   }
 
   async getParsedText(itemId: string): Promise<ParsedText | null> {
@@ -557,7 +628,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         this.run(
           `UPDATE items SET status = 'failed', reason = @reason, updated_at = @now,
              parser_version = COALESCE(@parserVersion, parser_version), flags = '[]'
-           WHERE workspace = @ws AND id = @itemId AND deleted_at IS NULL`,
+           WHERE workspace = @ws AND id = @itemId AND deleted_at IS NULL AND status <> 'duplicate'`,
           { reason, now: now(), itemId, parserVersion: parserVersion ?? null },
         );
       })
@@ -1074,8 +1145,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   // Relationships and discovery look-ups (relationshipTables.ts, discoveryQueries.ts) ------------
 
-  async upsertRelationship(proposal: RelationshipProposal): Promise<{ id: string; outcome: ProposalOutcome }> {
-    return this.relationships.upsert(proposal, now());
+  async upsertRelationship(proposal: RelationshipProposal, review: ReviewRule): Promise<{ id: string; outcome: ProposalOutcome }> {
+    return this.relationships.upsert(proposal, review, now());
   }
 
   async getRelationship(id: string): Promise<RelationshipRecord | null> {
@@ -1097,7 +1168,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.relationships.touching(itemIds, options);
   }
 
-  async decideRelationship(id: string, decision: RelationshipDecision): Promise<RelationshipRecord> {
+  async decideRelationship(id: string, decision: (current: RelationshipRecord) => RelationshipDecision): Promise<RelationshipRecord> {
     return this.relationships.decide(id, decision, now());
   }
 
