@@ -48,6 +48,7 @@ export class Worker {
     const busy = { threaded: 0, other: 0 };
     const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'threaded' ? lanes : 1);
     let processed = 0;
+    await this.context.threads.warmUp();
     while (!this.options.signal?.aborted) {
       if (full('threaded') && full('other')) {
         await Promise.race(running);

@@ -64,6 +64,27 @@ export class StageThreads {
     return this.run({ kind: 'extract', title, chunks, headings });
   }
 
+  /**
+   * Start every lane's thread now. A claim counts as an attempt, so a job must not sit claimed
+   * while its thread boots: an indexer stopped early, run after run, would otherwise spend the
+   * same first jobs' attempts without ever running them.
+   */
+  async warmUp(): Promise<void> {
+    const starting: Promise<void>[] = [];
+    while (!this.closed && this.started < Math.max(1, this.limits.lanes)) {
+      this.started += 1;
+      starting.push(
+        StageThread.start(this.limits.memoryMb).then(
+          (thread) => this.release(thread, true),
+          () => {
+            this.started -= 1; // The next job's acquire() starts one again and reports why it cannot.
+          },
+        ),
+      );
+    }
+    await Promise.all(starting);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const waiter of this.waiting.splice(0)) waiter.reject(closing());
