@@ -1,9 +1,12 @@
-// Opens an existing store for the read-only commands (status, items, item).
+// Opens an existing store for the read-only commands (status, items, item), or the folder index
+// behind it for the commands that run the pipeline on what was indexed (reprocess, original).
 
+import { parseEmbeddingChoice } from '../embed/choice.ts';
+import { defaultWorkspace, FolderIndex } from '../engine/folderIndex.ts';
 import { openStore } from '../store/index.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
-import { defaultWorkspace } from '../engine/folderIndex.ts';
 import { locateDataDir } from './storeLocation.ts';
+import { UsageError } from './usage.ts';
 
 export interface OpenedStore {
   store: WorkspaceStore;
@@ -19,4 +22,33 @@ export async function openExistingStore(
   const dataDir = locateDataDir(values.data as string | undefined, near);
   const store = openStore({ dataDir, workspace: (values.workspace as string | undefined) ?? defaultWorkspace() });
   return { store, dataDir, root: await store.getMeta('folder_root') };
+}
+
+/**
+ * Reads what a command needs from the existing store (paths given on the command line, resolved
+ * to the items it holds), closes it, then opens the index of the folder it records, with the
+ * embedding model given by `--embedding-model`, if any.
+ */
+export async function openRecordedFolderIndex<T>(
+  values: Record<string, unknown>,
+  near: string,
+  resolve: (store: WorkspaceStore, root: string) => Promise<T>,
+): Promise<{ index: FolderIndex; resolved: T }> {
+  const opened = await openExistingStore(values, near);
+  const { root, dataDir } = opened;
+  let resolved: T;
+  try {
+    if (!root) throw new UsageError('this store records no indexed folder');
+    resolved = await resolve(opened.store, root);
+  } finally {
+    await opened.store.close();
+  }
+  const embeddingModel = values['embedding-model'] as string | undefined;
+  const index = await FolderIndex.open({
+    folder: root,
+    dataDir,
+    workspace: values.workspace as string | undefined,
+    embedding: embeddingModel === undefined ? undefined : parseEmbeddingChoice(embeddingModel),
+  });
+  return { index, resolved };
 }

@@ -3,11 +3,9 @@
 // copy. The choice is kept in the store, and no later run displaces an established original.
 
 import path from 'node:path';
-import { FolderIndex } from '../../engine/folderIndex.ts';
-import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { itemAtPath } from '../itemPath.ts';
-import { openExistingStore } from '../openStore.ts';
+import { openRecordedFolderIndex } from '../openStore.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
@@ -23,22 +21,11 @@ ${COMMON_USAGE}`,
   options: { ...COMMON_OPTIONS, 'embedding-model': { type: 'string' } },
   async run({ values, positionals, out }) {
     if (positionals.length !== 1) throw new UsageError('original needs exactly one file path');
-    const opened = await openExistingStore(values, path.dirname(path.resolve(positionals[0]!)));
-    const { root, dataDir } = opened;
-    let chosenPath: string;
-    try {
-      if (!root) throw new UsageError('this store records no indexed folder');
-      chosenPath = (await itemAtPath(opened.store, root, positionals[0]!)).path;
-    } finally {
-      await opened.store.close();
-    }
-    const embeddingModel = values['embedding-model'] as string | undefined;
-    const index = await FolderIndex.open({
-      folder: root,
-      dataDir,
-      workspace: values.workspace as string | undefined,
-      embedding: embeddingModel === undefined ? undefined : parseEmbeddingChoice(embeddingModel),
-    });
+    const { index, resolved: chosenPath } = await openRecordedFolderIndex(
+      values,
+      path.dirname(path.resolve(positionals[0]!)),
+      async (store, root) => (await itemAtPath(store, root, positionals[0]!)).path,
+    );
     try {
       const progress = terminalProgress('reading the new original');
       const { itemId, formerOriginalId } = await index.chooseOriginal(chosenPath, { onProgress: (update) => progress.update(update) });

@@ -3,11 +3,9 @@
 // produced it); this is how a person asks for it. Proposals update in place, decisions stay,
 // rejected pairs stay rejected.
 
-import { FolderIndex } from '../../engine/folderIndex.ts';
-import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { itemAtPath } from '../itemPath.ts';
-import { openExistingStore } from '../openStore.ts';
+import { openRecordedFolderIndex } from '../openStore.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
@@ -24,22 +22,9 @@ ${COMMON_USAGE}`,
   options: { ...COMMON_OPTIONS, all: { type: 'boolean' }, 'embedding-model': { type: 'string' } },
   async run({ values, positionals, out }) {
     if (Boolean(values.all) === positionals.length > 0) throw new UsageError('give either item paths or --all');
-    const opened = await openExistingStore(values, process.cwd());
-    const { root, dataDir } = opened;
-    let paths: string[] | null = null;
-    try {
-      if (!root) throw new UsageError('this store records no indexed folder');
-      if (!values.all) paths = await Promise.all(positionals.map(async (given) => (await itemAtPath(opened.store, root, given)).path));
-    } finally {
-      await opened.store.close();
-    }
-    const embeddingModel = values['embedding-model'] as string | undefined;
-    const index = await FolderIndex.open({
-      folder: root,
-      dataDir,
-      workspace: values.workspace as string | undefined,
-      embedding: embeddingModel === undefined ? undefined : parseEmbeddingChoice(embeddingModel),
-    });
+    const { index, resolved: paths } = await openRecordedFolderIndex(values, process.cwd(), async (store, root) =>
+      values.all ? null : Promise.all(positionals.map(async (given) => (await itemAtPath(store, root, given)).path)),
+    );
     try {
       const progress = terminalProgress('reprocessing');
       const jobs = await index.reprocess(paths, { onProgress: (update) => progress.update(update) });
