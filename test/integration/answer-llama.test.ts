@@ -81,7 +81,10 @@ test('questions asked at the same time are answered one after the other by one l
     const retrieval = costRetrieval();
     const results = await Promise.all([1, 2, 3].map(() => answerFromRetrieval(QUESTION, retrieval, provider, { timeoutMs: 60_000 })));
     for (const result of results) assertGuaranteesHold(result, retrieval);
-    assert.equal(new Set(results.map((result) => result.rejected_reason)).size, 1, 'greedy decoding: the same prompt gives the same reply');
+    // Each request's sources are delimited with a code of its own (answer/delimiters.ts), so the
+    // three prompts differ and so may the random model's replies; what must hold is that each was
+    // answered, by the one model, with every guarantee intact.
+    assert.deepEqual(results.map((result) => result.model), Array(3).fill('local:tiny-random.gguf'), 'each question answered by the loaded model');
   } finally {
     await provider.close();
   }
