@@ -4,35 +4,18 @@
 // server is gone. A later decision replaces an earlier one; the proposal's evidence stays.
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import {
-  createProtocolConnection,
-  ErrorCodes,
-  InitializeRequest,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-  WorkDoneProgressCreateRequest,
-} from 'vscode-languageserver-protocol/node';
-import {
-  ConfirmRequest,
-  RejectRequest,
-  RelationshipRequest,
-  RelationshipsChangedNotification,
-  RelationshipsRequest,
-  StatusNotification,
-} from '../../shared/protocol.ts';
+import { ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
+import { ConfirmRequest, RejectRequest, RelationshipRequest, RelationshipsChangedNotification, RelationshipsRequest } from '../../shared/protocol.ts';
 import type { RelationshipView } from '../../shared/types.ts';
 import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
 import { DEFAULT_SERVER_SETTINGS } from '../../server/src/lsp/server.ts';
+import { CLI, needsBuild, startServer } from '../support/languageServer.ts';
 import { REPO_ROOT, tempDir } from '../support/tempFolder.ts';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
 const COST_DOCUMENTS = ['maintenance/gantry-crane-gc2-refurbishment-report.md', 'finance/q2-2025-capital-budget-review.md'];
 
 test('confirm and reject from the editor are recorded by the engine, as the CLI reads them', { skip: needsBuild, timeout: 120_000 }, async (t) => {
@@ -42,34 +25,16 @@ test('confirm and reject from the editor are recorded by the engine, as the CLI 
     mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
     copyFileSync(path.join(REPO_ROOT, 'docs', 'demo', relative), path.join(folder, relative));
   }
-  const folderUri = pathToFileURL(folder).href;
   const data = path.join(root, 'data');
-  const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], { env: { ...process.env, RELATA_WORKSPACE: 'reviewer' }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  t.after(() => child.kill());
-
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
-  let watching: () => void;
-  const indexed = new Promise<void>((resolve) => (watching = resolve));
-  connection.onNotification(StatusNotification.type, (report) => report.folders[0]?.state === 'watching' && watching());
   const changed: string[] = [];
-  connection.onNotification(RelationshipsChangedNotification.type, ({ folder: uri }) => void changed.push(uri));
-  connection.listen();
-
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    workspaceFolders: [{ uri: folderUri, name: 'folder' }],
-    initializationOptions: { settings: { dataLocation: data, embeddingModel: 'none' } },
+  const server = await startServer(t, {
+    folder,
+    workspace: 'reviewer',
+    settings: { dataLocation: data, embeddingModel: 'none' },
+    beforeListen: (connection) => connection.onNotification(RelationshipsChangedNotification.type, ({ folder: uri }) => void changed.push(uri)),
   });
-  await connection.sendNotification('initialized', {});
-  let timeout: NodeJS.Timeout | undefined;
-  await Promise.race([indexed, new Promise((_, reject) => (timeout = setTimeout(() => reject(new Error(`not indexed within 60 s:\n${stderr}`)), 60_000)))]);
-  clearTimeout(timeout);
+  const { connection, folderUri } = server;
+  await server.watching();
 
   const { folders } = await connection.sendRequest(RelationshipsRequest.type, { status: 'pending' });
   const proposal = folders[0]?.relationships.find((relationship) => relationship.type === 'contradicts');
@@ -105,10 +70,7 @@ test('confirm and reject from the editor are recorded by the engine, as the CLI 
   assert.equal(unknown.code, ErrorCodes.InvalidParams);
   assert.match(unknown.message, /no relationship rel_missing in folder/);
 
-  await connection.sendRequest('shutdown');
-  await connection.sendNotification('exit');
-  assert.equal(await exited, 0, stderr);
-  connection.dispose();
+  assert.equal(await server.shutdown(), 0, server.stderr());
 
   const store = dataDirFor(folder, { ...DEFAULT_SERVER_SETTINGS, dataLocation: data });
   const cli = spawnSync(process.execPath, [CLI, 'relationships', '--status', 'rejected', '--json', '--data', store, '--workspace', 'reviewer'], {

@@ -5,49 +5,26 @@
 // tree shows each bundle of relationships under, with every relationship still listed.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { createProtocolConnection, InitializeRequest, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
-import { AskRequest, RelatedRequest, RelationshipsRequest, SearchRequest, StatusNotification, type StatusReport } from '../../shared/protocol.ts';
+import { AskRequest, RelatedRequest, RelationshipsRequest, SearchRequest } from '../../shared/protocol.ts';
 import { COPIES_FOLDER, INVOICE, MEMO_PATHS, shownPaths } from '../support/copiesFolder.ts';
-import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
-
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
+import { needsBuild, startServer } from '../support/languageServer.ts';
+import { tempDir, writeFiles } from '../support/tempFolder.ts';
 
 test('the server sends each group of copies once: search, Ask, the hover and the proposals', { skip: needsBuild, timeout: 180_000 }, async (t) => {
   const root = tempDir(t);
   const folder = writeFiles(path.join(root, 'folder'), COPIES_FOLDER);
-  const folderUri = pathToFileURL(folder).href;
-  const environment: NodeJS.ProcessEnv = { ...process.env, RELATA_WORKSPACE: 'lsp-near-duplicates' };
-  for (const name of ['RELATA_LLM_MODEL', 'RELATA_LLM_ENDPOINT']) delete environment[name];
-  const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], { env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  t.after(() => child.kill());
-
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  let watching!: () => void;
-  const indexed = new Promise<void>((resolve) => (watching = resolve));
-  connection.onNotification(StatusNotification.type, (report: StatusReport) => {
-    if (report.folders[0]?.state === 'watching') watching();
-  });
-  connection.listen();
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    workspaceFolders: [{ uri: folderUri, name: 'folder' }],
+  const server = await startServer(t, {
+    folder,
+    workspace: 'lsp-near-duplicates',
+    unsetEnv: ['RELATA_LLM_MODEL', 'RELATA_LLM_ENDPOINT'],
     // The default offline model: near-duplicate similarity needs vectors.
-    initializationOptions: { settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'default' } },
+    settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'default' },
   });
-  await connection.sendNotification('initialized', {});
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([indexed, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`not indexed within 120 s:\n${stderr}`)), 120_000)))]);
-  clearTimeout(timer);
+  const { connection } = server;
+  await server.watching(120_000);
 
   const search = await connection.sendRequest(SearchRequest.type, { query: 'crane refurbishment cost' });
   const results = search.folders[0]!.response!.results;

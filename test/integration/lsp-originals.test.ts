@@ -4,25 +4,15 @@
 // reads copy → original.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, utimesSync } from 'node:fs';
+import { copyFileSync, mkdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import {
-  createProtocolConnection,
-  ErrorCodes,
-  InitializeRequest,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-  WorkDoneProgressCreateRequest,
-} from 'vscode-languageserver-protocol/node';
-import { ChooseOriginalRequest, ItemRequest, RelatedRequest, StatusNotification } from '../../shared/protocol.ts';
+import { ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
+import { ChooseOriginalRequest, ItemRequest, RelatedRequest } from '../../shared/protocol.ts';
+import { needsBuild, startServer } from '../support/languageServer.ts';
 import { REPO_ROOT, tempDir } from '../support/tempFolder.ts';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
 const REPORT = 'maintenance/gantry-crane-gc2-refurbishment-report.md';
 const BUDGET = 'finance/q2-2025-capital-budget-review.md';
 
@@ -37,31 +27,11 @@ test('hover and item detail on a copy show its original; choosing the copy as or
   // The archive copy has the shorter path, but the working file is older: it is the original.
   utimesSync(path.join(folder, REPORT), new Date('2026-01-10T09:00:00Z'), new Date('2026-01-10T09:00:00Z'));
   utimesSync(path.join(folder, 'archive/gc2.md'), new Date('2026-03-10T09:00:00Z'), new Date('2026-03-10T09:00:00Z'));
-  const folderUri = pathToFileURL(folder).href;
   const uriOf = (relative: string) => pathToFileURL(path.join(folder, relative)).href;
 
-  const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], { env: { ...process.env, RELATA_WORKSPACE: 'reviewer' }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  t.after(() => child.kill());
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
-  let watching: () => void;
-  const indexed = new Promise<void>((resolve) => (watching = resolve));
-  connection.onNotification(StatusNotification.type, (report) => report.folders[0]?.state === 'watching' && watching());
-  connection.listen();
-  t.after(() => connection.dispose());
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    workspaceFolders: [{ uri: folderUri, name: 'folder' }],
-    initializationOptions: { settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } },
-  });
-  await connection.sendNotification('initialized', {});
-  let timeout: NodeJS.Timeout | undefined;
-  await Promise.race([indexed, new Promise((_, reject) => (timeout = setTimeout(() => reject(new Error(`not indexed within 60 s:\n${stderr}`)), 60_000)))]);
-  clearTimeout(timeout);
+  const server = await startServer(t, { folder, workspace: 'reviewer', settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } });
+  const { connection, folderUri } = server;
+  await server.watching();
 
   const hover = await connection.sendRequest(RelatedRequest.type, { uri: uriOf('archive/gc2.md') });
   assert.equal(hover?.item.path, REPORT, 'the copy hovers as its original');
@@ -93,6 +63,5 @@ test('hover and item detail on a copy show its original; choosing the copy as or
   assert.ok(refused instanceof ResponseError);
   assert.equal(refused.code, ErrorCodes.InvalidParams);
   assert.match(refused.message, /q2-2025-capital-budget-review\.md is not a copy of another file/);
-  await connection.sendRequest('shutdown');
-  await connection.sendNotification('exit');
+  assert.equal(await server.shutdown(), 0, server.stderr());
 });

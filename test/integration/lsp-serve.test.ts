@@ -4,34 +4,13 @@
 // params with InvalidParams (and keeps serving), and exits cleanly on shutdown + exit.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import {
-  createProtocolConnection,
-  ErrorCodes,
-  InitializeRequest,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-  WorkDoneProgressCreateRequest,
-} from 'vscode-languageserver-protocol/node';
-import {
-  FileStatusRequest,
-  ItemRequest,
-  RelationshipsRequest,
-  ScoringModelRequest,
-  SearchRequest,
-  StatusNotification,
-  StatusRequest,
-  type StatusReport,
-} from '../../shared/protocol.ts';
-import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
-
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
+import { ErrorCodes, ResponseError, WorkDoneProgressCreateRequest } from 'vscode-languageserver-protocol/node';
+import { FileStatusRequest, ItemRequest, RelationshipsRequest, ScoringModelRequest, SearchRequest, StatusRequest } from '../../shared/protocol.ts';
+import { needsBuild, startServer } from '../support/languageServer.ts';
+import { tempDir, writeFiles } from '../support/tempFolder.ts';
 
 test('relata serve --stdio indexes its folder, reports status and answers requests', { skip: needsBuild, timeout: 120_000 }, async (t) => {
   const root = tempDir(t);
@@ -39,52 +18,19 @@ test('relata serve --stdio indexes its folder, reports status and answers reques
     'crane.md': '# Gantry crane GC-2\n\nExample Ltd refurbished the crane in May 2025 for EUR 42,000.\n',
     'notes/call.txt': 'Call with Example Ltd about the invoice.\n',
   });
-  const folderUri = pathToFileURL(folder).href;
-  const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
-    env: { ...process.env, RELATA_WORKSPACE: 'lsp-test' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  t.after(() => child.kill());
-
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const progressTokens: unknown[] = [];
-  connection.onRequest(WorkDoneProgressCreateRequest.type, (params) => {
-    progressTokens.push(params.token);
-  });
-  const statuses: StatusReport[] = [];
-  let onStatus: (() => void) | undefined;
-  connection.onNotification(StatusNotification.type, (report) => {
-    statuses.push(report);
-    onStatus?.();
-  });
-  connection.listen();
-
   const started = performance.now();
-  const init = await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
+  const server = await startServer(t, {
+    folder,
+    workspace: 'lsp-test',
+    settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' },
     capabilities: { window: { workDoneProgress: true } },
-    workspaceFolders: [{ uri: folderUri, name: 'folder' }],
-    initializationOptions: { settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } },
+    beforeListen: (connection) => connection.onRequest(WorkDoneProgressCreateRequest.type, (params) => void progressTokens.push(params.token)),
   });
+  const { connection, folderUri } = server;
   t.diagnostic(`initialize answered in ${Math.round(performance.now() - started)} ms`);
-  assert.equal(init.serverInfo?.name, 'relata');
-  await connection.sendNotification('initialized', {});
-
-  const watching = (report: StatusReport) => report.folders[0]?.state === 'watching';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no watching status within 60 s; stderr:\n${stderr}`)), 60_000);
-    onStatus = () => {
-      if (statuses.some(watching)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    onStatus();
-  });
+  assert.equal(server.init.serverInfo?.name, 'relata');
+  await server.watching();
   t.diagnostic(`indexed and watching after ${Math.round(performance.now() - started)} ms`);
   const status = await connection.sendRequest(StatusRequest.type, {});
   assert.equal(status.folders.length, 1);
@@ -137,8 +83,5 @@ test('relata serve --stdio indexes its folder, reports status and answers reques
   const again = await connection.sendRequest(StatusRequest.type, {});
   assert.equal(again.folders[0]!.items.indexed, 2, 'the server still answers after invalid requests');
 
-  await connection.sendRequest('shutdown');
-  await connection.sendNotification('exit');
-  assert.equal(await exited, 0, stderr);
-  connection.dispose();
+  assert.equal(await server.shutdown(), 0, server.stderr());
 });
