@@ -97,7 +97,10 @@ export interface FolderStatus {
   folder: string;
   name: string;
   state: FolderState;
-  /** Why the folder failed (when state is failed), in words a user can act on. */
+  /**
+   * Why the folder failed (when state is failed), or why its indexing is waiting (when indexing,
+   * e.g. "store busy: … will retry in 2 s"), in words a user can act on.
+   */
   reason: string | null;
   items: { indexed: number; failed: number; skipped: number; duplicate: number; pending: number };
   chunks: number;
@@ -107,6 +110,11 @@ export interface FolderStatus {
   embeddingModel: string | null;
   /** Chunks covered by a vector of the current model. */
   embeddedChunks: number;
+  /**
+   * The folder's store is damaged (SQLite's quick check at open, or damage met by a statement):
+   * the store's path, what is damaged and what to do; null while nothing says so.
+   */
+  damage: string | null;
 }
 
 export interface StatusReport {

@@ -28,7 +28,9 @@ export type ItemFlag =
   /** Some of that hidden text is addressed to an AI assistant; Ask warns about it whenever the item is a source. */
   | 'hidden_instructions'
   /** Only part of the file was read (e.g. the first pages of a very long PDF); `relata item` says how much. */
-  | 'truncated';
+  | 'truncated'
+  /** Extraction found more than the per-item caps keep (key phrases, claims, entity mentions; server/src/extract/caps.ts): a bounded, representative set is stored. */
+  | 'extraction_capped';
 
 export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed' | 'extract' | 'discover';
 export type JobStatus = 'queued' | 'leased' | 'done' | 'failed';
@@ -360,6 +362,8 @@ export interface AnswerResult {
   /** Relationships that brought a source in by expansion: proposals, not facts. */
   inferred_relationships: RelationshipView[];
   injection_warnings: InjectionWarning[];
+  /** Search paths the retrieval had to do without, with why (as in SearchResponse). */
+  unavailable_paths: SearchResponse['unavailable_paths'];
   rejected_reason: string | null;
   model: string | null;
 }

@@ -23,7 +23,7 @@ function folderLine(folder: FolderStatus): string {
       : folder.state === 'opening'
         ? 'opening its index'
         : folder.state === 'indexing'
-          ? `indexing, ${plural(folder.queueDepth, 'step')} left`
+          ? `indexing, ${plural(folder.queueDepth, 'step')} left` + (folder.reason ? `; waiting: ${folder.reason}` : '')
           : 'up to date, watching for changes';
   const coverage =
     folder.embeddingModel === null
@@ -31,6 +31,7 @@ function folderLine(folder: FolderStatus): string {
       : `vectors for ${folder.embeddedChunks} of ${folder.chunks} passages (${folder.embeddingModel})`;
   return [
     `${folder.name}: ${state}`,
+    ...(folder.damage ? [`  ${folder.damage}`] : []),
     `  ${indexed} indexed, ${failed} failed, ${skipped} skipped, ${duplicate} duplicates, ${pending} pending`,
     `  ${plural(folder.chunks, 'passage')}; ${coverage}`,
   ].join('\n');
@@ -47,13 +48,17 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
   const failed = sum((folder) => folder.items.failed);
   const broken = folders.filter((folder) => folder.state === 'failed').length;
   const indexed = sum((folder) => folder.items.indexed);
-  const text = busy
+  // Damage outranks progress: what is served may be wrong until the store is checked or rebuilt.
+  const damaged = folders.filter((folder) => folder.damage).length;
+  const text = damaged
+    ? `$(error) Relata: store damaged` + (folders.length > 1 ? ` (${plural(damaged, 'folder')})` : '')
+    : busy
     ? `$(sync~spin) Relata: indexing (${plural(sum((folder) => folder.queueDepth), 'step')} left)`
     : `$(${broken || failed ? 'warning' : 'database'}) Relata: ${indexed} indexed` + (failed ? `, ${failed} failed` : '') + (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
   return {
     text,
     tooltip: `${folders.map(folderLine).join('\n')}\n\nClick for the status of every file.`,
     busy,
-    warning: broken > 0 || failed > 0,
+    warning: damaged > 0 || broken > 0 || failed > 0,
   };
 }

@@ -1,12 +1,15 @@
 // npm run bench:ingest — throughput of the parse + chunk stages (and the whole pipeline) on the
-// real Markdown knowledge base and on 5,000 generated Markdown files, with peak RSS.
+// real Markdown knowledge base and on 5,000 generated Markdown files, with peak RSS; then the peak
+// memory of indexing one file just under the size cap (plain text and Markdown).
 // Prints figures; asserts nothing (benchmarks are not tests).
 
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { writeCorpus } from '../support/generateCorpus.ts';
+import { largeDocument } from '../support/largeDocuments.ts';
 import { EVAL_ROOT } from '../support/tempFolder.ts';
 
 interface Measurement {
@@ -76,3 +79,35 @@ try {
 }
 
 console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+
+// One large file, each in a child process of its own (ingestOneFile.ts), so its peak memory is
+// that file's alone: just under the default 50 MiB size cap, as plain text and as Markdown. The
+// bound and what sets it are in docs/PERFORMANCE.md ("Memory for one large file").
+const LARGE_FILE_BYTES = 48 * 2 ** 20;
+for (const format of ['text', 'markdown'] as const) {
+  const root = mkdtempSync(path.join(tmpdir(), 'relata-bench-large-'));
+  try {
+    const folder = path.join(root, 'folder');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, format === 'text' ? 'large.txt' : 'large.md'), largeDocument(LARGE_FILE_BYTES, format));
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'ingestOneFile.ts'), folder, path.join(root, 'data')], {
+      encoding: 'utf8',
+      // Extraction of 50 MB takes about a minute on a loaded 2-core machine: let it finish, so the peak includes it.
+      env: { ...process.env, RELATA_PARSE_TIMEOUT_MS: String(10 * 60_000) },
+      maxBuffer: 16 * 2 ** 20,
+    });
+    if (child.status !== 0) {
+      console.log(`one ${format} file: the child failed (${child.status}): ${child.stderr.trim().split('\n').slice(-3).join(' ')}`);
+      continue;
+    }
+    const result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
+    const stages = Object.entries(result.stageSeconds as Record<string, number>).map(([stage, s]) => `${stage} ${s.toFixed(1)} s`).join(', ');
+    console.log(
+      `one ${(LARGE_FILE_BYTES / 2 ** 20).toFixed(0)} MiB ${format} file: ${result.status}${result.reason ? ` (${result.reason})` : ''}, ${result.chunks} chunks\n` +
+        `  peak RSS ${result.peakMb.toFixed(0)} MB (${result.beforeMb.toFixed(0)} MB before the file), store ${result.storeMb.toFixed(0)} MB, ` +
+        `longest main-thread stall ${(result.longestStallMs / 1000).toFixed(1)} s; ${stages}`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

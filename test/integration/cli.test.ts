@@ -63,7 +63,8 @@ test('with --json, stdout is exactly one JSON document for every command', { ski
   const index = relata(['index', folder, '--data', data, '--json']);
   assert.equal(index.code, 0, index.stderr);
   const report = JSON.parse(index.stdout);
-  assert.deepEqual(Object.keys(report), ['workspace', 'items', 'chunks', 'files', 'elapsed_ms']);
+  assert.deepEqual(Object.keys(report), ['workspace', 'items', 'chunks', 'files', 'elapsed_ms', 'failed_jobs']);
+  assert.deepEqual(report.failed_jobs, []);
   assert.equal(report.workspace, 'cli-test');
   assert.deepEqual(report.files[0], {
     path: 'guide.md', status: 'indexed', reason: null, duplicate_of: null, parser_version: markdownParser.version, flags: [],

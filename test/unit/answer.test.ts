@@ -159,7 +159,7 @@ test('the result has exactly the AnswerResult fields, in the documented order', 
   const result = await ask('{"answer": "EUR 42,000 [S1]", "sufficient": true, "citations": ["S1"]}');
   assert.deepEqual(Object.keys(result), [
     'answer', 'sufficient', 'sources', 'citations', 'invalid_citations', 'conflicts',
-    'inferred_relationships', 'injection_warnings', 'rejected_reason', 'model',
+    'inferred_relationships', 'injection_warnings', 'unavailable_paths', 'rejected_reason', 'model',
   ]);
   assert.deepEqual(Object.keys(result.sources[0]!), ['label', 'item_id', 'title', 'path', 'location', 'passage']);
   assert.equal(result.model, 'scripted-test-double');

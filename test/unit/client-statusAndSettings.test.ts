@@ -14,7 +14,7 @@ import { tempDir } from '../support/tempFolder.ts';
 const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
   folder: 'file:///demo', name: 'demo', state: 'watching', reason: null,
   items: { indexed: 9, failed: 1, skipped: 0, duplicate: 1, pending: 0 }, chunks: 21, queueDepth: 0,
-  embeddingModel: 'use-lite@0.2.0', embeddedChunks: 21, ...overrides,
+  embeddingModel: 'use-lite@0.2.0', embeddedChunks: 21, damage: null, ...overrides,
 });
 
 test('the status bar says indexing with steps left, then the counts with failures called out', () => {
@@ -29,6 +29,12 @@ test('the status bar says indexing with steps left, then the counts with failure
   const broken = summarizeStatus({ folders: [folder({ state: 'failed', reason: 'the store was written by a newer Relata' })] });
   assert.match(broken.tooltip, /not indexed: the store was written by a newer Relata/);
   assert.equal(summarizeStatus(null).text, '$(sync~spin) Relata: starting');
+});
+
+test('while indexing waits (a busy store), the tooltip says why', () => {
+  const waiting = summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 2, reason: 'store busy: process 4242 (node) is writing to /d/relata.sqlite; will retry in 2 s' })] });
+  assert.equal(waiting.busy, true);
+  assert.match(waiting.tooltip, /demo: indexing, 2 steps left; waiting: store busy: process 4242 \(node\) is writing to \/d\/relata\.sqlite; will retry in 2 s/);
 });
 
 test('settings map onto the server settings, with defaults for unset or malformed values', () => {

@@ -69,6 +69,9 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
   }
   if (result.injection_warnings.length > 0) notes.push(h('li', { class: 'muted' }, 'Detection is best-effort: a passage not flagged is not proven safe.'));
   if (result.invalid_citations > 0) notes.push(h('li', {}, `${result.invalid_citations} citation(s) in the model's output named no supplied source and were dropped.`));
+  for (const unavailable of result.unavailable_paths ?? []) {
+    notes.push(h('li', {}, `Retrieved without the ${unavailable.path.replace(/_/g, ' ')} search path: ${unavailable.reason}.`));
+  }
   if (notes.length === 0) return null;
   return h('section', {}, h('h3', {}, 'Uncertainty and conflicts'), h('ul', {}, ...notes));
 }

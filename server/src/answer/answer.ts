@@ -5,7 +5,7 @@
 // transport failure (the model could not be reached, loaded, or did not answer in time) is an
 // error; a reply that is empty, malformed or unsupported is a rejected or downgraded answer.
 
-import type { AlsoItem, AnswerConflict, AnswerResult, AnswerSource, Location, RelationshipView } from '../../../shared/types.ts';
+import type { AlsoItem, AnswerConflict, AnswerResult, AnswerSource, Location, RelationshipView, SearchResponse } from '../../../shared/types.ts';
 import { hiddenInstructionWarnings } from './hiddenInstructions.ts';
 import { detectInjections } from './injection.ts';
 import { buildPrompt } from './prompt.ts';
@@ -34,6 +34,8 @@ export interface Retrieval {
   inferredRelationships: RelationshipView[];
   /** Hidden sentences addressed to an AI assistant, by item id, for sources whose document hides some. */
   hiddenInstructions?: ReadonlyMap<string, readonly string[]>;
+  /** Search paths that could not run for the question (none when absent). */
+  unavailablePaths?: SearchResponse['unavailable_paths'];
 }
 
 export interface AnswerOptions {
@@ -87,6 +89,7 @@ export async function answerFromRetrieval(
     conflicts: retrieval.conflicts,
     inferred_relationships: retrieval.inferredRelationships,
     injection_warnings: [...detectInjections(sources), ...hiddenInstructionWarnings(sources, retrieval.hiddenInstructions ?? new Map())],
+    unavailable_paths: retrieval.unavailablePaths ?? [],
   };
   let verdict: ValidatedAnswer = { answer: null, sufficient: false, citations: [], invalid_citations: 0, rejected_reason: null };
   if (provider !== null && sources.length > 0) {

@@ -78,5 +78,6 @@ export async function retrieveForAnswer(
     conflicts,
     inferredRelationships,
     hiddenInstructions: await hiddenInstructionsOf(store, retrieved),
+    unavailablePaths: response.unavailable_paths,
   };
 }

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandValues } from './command.ts';
 import { aliasesCommand, confirmAliasCommand, rejectAliasCommand } from './commands/aliases.ts';
 import { askCommand } from './commands/ask.ts';
+import { checkCommand } from './commands/check.ts';
 import { confirmCommand, rejectCommand } from './commands/decide.ts';
 import { entitiesCommand } from './commands/entities.ts';
 import { forgetCommand } from './commands/forget.ts';
@@ -19,6 +20,7 @@ import { searchCommand } from './commands/search.ts';
 import { serveCommand } from './commands/serve.ts';
 import { statusCommand } from './commands/status.ts';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
+import { DAMAGE_REMEDY, isDamageError } from '../store/storeErrors.ts';
 import { terminalText } from './terminalText.ts';
 
 const COMMANDS: Command[] = [
@@ -36,6 +38,7 @@ const COMMANDS: Command[] = [
   rejectAliasCommand,
   reprocessCommand,
   forgetCommand,
+  checkCommand,
   scoringCommand,
   searchCommand,
   askCommand,
@@ -79,6 +82,11 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       log(`relata ${command.name}: ${(error as Error).message}\n\nusage: ${command.usage}`);
       return EXIT_USAGE;
+    }
+    if (isDamageError(error)) {
+      // Damage met where the store's path was not at hand (StoreDamagedError names it already).
+      log(`relata ${command.name}: the store is damaged (${(error as Error).message}). ${DAMAGE_REMEDY}`);
+      return EXIT_FAILURE;
     }
     log(`relata ${command.name}: ${(error as Error).message}`);
     return EXIT_FAILURE;

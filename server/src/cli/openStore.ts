@@ -1,10 +1,11 @@
-// Opens an existing store for the read-only commands (status, items, item), or the folder index
-// behind it for the commands that run the pipeline on what was indexed (reprocess, original).
+// Opens an existing store, to read (status, listings, search, ask: they never wait for a writer)
+// or to write (decisions), or the folder index behind it for the commands that run the pipeline on
+// what was indexed (reprocess, original).
 
 import { parseEmbeddingChoice } from '../embed/choice.ts';
 import { defaultWorkspace, FolderIndex } from '../engine/folderIndex.ts';
 import { openStore } from '../store/index.ts';
-import type { WorkspaceStore } from '../store/contract.ts';
+import type { StoreAccess, WorkspaceStore } from '../store/contract.ts';
 import { locateDataDir } from './storeLocation.ts';
 import { UsageError } from './usage.ts';
 
@@ -18,9 +19,10 @@ export interface OpenedStore {
 export async function openExistingStore(
   values: Record<string, unknown>,
   near: string,
+  access: StoreAccess,
 ): Promise<OpenedStore> {
   const dataDir = locateDataDir(values.data as string | undefined, near);
-  const store = openStore({ dataDir, workspace: (values.workspace as string | undefined) ?? defaultWorkspace() });
+  const store = openStore({ dataDir, workspace: (values.workspace as string | undefined) ?? defaultWorkspace(), access });
   return { store, dataDir, root: await store.getMeta('folder_root') };
 }
 
@@ -34,7 +36,8 @@ export async function openRecordedFolderIndex<T>(
   near: string,
   resolve: (store: WorkspaceStore, root: string) => Promise<T>,
 ): Promise<{ index: FolderIndex; resolved: T }> {
-  const opened = await openExistingStore(values, near);
+  // To write, though only read here: the index opened next upgrades an older store, so this must not refuse one.
+  const opened = await openExistingStore(values, near, 'write');
   const { root, dataDir } = opened;
   let resolved: T;
   try {

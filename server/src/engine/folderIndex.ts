@@ -22,7 +22,7 @@ import { StageThreads } from '../pipeline/threads/stageThreads.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
 import { FolderRules } from '../workspace/folderRules.ts';
-import { scanFolder } from '../workspace/scan.ts';
+import { insideUnreadable, scanFolder } from '../workspace/scan.ts';
 import { buildIndexReport, type IndexReport } from './report.ts';
 
 export interface FolderIndexOptions {
@@ -44,6 +44,8 @@ export interface Progress {
 
 export interface RunOptions {
   onProgress?: (progress: Progress) => void;
+  /** A job that failed for good in this run (no attempt left), as it happens. */
+  onJobFailed?: (failure: Extract<WorkerEvent, { type: 'job-failed' }>) => void;
   signal?: AbortSignal;
 }
 
@@ -66,6 +68,8 @@ export class FolderIndex {
   readonly store: WorkspaceStore;
   readonly rules: FolderRules;
   private readonly context: StageContext;
+  /** Lease owners of this process's drains that failed part-way: nothing will finish their jobs. */
+  private readonly abandonedOwners = new Set<string>();
 
   private constructor(options: FolderIndexOptions, store: WorkspaceStore, dataDir: string) {
     this.folder = path.resolve(options.folder);
@@ -118,13 +122,15 @@ export class FolderIndex {
   async index(options: RunOptions = {}): Promise<IndexReport> {
     const started = performance.now();
     this.context.runStartedAt = new Date().toISOString();
-    const scanned = await scanFolder(this.folder, this.rules);
+    const scan = await scanFolder(this.folder, this.rules);
+    const scanned = scan.files;
     await this.store.enqueueMany('ingest', scanned);
     const firstPass = await this.drain(options);
     // Deletions after additions: a file that moved has been claimed by its new path by now, so
     // only files that are really gone are tombstoned (and a rename costs no re-parse).
     const present = new Set(scanned);
-    const vanished = (await this.store.livePaths()).filter((known) => !present.has(known));
+    // A file in a folder that could not be listed was not seen, which is not the same as gone.
+    const vanished = (await this.store.livePaths()).filter((known) => !present.has(known) && !insideUnreadable(known, scan.unreadable));
     let done = firstPass;
     const onProgress = options.onProgress;
     const continuing = (): RunOptions => ({
@@ -136,7 +142,7 @@ export class FolderIndex {
       done += await this.drain(continuing());
     }
     await this.catchUp(continuing());
-    return buildIndexReport(this.store, scanned, performance.now() - started);
+    return buildIndexReport(this.store, scan, performance.now() - started, (relative) => existsSync(path.join(this.folder, relative)));
   }
 
   /** Extraction and embedding for whatever lacks them, after the queue of a run is drained. */
@@ -160,6 +166,22 @@ export class FolderIndex {
   async enqueuePaths(paths: readonly string[]): Promise<void> {
     this.context.runStartedAt = new Date().toISOString();
     await this.store.enqueueMany('ingest', paths);
+  }
+
+  /**
+   * One watcher batch, queued and drained: paths still on disk first, then the ones that are
+   * gone, as index() does, so a file that moved is claimed by its new path before its old one
+   * is tombstoned (its identity, and its duplicates, stay with it). Idempotent: a batch that
+   * failed part-way (a busy store) can simply be run again.
+   */
+  async indexChanges(paths: readonly string[], options: RunOptions = {}): Promise<void> {
+    const present = paths.filter((relative) => existsSync(path.join(this.folder, relative)));
+    const gone = paths.filter((relative) => !present.includes(relative));
+    for (const group of [present, gone]) {
+      if (group.length === 0) continue;
+      await this.enqueuePaths(group);
+      await this.drain(options);
+    }
   }
 
   /**
@@ -189,29 +211,43 @@ export class FolderIndex {
         if (event.type === 'job-started') return;
         done += 1;
         if (event.type === 'job-finished' && event.job.stage === 'extract') extracted += 1;
+        if (event.type === 'job-failed' && event.gaveUp) options.onJobFailed?.(event);
         if (options.onProgress) void this.store.pendingJobs().then((pending) => options.onProgress!({ done, pending, last: event }));
       },
     });
     await worker.reclaimDeadLeases();
-    let processed = await worker.runUntilIdle();
-    let previous = Infinity;
-    while (!options.signal?.aborted) {
-      const undiscovered = await this.store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));
-      // Items whose discovery failed are left for the next run rather than retried in a loop.
-      if (undiscovered.length === 0 || undiscovered.length >= previous) break;
-      previous = undiscovered.length;
-      await this.store.enqueueMany('discover', undiscovered);
-      processed += await worker.runUntilIdle();
+    // A drain of this process that failed part-way (a busy store) may have left the job it was
+    // running leased: handed back now, a retry runs it at once rather than after the lease expires.
+    // Those workers claim nothing more, so once released they hold nothing.
+    if (this.abandonedOwners.size > 0) {
+      const abandoned = [...this.abandonedOwners];
+      await this.store.releaseLeases((owner) => abandoned.includes(owner));
+      for (const owner of abandoned) this.abandonedOwners.delete(owner);
     }
-    // Names that may be the same person, offered for review: a pass over the workspace's names,
-    // so only after a run that extracted something new.
-    if (extracted > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries()));
-    // forgetDeleted: what this drain tombstoned (and any tombstone an interrupted run left) is
-    // forgotten now, and the files scrubbed once for the lot.
-    if (this.context.settings.forgetDeleted) {
-      await this.forgetItems((await this.store.listItems({ includeDeleted: true })).filter((item) => item.deletedAt && !item.forgottenAt));
+    try {
+      let processed = await worker.runUntilIdle();
+      let previous = Infinity;
+      while (!options.signal?.aborted) {
+        const undiscovered = await this.store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));
+        // Items whose discovery failed are left for the next run rather than retried in a loop.
+        if (undiscovered.length === 0 || undiscovered.length >= previous) break;
+        previous = undiscovered.length;
+        await this.store.enqueueMany('discover', undiscovered);
+        processed += await worker.runUntilIdle();
+      }
+      // Names that may be the same person, offered for review: a pass over the workspace's names,
+      // so only after a run that extracted something new.
+      if (extracted > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries()));
+      // forgetDeleted: what this drain tombstoned (and any tombstone an interrupted run left) is
+      // forgotten now, and the files scrubbed once for the lot.
+      if (this.context.settings.forgetDeleted) {
+        await this.forgetItems((await this.store.listItems({ includeDeleted: true })).filter((item) => item.deletedAt && !item.forgottenAt));
+      }
+      return processed;
+    } catch (error) {
+      this.abandonedOwners.add(worker.owner);
+      throw error;
     }
-    return processed;
   }
 
   /**

@@ -1,11 +1,16 @@
 // The summary of an index run, in the shape `relata index --json` prints: one entry per file
-// found in the folder, with its status and, for anything not indexed, the reason.
+// found in the folder, with its status and, for anything not indexed, the reason. A subfolder that
+// could not be listed gets an entry of its own (its path ends in '/'), failed with the reason.
 
 import type { ItemFlag } from '../../../shared/types.ts';
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
+import type { FolderScan } from '../workspace/scan.ts';
 import { parseNotice } from './itemViews.ts';
 
-export type FileStatus = 'indexed' | 'failed' | 'skipped' | 'duplicate' | 'pending';
+/** `gone`: the file was listed by the scan but removed from the folder before the run could read it. */
+export type FileStatus = 'indexed' | 'failed' | 'skipped' | 'duplicate' | 'pending' | 'gone';
+
+export const GONE_DURING_RUN = 'removed from the folder during the run, before it could be read';
 
 export interface FileReport {
   path: string;
@@ -18,6 +23,7 @@ export interface FileReport {
 
 export interface IndexReport {
   workspace: string;
+  /** Files by status; a file that is gone is in `files` only, since it is not in the index. */
   items: { indexed: number; failed: number; skipped: number; duplicates: number };
   chunks: number;
   files: FileReport[];
@@ -26,19 +32,23 @@ export interface IndexReport {
 
 export async function buildIndexReport(
   store: WorkspaceStore,
-  scannedPaths: readonly string[],
+  scan: FolderScan,
   elapsedMs: number,
+  isOnDisk: (path: string) => boolean,
 ): Promise<IndexReport> {
   const items = await store.listItems();
   const byPath = new Map(items.map((item) => [item.path, item]));
   const byId = new Map(items.map((item) => [item.id, item]));
   const notices = await parseNotices(store, items);
-  const files: FileReport[] = scannedPaths.map((filePath) => {
+  const unlisted = (filePath: string, status: FileStatus, reason: string): FileReport => ({
+    path: filePath, status, reason, duplicate_of: null, parser_version: null, flags: [],
+  });
+  const files: FileReport[] = scan.files.map((filePath) => {
     const item = byPath.get(filePath);
-    if (!item) {
-      return { path: filePath, status: 'pending', reason: 'not processed yet', duplicate_of: null, parser_version: null, flags: [] };
+    if (!item || item.status === 'deleted') {
+      return isOnDisk(filePath) ? unlisted(filePath, 'pending', 'not processed yet') : unlisted(filePath, 'gone', GONE_DURING_RUN);
     }
-    const status: FileStatus = item.status === 'deleted' ? 'pending' : item.status;
+    const status: FileStatus = item.status;
     const original = item.duplicateOf ? byId.get(item.duplicateOf) : undefined;
     return {
       path: filePath,
@@ -52,6 +62,8 @@ export async function buildIndexReport(
       flags: item.flags,
     };
   });
+  for (const folder of scan.unreadable) files.push(unlisted(folder.path, 'failed', folder.reason));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const count = (status: FileStatus) => files.filter((file) => file.status === status).length;
   return {
     workspace: store.workspace,

@@ -109,7 +109,20 @@ function isVerbContext(next: string | undefined): boolean {
 
 interface Tally {
   count: number;
-  surfaces: Map<string, number>;
+  /** The first surface form; `surfaces` is made only when a second one appears (most phrases have one). */
+  surface: string;
+  surfaces?: Map<string, number>;
+}
+
+/** The most frequent surface form of a tally, ties to the smallest string. */
+function displayForm(tally: Tally): string {
+  if (!tally.surfaces) return tally.surface;
+  let phrase = '';
+  let best = 0;
+  for (const [surface, n] of tally.surfaces) {
+    if (n > best || (n === best && surface < phrase)) [phrase, best] = [surface, n];
+  }
+  return phrase;
 }
 
 /**
@@ -118,33 +131,74 @@ interface Tally {
  * occurs in them and nowhere else in the text is left out.
  */
 export function countPhrases(text: string, sectionHeadings: readonly string[] = []): PhraseCount[] {
-  const inHeadings = new Map<string, number>();
-  for (const heading of sectionHeadings) {
-    for (const [key, tally] of tallyPhrases(heading)) inHeadings.set(key, (inHeadings.get(key) ?? 0) + tally.count);
-  }
-  const out: PhraseCount[] = [];
-  for (const [key, tally] of tallyPhrases(text)) {
-    if (tally.count <= (inHeadings.get(key) ?? 0)) continue;
-    let phrase = '';
-    let best = 0;
-    for (const [surface, n] of tally.surfaces) {
-      if (n > best || (n === best && surface < phrase)) [phrase, best] = [surface, n];
-    }
-    out.push({ key, phrase, count: tally.count });
-  }
-  return out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return topPhrases(text, sectionHeadings, Infinity).phrases;
 }
 
-function tallyPhrases(text: string): Map<string, Tally> {
+/**
+ * The `limit` most frequent key phrases (countPhrases' order) and how many distinct ones were
+ * found. Memory is bounded too: while counting, at most 8 × limit distinct phrases are held;
+ * past that the rarest are dropped (lossy counting), so for a text with that many distinct
+ * phrases the kept counts may be slightly low and `found` is approximate (`exact` false: a dropped
+ * phrase seen again is counted again). No ordinary
+ * document comes near (EXTRACTION_CAPS in caps.ts).
+ */
+export function topPhrases(
+  text: string,
+  sectionHeadings: readonly string[],
+  limit: number,
+): { phrases: PhraseCount[]; found: number; exact: boolean } {
+  const inHeadings = new Map<string, number>();
+  for (const heading of sectionHeadings) {
+    for (const [key, tally] of tallyPhrases(heading).tallies) inHeadings.set(key, (inHeadings.get(key) ?? 0) + tally.count);
+  }
+  const out: PhraseCount[] = [];
+  const { tallies, dropped } = tallyPhrases(text, Number.isFinite(limit) ? Math.max(8 * limit, 1_000) : Infinity);
+  for (const [key, tally] of tallies) {
+    if (tally.count <= (inHeadings.get(key) ?? 0)) continue;
+    out.push({ key, phrase: displayForm(tally), count: tally.count });
+  }
+  out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { phrases: out.length > limit ? out.slice(0, limit) : out, found: out.length + dropped, exact: dropped === 0 };
+}
+
+/**
+ * Drop the rarest tallies, oldest first (a phrase seen once long ago is the least likely to
+ * matter), until half of `maxKeys` are left; returns how many went.
+ */
+function pruneRarest(tallies: Map<string, Tally>, maxKeys: number): number {
+  const keep = Math.floor(maxKeys / 2);
+  let dropped = 0;
+  for (let floor = 1; tallies.size > keep; floor++) {
+    for (const [key, tally] of tallies) {
+      if (tallies.size <= keep) break;
+      if (tally.count <= floor) {
+        tallies.delete(key);
+        dropped++;
+      }
+    }
+  }
+  return dropped;
+}
+
+function tallyPhrases(text: string, maxKeys = Infinity): { tallies: Map<string, Tally>; dropped: number } {
   const tallies = new Map<string, Tally>();
+  let dropped = 0;
   const add = (words: string[]): void => {
     const key = phraseKey(words);
     if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || key.length < 3 || lookupUnit(words[0]!) !== null))) return;
-    const tally = tallies.get(key) ?? { count: 0, surfaces: new Map() };
-    tally.count++;
     const surface = words.join(' ');
+    const tally = tallies.get(key);
+    if (tally === undefined) {
+      if (tallies.size >= maxKeys) dropped += pruneRarest(tallies, maxKeys);
+      tallies.set(key, { count: 1, surface });
+      return;
+    }
+    tally.count++;
+    if (tally.surfaces === undefined) {
+      if (surface === tally.surface) return;
+      tally.surfaces = new Map([[tally.surface, tally.count - 1]]);
+    }
     tally.surfaces.set(surface, (tally.surfaces.get(surface) ?? 0) + 1);
-    tallies.set(key, tally);
   };
 
   let run: { text: string; cls: WordClass }[] = [];
@@ -213,7 +267,7 @@ function tallyPhrases(text: string): Map<string, Tally> {
     if (LEGAL_FORMS.has(lower) && run.length > 1) run = [];
   }
   flush();
-  return tallies;
+  return { tallies, dropped };
 }
 
 export interface WeightedConcept {

@@ -14,6 +14,17 @@ export function joinBlocks(blocks: readonly Block[]): string {
   return blocks.map((block) => block.text).join(BLOCK_SEPARATOR);
 }
 
+/**
+ * The document with its `text` joined from the blocks when first read, not before: the parse
+ * thread sends, and the store keeps, the blocks alone (for a 50 MB file that is one 50 MB string
+ * less in each), and most readers never need the whole text.
+ */
+export function withJoinedText(document: Omit<ParsedDocument, 'text'> & { text?: string }): ParsedDocument {
+  const { text: given, ...rest } = document;
+  let text = given;
+  return Object.defineProperty(rest, 'text', { enumerable: true, get: () => (text ??= joinBlocks(rest.blocks)) }) as ParsedDocument;
+}
+
 /** Characters that are not whitespace, counted in place: a replace() would copy a 50 MB text. */
 export function countVisibleChars(text: string): number {
   let visible = 0;

@@ -14,7 +14,8 @@ import type { Location } from '../../../shared/types.ts';
 import { decodeText } from './decode.ts';
 import { parsedDocument } from './document.ts';
 import { HtmlVisibility } from './htmlVisibility.ts';
-import { ParseError, type Block, type BlockKind, type HeadingEntry, type Parser, type TableEntry } from './types.ts';
+import { markdownSections, shiftLines, type MarkdownSection } from './markdownSections.ts';
+import { ParseError, type Block, type BlockKind, type HeadingEntry, type ParsedDocument, type Parser, type TableEntry } from './types.ts';
 
 // Built once: assembling the GFM syntax extensions costs more than parsing a small file.
 const MARKDOWN_OPTIONS = {
@@ -26,26 +27,35 @@ export const markdownParser: Parser = {
   version: 'markdown@2',
   extensions: ['.md', '.markdown'],
   async parse(bytes) {
-    const source = decodeText(bytes);
-    let tree: Root;
-    const outline = new Outline();
-    try {
-      tree = fromMarkdown(source, MARKDOWN_OPTIONS);
-      outline.visitAll(tree.children);
-    } catch (error) {
-      // Thousands of nested quotes or lists exhaust the parser's stack: the file's shape, not a bug.
-      if (error instanceof RangeError) throw new ParseError('Markdown nested too deeply to read');
-      throw error;
-    }
-    const title = frontMatterTitle(tree) ?? outline.headings.find((h) => h.level === 1)?.text ?? null;
-    return parsedDocument({
-      title,
-      blocks: outline.blocks,
-      structure: { headings: outline.headings, tables: outline.tables },
-      hidden: outline.visibility.finish(),
-    });
+    return markdownDocument(decodeText(bytes));
   },
 };
+
+/** The document of a Markdown text, parsed section by section (one section unless it is huge). */
+export function markdownDocument(source: string, sections: MarkdownSection[] = markdownSections(source)): ParsedDocument {
+  let title: string | null = null;
+  const outline = new Outline();
+  try {
+    // One section for all but huge files, whose syntax tree would outgrow the thread (markdownSections.ts).
+    for (const section of sections) {
+      const tree: Root = fromMarkdown(section.text, MARKDOWN_OPTIONS);
+      shiftLines(tree, section.lineOffset);
+      if (section.lineOffset === 0) title = frontMatterTitle(tree);
+      outline.visitAll(tree.children);
+    }
+  } catch (error) {
+    // Thousands of nested quotes or lists exhaust the parser's stack: the file's shape, not a bug.
+    if (error instanceof RangeError) throw new ParseError('Markdown nested too deeply to read');
+    throw error;
+  }
+  title ??= outline.headings.find((h) => h.level === 1)?.text ?? null;
+  return parsedDocument({
+    title,
+    blocks: outline.blocks,
+    structure: { headings: outline.headings, tables: outline.tables },
+    hidden: outline.visibility.finish(),
+  });
+}
 
 /** Walks the tree in document order, keeping the stack of enclosing headings. */
 class Outline {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ItemFlag } from '../../../shared/types.ts';
 import { parsedDocument } from './document.ts';
+import { describeStructuralDamage } from './pdfDamage.ts';
 import { separateHiddenText, type OperatorList } from './pdfHidden.ts';
 import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type HiddenText, type Parser, type ParserLimits } from './types.ts';
 
@@ -221,19 +222,13 @@ function asParseError(error: unknown, bytes: Uint8Array): Error {
       return new ParseError('encrypted PDF: needs a password to open; Relata does not guess passwords');
     case 'InvalidPDFException':
       if (!hasPdfHeader(bytes)) return new ParseError('not a PDF file: the %PDF header is missing');
-      if (isTruncated(bytes)) {
-        return new ParseError('truncated PDF: the file ends before its end-of-file marker (incomplete download or copy?)');
-      }
-      return new ParseError(`malformed PDF: ${message}`);
+      return new ParseError(describeStructuralDamage(bytes, message) ?? `malformed PDF: ${message}`);
     case 'UnknownErrorException':
     case 'FormatError':
     case 'XRefParseException':
     case 'MissingDataException':
     case 'ResponseException':
-      if (isTruncated(bytes)) {
-        return new ParseError(`truncated PDF: the file ends before its end-of-file marker (${message})`);
-      }
-      return new ParseError(`malformed PDF: ${message}`);
+      return new ParseError(describeStructuralDamage(bytes, message) ?? `malformed PDF: ${message}`);
     default:
       return error instanceof Error ? error : new Error(message);
   }
@@ -241,12 +236,6 @@ function asParseError(error: unknown, bytes: Uint8Array): Error {
 
 function hasPdfHeader(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes('%PDF-');
-}
-
-/** A complete PDF ends with %%EOF (give or take trailing whitespace); a cut-off download does not. */
-function isTruncated(bytes: Uint8Array): boolean {
-  const tailStart = Math.max(0, bytes.length - 1024);
-  return !Buffer.from(bytes.buffer, bytes.byteOffset + tailStart, bytes.length - tailStart).includes('%%EOF');
 }
 
 let pdfJs: Promise<PdfJs> | undefined;

@@ -6,6 +6,7 @@
 
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { JobRecord } from '../store/contract.ts';
+import { isStoreFault } from '../store/storeFault.ts';
 import { isDeadLocalOwner, newOwnerId } from './owner.ts';
 import { markParseFailed } from './stages/parse.ts';
 import { FAILURE_FAILS_ITEM, STAGES, type StageContext } from './stages/index.ts';
@@ -16,7 +17,14 @@ const THREADED_STAGES: ReadonlySet<PipelineStage> = new Set(['parse', 'chunk', '
 export type WorkerEvent =
   | { type: 'job-started'; job: JobRecord }
   | { type: 'job-finished'; job: JobRecord; elapsedMs: number }
-  | { type: 'job-failed'; job: JobRecord; error: string; gaveUp: boolean };
+  | {
+      type: 'job-failed';
+      job: JobRecord;
+      error: string;
+      gaveUp: boolean;
+      /** The store failed (damage, a full disk), not the document: see store/storeFault.ts. */
+      storeFault: boolean;
+    };
 
 export interface WorkerOptions {
   onEvent?: (event: WorkerEvent) => void;
@@ -43,8 +51,18 @@ export class Worker {
    * interleaved jobs are as safe as two indexers sharing a folder.
    */
   async runUntilIdle(): Promise<number> {
-    const lanes = Math.max(1, this.context.threads.limits.lanes);
     const running = new Set<Promise<void>>();
+    try {
+      return await this.runJobs(running);
+    } finally {
+      // A loop that fails (a claim that met a busy store) still waits for the jobs it started: each
+      // settles on its own, and none is left to reject unobserved, which would end the process.
+      await Promise.allSettled(running);
+    }
+  }
+
+  private async runJobs(running: Set<Promise<void>>): Promise<number> {
+    const lanes = Math.max(1, this.context.threads.limits.lanes);
     const busy = { threaded: 0, other: 0 };
     const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'threaded' ? lanes : 1);
     let processed = 0;
@@ -86,7 +104,8 @@ export class Worker {
   private keepLease(job: JobRecord): NodeJS.Timeout {
     const { store, settings } = this.context;
     return setInterval(() => {
-      void store.renew(job.id, this.owner, settings.leaseMs);
+      // A renewal that meets a busy store is simply missed: the next one comes a third of a lease later.
+      store.renew(job.id, this.owner, settings.leaseMs).catch(() => undefined);
     }, Math.max(50, settings.leaseMs / 3));
   }
 
@@ -107,7 +126,7 @@ export class Worker {
         maxAttempts: settings.maxAttempts,
         failsItem: FAILURE_FAILS_ITEM[job.stage],
       });
-      emit({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp });
+      emit({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp, storeFault: isStoreFault(error) });
     }
   }
 
@@ -128,7 +147,7 @@ export class Worker {
     });
     // Recorded with the parser's version, so an unchanged file is not parsed again on the next run.
     if (outcome.gaveUp && job.stage === 'parse') await markParseFailed(this.context, job.subject, reason);
-    this.options.onEvent?.({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp });
+    this.options.onEvent?.({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp, storeFault: false });
   }
 }
 

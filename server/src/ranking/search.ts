@@ -54,6 +54,24 @@ export interface DirectRetrieval {
   embeddingMs: number;
 }
 
+/**
+ * A path that fails (damaged pages under its tables, a vector index that cannot be read) costs
+ * only itself: it is reported as unavailable, with the store's own words, and the search answers
+ * from the paths that ran. When every direct path fails there is nothing to answer from, so the
+ * first failure stands as the search's error.
+ */
+async function attempt<T>(path: SearchPath, unavailable: Unavailable, failures: unknown[], run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    failures.push(error);
+    const message = error instanceof Error ? error.message : String(error);
+    // The store's own damage errors already say what to do; sqlite-vec's and others' do not.
+    unavailable.push({ path, reason: message.includes('relata check') ? `it failed: ${message}` : `it failed (${message}); \`relata check\` says whether the store is damaged` });
+    return null;
+  }
+}
+
 /** The direct paths alone, each in its own order: what fusion works on (and what the eval re-fuses). */
 export async function retrieveDirect(
   store: WorkspaceStore,
@@ -61,19 +79,26 @@ export async function retrieveDirect(
   query: string,
   depth = CANDIDATE_DEPTH,
 ): Promise<DirectRetrieval> {
-  const vector = await vectorPath(store, embedder, query, depth);
-  const paths = [
-    await lexicalItemsPath(store, query, depth),
-    await lexicalChunksPath(store, query, depth),
-    await entityPath(store, query),
-    await titlePath(store, query, depth),
+  const unavailable: Unavailable = [];
+  const failures: unknown[] = [];
+  const vector = await attempt('vector', unavailable, failures, () => vectorPath(store, embedder, query, depth));
+  if (vector && !vector.available) unavailable.push({ path: 'vector', reason: vector.reason });
+  const others: [SearchPath, () => Promise<PathResult>][] = [
+    ['lexical_items', () => lexicalItemsPath(store, query, depth)],
+    ['lexical_chunks', () => lexicalChunksPath(store, query, depth)],
+    ['entity', () => entityPath(store, query)],
+    ['title', () => titlePath(store, query, depth)],
   ];
-  if (!vector.available) {
-    return { paths, unavailable: [{ path: 'vector', reason: vector.reason }], modelId: null, queryVector: null, embeddingMs: 0 };
+  const paths: PathResult[] = [];
+  for (const [name, run] of others) {
+    const result = await attempt(name, unavailable, failures, run);
+    if (result) paths.push(result);
   }
+  if (failures.length === others.length + 1) throw failures[0];
+  if (!vector?.available) return { paths, unavailable, modelId: null, queryVector: null, embeddingMs: 0 };
   return {
     paths: [vector.result, ...paths],
-    unavailable: [],
+    unavailable,
     modelId: vector.modelId,
     queryVector: vector.queryVector,
     embeddingMs: vector.embeddingMs,
@@ -107,13 +132,16 @@ export async function searchWorkspace(
   const parameters = fusionParameters(version);
   const directRanking = fuse(parameters, [...direct.paths, recencyPath([...info.values()], now)]).map((item) => item.itemId);
   const seeds = directRanking.slice(0, settings.maxSeeds);
+  // Unreadable relationships cost the expansion, not the direct matches.
   const relationships =
     seeds.length === 0
       ? []
-      : await store.relationshipsTouching(seeds, {
-          minScore: settings.minScore,
-          statuses: settings.confirmedOnly ? ['confirmed'] : ['pending', 'confirmed'],
-        });
+      : ((await attempt('expansion', direct.unavailable, [], () =>
+          store.relationshipsTouching(seeds, {
+            minScore: settings.minScore,
+            statuses: settings.confirmedOnly ? ['confirmed'] : ['pending', 'confirmed'],
+          }),
+        )) ?? []);
   const { expansion, confirmed } = expandFromSeeds(directRanking, relationships, settings);
   await learn(itemIdsOf([expansion, confirmed]));
   const live = (result: PathResult): PathResult => ({ ...result, hits: result.hits.filter((hit) => info.has(hit.itemId)) });
@@ -178,9 +206,9 @@ async function presentResults(
   for (const hit of paths.find((path) => path.path === 'vector')?.hits ?? []) similarity.set(hit.itemId, { value: hit.score, chunkId: hit.chunkId! });
   if (direct.modelId && direct.queryVector) {
     const missing = fused.map((item) => item.itemId).filter((id) => !similarity.has(id));
-    for (const hit of await store.bestSimilarities(direct.modelId, direct.queryVector, missing)) {
-      similarity.set(hit.itemId, { value: hit.similarity, chunkId: hit.chunkId });
-    }
+    // Unreadable vectors leave these results without a similarity, which the response says.
+    const exact = await attempt('vector', direct.unavailable, [], () => store.bestSimilarities(direct.modelId!, direct.queryVector!, missing));
+    for (const hit of exact ?? []) similarity.set(hit.itemId, { value: hit.similarity, chunkId: hit.chunkId });
   }
 
   const passageChunk = new Map<string, string>();

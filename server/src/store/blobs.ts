@@ -2,10 +2,13 @@
 // A blob is written once (temp file + rename, so a crash never leaves a half-written blob under
 // its final name) and never rewritten: the same hash always names the same bytes. Blobs are
 // owner-only (privateFiles.ts); one is removed only when `relata forget` finds nothing refers to it.
+// A temp file never outlives a failed write (a full disk fails writeFile part-way), and one left
+// by a process that died mid-write is swept by the next writer once it is STALE_TEMP_MS old: no
+// live write takes that long, so a sweep never takes a file another indexer is still writing.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile, unlink } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateFiles.ts';
 
@@ -13,7 +16,15 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Age past which a blob's temp file belongs to no live write. */
+export const STALE_TEMP_MS = 10 * 60_000;
+
+const TEMP_NAME = /^[0-9a-f]{64}\.[0-9a-f]{12}\.tmp$/;
+
 export class BlobStore {
+  /** Set by the first put: a process sweeps once, when it first writes, and readers never do. */
+  private swept: Promise<number> | null = null;
+
   constructor(private readonly root: string) {}
 
   pathOf(hash: string): string {
@@ -27,20 +38,54 @@ export class BlobStore {
 
   async put(hash: string, bytes: Uint8Array): Promise<void> {
     const target = this.pathOf(hash);
+    await (this.swept ??= this.sweepStaleTemps());
     if (existsSync(target)) return;
     await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temp, bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     try {
+      await writeFile(temp, bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       await rename(temp, target);
     } catch (error) {
-      await unlink(temp).catch(() => undefined);
+      // EEXIST: the name (48 random bits) is another write's, which is not ours to remove.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await unlink(temp).catch(() => undefined);
       throw error;
     }
   }
 
+  /**
+   * Remove temp files older than STALE_TEMP_MS, left by writers that died mid-write; returns how
+   * many. Housekeeping only: a directory that cannot be read is left for the next writer.
+   */
+  async sweepStaleTemps(now = Date.now()): Promise<number> {
+    let removed = 0;
+    const shards = await readdir(this.root).catch(() => [] as string[]);
+    for (const shard of shards) {
+      if (!/^[0-9a-f]{2}$/.test(shard)) continue;
+      const folder = path.join(this.root, shard);
+      for (const name of await readdir(folder).catch(() => [] as string[])) {
+        if (!TEMP_NAME.test(name)) continue;
+        const file = path.join(folder, name);
+        const info = await stat(file).catch(() => null);
+        if (info && now - info.mtimeMs > STALE_TEMP_MS && (await unlink(file).then(() => true, () => false))) removed += 1;
+      }
+    }
+    return removed;
+  }
+
   async get(hash: string): Promise<Uint8Array> {
     return readFile(this.pathOf(hash));
+  }
+
+  /** Whether the blob is there and its bytes still hash to its name (`relata check`); read as a stream, so a large one costs no memory. */
+  async verify(hash: string): Promise<'ok' | 'missing' | 'mismatch'> {
+    const digest = createHash('sha256');
+    try {
+      for await (const chunk of createReadStream(this.pathOf(hash))) digest.update(chunk as Buffer);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw error;
+    }
+    return digest.digest('hex') === hash ? 'ok' : 'mismatch';
   }
 
   /** Only for bytes the store reports as referenced by no item or version of any workspace. */

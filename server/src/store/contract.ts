@@ -176,6 +176,8 @@ export interface ItemExtraction {
   phrases: PhraseCount[];
   /** The extractor versions that produced this, e.g. "entities@1+claims@1+concepts@1". */
   versions: string;
+  /** Set when a per-item cap left results out (extract/caps.ts): what was kept of how many. The item is flagged `extraction_capped`. */
+  capped?: string;
 }
 
 /** One entity key across the workspace: its corpus frequency is the number of items mentioning it. */
@@ -322,6 +324,16 @@ export interface SearchItemInfo {
   versionSeenAt: string;
 }
 
+/**
+ * How a store is opened. 'write' (what indexing, decisions and forgetting need) creates or upgrades
+ * the store and its indexes, and waits a bounded time for another writer's lock, then fails with a
+ * StoreBusyError (storeBusy.ts). 'read' (status, listings, search, ask) writes nothing: it takes no
+ * write lock, never waits for a writer, works in a directory it may not write, and refuses a store
+ * that would need upgrading first (`relata index` upgrades it). A write through a store opened to
+ * read fails.
+ */
+export type StoreAccess = 'read' | 'write';
+
 export interface WorkspaceStore {
   readonly workspace: string;
 
@@ -346,6 +358,13 @@ export interface WorkspaceStore {
    */
   chooseOriginal(path: string): Promise<{ itemId: string; formerOriginalId: string }>;
   recordSkipped(path: string, reason: string, size: number | null): Promise<void>;
+  /**
+   * The file at this path could not be read (no permission, an I/O error): its item, created if this
+   * was the first ingest, is failed with the reason and serves nothing, but keeps its id, so its
+   * relationships and decisions survive until the file is readable again. Returns paths of its
+   * duplicates, which must be re-ingested (one of them becomes the original).
+   */
+  recordFailed(path: string, reason: string): Promise<string[]>;
   /** A file is gone: tombstone its item. Returns paths of duplicates that must be re-ingested. */
   tombstone(path: string): Promise<string[]>;
   /**
@@ -369,6 +388,11 @@ export interface WorkspaceStore {
   /** Store a parse result if it is for the item's current bytes; enqueues `chunk`. False when stale. */
   recordParse(itemId: string, parsed: ParsedText, title: string): Promise<boolean>;
   getParsedText(itemId: string): Promise<ParsedText | null>;
+  /**
+   * The parsed blocks as stored (a JSON array of Block), for the chunk stage to hand to its thread
+   * without parsing a 50 MB document on the main thread first; null when the item has no parse.
+   */
+  getStoredBlocks(itemId: string): Promise<{ contentHash: string; blocksJson: string } | null>;
   /** The item's headings in document order, from its parsed structure (for extraction, without reading the whole document); empty when it has none. */
   listHeadings(itemId: string): Promise<string[]>;
   /** Replace the item's chunks (and their lexical index) if still current; marks it indexed. */
@@ -461,11 +485,21 @@ export interface WorkspaceStore {
 
   /** Every proposal, update and decision of a relationship, oldest first. */
   relationshipHistory(id: string): Promise<RelationshipEvent[]>;
+  /**
+   * A decision and its history carried from a damaged store into this rebuilt one
+   * (`relata index --rebuild`), with this store's item ids for the pair. If discovery proposed the
+   * pair here, `review` applies the carried decision to that evidence ('reattached': a
+   * confirmation whose evidence changed returns to review); otherwise it is recorded as it stood
+   * ('recorded'). The history keeps its times.
+   */
+  restoreRelationship(carried: RelationshipRecord, history: readonly RelationshipEvent[], review: ReviewRule): Promise<'reattached' | 'recorded'>;
 
   // Entity aliases ------------------------------------------------------------
   /** Record candidate aliases not seen before (a pair already proposed, confirmed or rejected is left alone). Returns how many are new. */
   proposeAliases(candidates: readonly AliasCandidate[]): Promise<number>;
   listAliases(status?: RelationshipStatus): Promise<EntityAliasView[]>;
+  /** A decided alias carried from a damaged store (`relata index --rebuild`), kept as it was decided. */
+  restoreAlias(alias: EntityAliasView): Promise<void>;
   decideAlias(id: string, decision: { status: 'confirmed' | 'rejected'; by: string; note: string | null }): Promise<EntityAliasView>;
   /** For each key, the keys a person confirmed as its aliases. */
   confirmedAliases(keys: readonly string[]): Promise<Map<string, { key: string; surface: string }[]>>;

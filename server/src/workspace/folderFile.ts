@@ -3,6 +3,8 @@
 // opens with O_NOFOLLOW (a link swapped in is refused by the kernel) and O_NONBLOCK (a FIFO
 // swapped in does not block), then checks the opened handle itself: a regular file, the very
 // file that was checked, and (where /proc/self/fd tells) still at its real path in the folder.
+// A file the user may not read is `unreadable`, with the reason: a failure of that one file, not
+// of the run, and not worth retrying until something on disk changes.
 
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink, realpath } from 'node:fs/promises';
@@ -13,14 +15,23 @@ export type FolderEntry =
   | { kind: 'missing' }
   | { kind: 'directory' }
   | { kind: 'skipped'; reason: string; size: number | null }
+  | { kind: 'unreadable'; reason: string }
   | { kind: 'file'; stats: Stats };
 
-export type FolderRead = { kind: 'read'; bytes: Buffer } | { kind: 'skipped'; reason: string };
+export type FolderRead = { kind: 'read'; bytes: Buffer } | { kind: 'skipped'; reason: string } | { kind: 'unreadable'; reason: string };
 
 // Absent on Windows, where a link is not opened through by default anyway.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 const gone = (error: NodeJS.ErrnoException) => error.code === 'ENOENT' || error.code === 'ENOTDIR';
+
+export const PERMISSION_DENIED = 'permission denied: Relata cannot read this file (give your user read permission on it)';
+
+/** Why the file cannot be read, for the errors that are the file's and not the run's; null otherwise. */
+function unreadable(error: NodeJS.ErrnoException): { kind: 'unreadable'; reason: string } | null {
+  if (error.code === 'EACCES' || error.code === 'EPERM') return { kind: 'unreadable', reason: PERMISSION_DENIED };
+  return null;
+}
 
 /** Where a folder-relative path is on disk if no link lies on the way: the folder's real path, plus the path. */
 async function expectedRealPath(folder: string, relativePath: string): Promise<string> {
@@ -37,10 +48,11 @@ export async function examineEntry(folder: string, relativePath: string): Promis
   const stats = await lstat(absolute).catch((error: NodeJS.ErrnoException) => {
     // A loop of links among the folders on the path.
     if (error.code === 'ELOOP') return LINKED_FOLDER_ON_PATH;
-    return whenGone(error);
+    return unreadable(error) ?? whenGone(error);
   });
   if (stats === null) return { kind: 'missing' };
   if (typeof stats === 'string') return { kind: 'skipped', reason: stats, size: null };
+  if ('kind' in stats) return stats;
   const reason = unreadableReason(stats);
   if (reason) return { kind: 'skipped', reason, size: null };
   const real = await realpath(absolute).catch(whenGone);
@@ -59,9 +71,12 @@ export async function readFolderFile(folder: string, relativePath: string, check
   const handle = await open(absolute, OPEN_FLAGS).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ELOOP') return null;
     if (gone(error)) throw changedWhileRead(relativePath);
+    const reason = unreadable(error);
+    if (reason) return reason;
     throw error;
   });
   if (!handle) return { kind: 'skipped', reason: LINK_NOT_FOLLOWED };
+  if ('kind' in handle) return handle;
   try {
     const opened = await handle.stat();
     const reason = unreadableReason(opened);

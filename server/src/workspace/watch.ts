@@ -1,44 +1,87 @@
 // Keeps a folder's index current while the folder is open: chokidar reports additions, changes
 // and deletions; they are debounced into batches of ingest jobs, and the queue is drained one
-// batch at a time so that a burst of saves becomes one pass of work, not many. Links are not
-// followed (workspace/folderBoundary.ts): a link is reported as itself, and ingest skips it.
+// batch at a time so that a burst of saves becomes one pass of work, not many. A pass that
+// cannot reach the store (another process holds its write lock longer than the store waits) is
+// kept, merged with what is seen meanwhile, and retried with backoff (engine/storeRetry.ts) until
+// it succeeds or the watch is closed: no change is dropped. Links are not followed
+// (workspace/folderBoundary.ts): a link is reported as itself, and ingest skips it.
 
 import chokidar, { type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { FolderIndex, Progress } from '../engine/folderIndex.ts';
+import { describeRetry, retryDelayMs } from '../engine/storeRetry.ts';
 
 export interface WatchOptions {
   debounceMs?: number;
+  /** A pass starts over these paths (a retry's paths include what was seen while it waited). */
   onBatch?: (paths: string[]) => void;
   onProgress?: (progress: Progress) => void;
+  /** A pass could not be queued or drained; its paths are kept and tried again after `delayMs`. */
+  onRetry?: (retry: WatchRetry) => void;
+  /** The watcher itself failed, or changes were still waiting when it was closed. */
   onError?: (error: Error) => void;
 }
 
+export interface WatchRetry {
+  error: Error;
+  /** The paths kept for the retry. */
+  paths: string[];
+  delayMs: number;
+  /** Failures in a row, 1 for the first. */
+  failures: number;
+  /** What to tell the person, e.g. "store busy, will retry in 2 s (database is locked)". */
+  message: string;
+}
+
 export interface FolderWatch {
-  /** Resolves when every change seen so far has been processed. */
+  /** Resolves when every change seen so far has been processed (or the watch was closed). */
   settled(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function watchFolder(index: FolderIndex, options: WatchOptions = {}): FolderWatch {
   const debounceMs = options.debounceMs ?? 300;
-  const changed = new Set<string>();
+  // Every change seen and not yet processed: a pass takes its batch out and puts it back if it
+  // fails, so a change leaves this set only once the store has it.
+  const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+  let pass: Promise<void> | null = null;
+  let failures = 0;
+  let closed = false;
+
+  const schedule = (delayMs: number) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, delayMs);
+  };
 
   const flush = () => {
     timer = undefined;
-    const batch = [...changed].sort();
-    changed.clear();
-    if (batch.length === 0) return;
+    if (closed || pass || pending.size === 0) return;
+    const batch = [...pending].sort();
+    pending.clear();
     options.onBatch?.(batch);
-    running = running
-      .then(async () => {
-        await index.enqueuePaths(batch);
-        await index.drain({ onProgress: options.onProgress });
-      })
-      .catch((error: Error) => options.onError?.(error));
+    pass = index
+      .indexChanges(batch, { onProgress: options.onProgress })
+      .then(
+        () => {
+          failures = 0;
+        },
+        (error: unknown) => {
+          for (const relative of batch) pending.add(relative);
+          failures += 1;
+          const delayMs = retryDelayMs(failures - 1);
+          const cause = error instanceof Error ? error : new Error(String(error));
+          const paths = [...pending].sort();
+          options.onRetry?.({ error: cause, paths, delayMs, failures, message: describeRetry(cause, delayMs) });
+          if (!options.onRetry) options.onError?.(new Error(describeRetry(cause, delayMs)));
+        },
+      )
+      .finally(() => {
+        pass = null;
+        // Changes seen during the pass, or the kept batch after the backoff.
+        if (!closed && pending.size > 0) schedule(failures > 0 ? retryDelayMs(failures - 1) : debounceMs);
+      });
   };
 
   // chokidar would take a folder given through a link for a link and not descend it, so it
@@ -49,9 +92,10 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
   const note = (reported: string) => {
     const relative = index.rules.relative(inFolder(reported));
     if (path.posix.basename(relative) === '.gitignore') index.rules.forgetGitignore(path.posix.dirname(relative).replace(/^\.$/, ''));
-    changed.add(relative);
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, debounceMs);
+    pending.add(relative);
+    // While a failed batch waits out its backoff, a new change joins it rather than cutting the
+    // wait short; while a pass runs, the change waits for the next one.
+    if (failures === 0 && !pass) schedule(debounceMs);
   };
 
   const watcher: FSWatcher = chokidar.watch(realFolder, {
@@ -69,15 +113,22 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
 
   return {
     async settled() {
-      while (timer || changed.size > 0) {
-        await new Promise((resolve) => setTimeout(resolve, debounceMs));
+      while (!closed && (timer || pass || pending.size > 0)) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(debounceMs, 100)));
       }
-      await running;
     },
     async close() {
+      if (closed) return;
+      closed = true;
       if (timer) clearTimeout(timer);
+      timer = undefined;
       await watcher.close();
-      await running;
+      await pass;
+      if (pending.size > 0) {
+        options.onError?.(
+          new Error(`${pending.size} change(s) were not indexed before the watch stopped; the next \`relata index\` of the folder picks them up`),
+        );
+      }
     },
   };
 }

@@ -23,7 +23,7 @@ ${COMMON_USAGE}`,
   async run({ values, out }) {
     const status = values.status as RelationshipStatus | undefined;
     if (status !== undefined && !STATUSES.includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
-    const { store } = await openExistingStore(values, process.cwd());
+    const { store } = await openExistingStore(values, process.cwd(), 'read');
     try {
       const aliases = await store.listAliases(status);
       out(values.json ? JSON.stringify(aliases, null, 2) : aliases.map(formatAlias).join('\n') || 'no aliases');
@@ -44,7 +44,7 @@ ${COMMON_USAGE}`,
     options: { ...COMMON_OPTIONS, note: { type: 'string' }, by: { type: 'string' } },
     async run({ values, positionals, out, log }) {
       if (positionals.length !== 1) throw new UsageError(`${name} needs exactly one alias id (see relata aliases)`);
-      const { store } = await openExistingStore(values, process.cwd());
+      const { store } = await openExistingStore(values, process.cwd(), 'write');
       try {
         const decided = await decideAlias(store, positionals[0]!, { status, by: values.by as string | undefined, note: values.note as string | undefined });
         out(values.json ? JSON.stringify(decided, null, 2) : formatAlias(decided.alias));

@@ -75,6 +75,9 @@ function uncertaintyLines(result: AnswerResult): string[] {
     lines.push(`- ${warning.label} contains what looks like an instruction to the model (${warning.kind}; the model was told to ignore it): "${terminalLine(warning.text)}"`);
   }
   if (result.injection_warnings.length > 0) lines.push('- Detection is best-effort: a passage not flagged is not proven safe.');
+  for (const unavailable of result.unavailable_paths) {
+    lines.push(`- Retrieved without the ${unavailable.path.replace(/_/g, ' ')} search path: ${terminalLine(unavailable.reason)}.`);
+  }
   return lines;
 }
 
@@ -131,7 +134,7 @@ ${COMMON_USAGE}
     const embeddingModel = values['embedding-model'] as string | undefined;
     const embedder = await queryEmbedder(embeddingModel === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(embeddingModel));
     try {
-      const { store } = await openExistingStore(values, process.cwd());
+      const { store } = await openExistingStore(values, process.cwd(), 'read');
       try {
         const retrieval = await retrieveForAnswer(store, embedder, question);
         const result = await answerFromRetrieval(question, retrieval, provider, { timeoutMs });

@@ -19,7 +19,7 @@ ${COMMON_USAGE}`,
     options: { ...COMMON_OPTIONS, note: { type: 'string' }, by: { type: 'string' } },
     async run({ values, positionals, out }) {
       if (positionals.length !== 1) throw new UsageError(`${name} needs exactly one relationship id (see relata relationships)`);
-      const { store } = await openExistingStore(values, process.cwd());
+      const { store } = await openExistingStore(values, process.cwd(), 'write');
       try {
         const view = await decide(store, positionals[0]!, {
           status,

@@ -14,7 +14,7 @@ export const entitiesCommand: Command = {
 ${COMMON_USAGE}`,
   options: COMMON_OPTIONS,
   async run({ values, out }) {
-    const { store } = await openExistingStore(values, process.cwd());
+    const { store } = await openExistingStore(values, process.cwd(), 'read');
     try {
       const items = new Map((await store.listItems()).map((item) => [item.id, item.path]));
       const entities = (await store.entitySummaries()).map((entity) => ({

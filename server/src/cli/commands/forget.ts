@@ -23,7 +23,7 @@ ${COMMON_USAGE}`,
   options: { ...COMMON_OPTIONS, 'all-deleted': { type: 'boolean' } },
   async run({ values, positionals, out, log }) {
     if (Boolean(values['all-deleted']) === positionals.length > 0) throw new UsageError('give either deleted paths or --all-deleted');
-    const opened = await openExistingStore(values, process.cwd());
+    const opened = await openExistingStore(values, process.cwd(), 'write');
     const { root, dataDir } = opened;
     await opened.store.close();
     if (!root) throw new UsageError('this store records no indexed folder');

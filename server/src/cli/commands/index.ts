@@ -2,10 +2,12 @@
 
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
-import { FolderIndex } from '../../engine/folderIndex.ts';
+import { defaultWorkspace, FolderIndex } from '../../engine/folderIndex.ts';
+import { reattachDecisions, setStoreAside, type RebuildReport } from '../../engine/rebuild.ts';
 import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { defaultPipelineSettings, MEBIBYTE } from '../../pipeline/settings.ts';
+import { FAILURE_FAILS_ITEM } from '../../pipeline/stages/index.ts';
 import { defaultDataDir } from '../../store/dataDir.ts';
 import { dataDirOverlap } from '../../workspace/folderBoundary.ts';
 import { watchFolder } from '../../workspace/watch.ts';
@@ -13,6 +15,7 @@ import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
 import type { AnswerProvider } from '../../answer/provider.ts';
 import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
+import { FailedJobs } from '../failedJobs.ts';
 import { providerFromFlags, MODEL_OPTIONS } from '../modelFlags.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { terminalLine } from '../terminalText.ts';
@@ -23,7 +26,7 @@ export const indexCommand: Command = {
   summary: 'index a folder (ingest → parse → chunk → embed → extract → discover), then print a summary',
   usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
        [--embedding-model default|none|DIR] [--embedding-threads N] [--classify [--model PATH | --endpoint URL [--endpoint-model NAME]]]
-       [--forget-deleted]
+       [--forget-deleted] [--rebuild]
 
 ${COMMON_USAGE}
   --watch           keep running and index changes as they happen (Ctrl+C to stop)
@@ -36,7 +39,10 @@ ${COMMON_USAGE}
                     weight 0.15); uses --model / --endpoint, else RELATA_LLM_MODEL / RELATA_LLM_ENDPOINT.
                     Slow on a CPU: one model call per candidate pair at or above the minimum score
   --forget-deleted  forget each deleted file's text and bytes as soon as it is tombstoned, as
-                    \`relata forget\` does (default: RELATA_FORGET_DELETED=1, else off)`,
+                    \`relata forget\` does (default: RELATA_FORGET_DELETED=1, else off)
+  --rebuild         build the store afresh from the folder (after damage: see \`relata check\`): the old
+                    file is kept beside it, renamed relata.sqlite.before-rebuild-<time>; relationship and
+                    alias decisions and their history are carried over, re-attached by the items' paths`,
   options: {
     ...COMMON_OPTIONS,
     watch: { type: 'boolean' },
@@ -47,6 +53,7 @@ ${COMMON_USAGE}
     'embedding-threads': { type: 'string' },
     classify: { type: 'boolean' },
     'forget-deleted': { type: 'boolean' },
+    rebuild: { type: 'boolean' },
     ...MODEL_OPTIONS,
   },
   async run({ values, positionals, log, out }: CommandInput) {
@@ -72,6 +79,10 @@ ${COMMON_USAGE}
         ? undefined
         : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
     const provider = values.classify ? classifierProvider(values, log) : null;
+    const setAside = values.rebuild
+      ? setStoreAside(path.resolve((values.data as string | undefined) ?? defaultDataDir(folder)), (values.workspace as string | undefined) ?? defaultWorkspace())
+      : null;
+    if (setAside?.keptAs) log(`the old store is kept as ${terminalLine(setAside.keptAs)}`);
     const index = await FolderIndex.open({
       embedding,
       classifier: provider && new ModelRelationshipClassifier(provider, log),
@@ -87,16 +98,25 @@ ${COMMON_USAGE}
     });
     try {
       const progress = terminalProgress('indexing');
-      const report = await index.index({ onProgress: (update) => progress.update(update) });
+      const failed = new FailedJobs();
+      const report = await index.index({ onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed });
       progress.stop();
-      if (values.json) out(JSON.stringify(report, null, 2));
-      else out(formatReport(report, index.dataDir));
-      if (!values.watch) return 0;
+      await failed.resolvePaths(index.store);
+      const rebuilt = setAside && (await reattachDecisions(index.store, setAside));
+      if (values.json) out(JSON.stringify({ ...report, failed_jobs: failed.jobs, ...(rebuilt ? { rebuild: rebuilt } : {}) }, null, 2));
+      else {
+        // Every failed file is in the report already; the other failures are listed once after it.
+        const failedFiles = new Set(report.files.filter((file) => file.status === 'failed').map((file) => file.path));
+        const unlisted = failed.lines((job) => FAILURE_FAILS_ITEM[job.stage] && failedFiles.has(job.subject));
+        out([formatReport(report, index.dataDir), ...unlisted, ...(rebuilt ? [formatRebuild(rebuilt)] : [])].join('\n'));
+      }
+      if (!values.watch) return failed.failRun ? 1 : 0;
 
       log(`watching ${folder} for changes (Ctrl+C to stop)`);
       const watch = watchFolder(index, {
         onBatch: (paths) => log(`changed: ${paths.map(terminalLine).join(', ')}`),
-        onError: (error) => log(`watch error: ${error.message}`),
+        onRetry: (retry) => log(`${terminalLine(retry.message)} (${retry.paths.length} change${retry.paths.length === 1 ? '' : 's'} kept)`),
+        onError: (error) => log(`watch error: ${terminalLine(error.message)}`),
       });
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
@@ -112,16 +132,33 @@ ${COMMON_USAGE}
 };
 
 function formatReport(report: IndexReport, dataDir: string): string {
+  const gone = report.files.filter((file) => file.status === 'gone').length;
   const lines = [
     `workspace ${report.workspace}, store ${terminalLine(dataDir)}`,
     `${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
-      `${report.items.duplicates} duplicates; ${report.chunks} chunks in ${(report.elapsed_ms / 1000).toFixed(1)} s`,
+      `${report.items.duplicates} duplicates${gone ? `, ${gone} gone` : ''}; ` +
+      `${report.chunks} chunks in ${(report.elapsed_ms / 1000).toFixed(1)} s`,
   ];
   const notable = report.files.filter((file) => file.status !== 'indexed' || file.flags.length > 0);
   for (const file of notable) {
     const flags = file.flags.length ? ` [${file.flags.join(', ')}]` : '';
     lines.push(`  ${file.status.padEnd(9)} ${terminalLine(file.path)}${flags}${file.reason ? `: ${terminalLine(file.reason)}` : ''}`);
   }
+  return lines.join('\n');
+}
+
+function formatRebuild(rebuilt: RebuildReport): string {
+  const { reattached, recorded, returned_to_review: returned } = rebuilt.relationships;
+  const lines = [
+    `rebuilt: ${reattached + recorded} relationship(s) with decisions or history carried over (${reattached} re-proposed by discovery, ` +
+      `${recorded} recorded for their pair${returned ? `; ${returned} confirmation(s) back in review because their evidence changed` : ''}), ` +
+      `${rebuilt.aliases} alias decision(s)`,
+    ...(rebuilt.kept_as ? [`  the old store is kept as ${terminalLine(rebuilt.kept_as)}`] : []),
+    ...rebuilt.lost.map((what) => `  not carried over: ${terminalLine(what)}`),
+    ...(rebuilt.other_workspaces.length
+      ? [`  other workspaces in the old store, not rebuilt: ${rebuilt.other_workspaces.map(terminalLine).join(', ')} (their decisions stay in the kept file)`]
+      : []),
+  ];
   return lines.join('\n');
 }
 

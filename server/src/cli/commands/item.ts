@@ -21,7 +21,7 @@ ${COMMON_USAGE}`,
   async run({ values, positionals, out, log }) {
     if (positionals.length !== 1) throw new UsageError('item needs exactly one file path');
     const absolute = path.resolve(positionals[0]!);
-    const { store, root } = await openExistingStore(values, path.dirname(absolute));
+    const { store, root } = await openExistingStore(values, path.dirname(absolute), 'read');
     try {
       if (!root) throw new UsageError('this store records no indexed folder');
       const relative = path.relative(root, absolute).split(path.sep).join('/');

@@ -13,7 +13,7 @@ export const itemsCommand: Command = {
 ${COMMON_USAGE}`,
   options: COMMON_OPTIONS,
   async run({ values, out }) {
-    const { store } = await openExistingStore(values, process.cwd());
+    const { store } = await openExistingStore(values, process.cwd(), 'read');
     try {
       const items = await itemViews(store);
       if (values.json) {

@@ -29,7 +29,7 @@ ${COMMON_USAGE}`,
     if (status !== undefined && !STATUSES.includes(status)) {
       throw new UsageError(`--status must be one of ${STATUSES.join(', ')} (got "${status}")`);
     }
-    const { store, root } = await openExistingStore(values, process.cwd());
+    const { store, root } = await openExistingStore(values, process.cwd(), 'read');
     try {
       const itemId = values.item ? (await itemAtPath(store, root, values.item as string)).id : undefined;
       const views = await listRelationshipViews(store, thresholdsFromEnv(), { status, itemId, includeWeak: Boolean(values.all) });

@@ -1,9 +1,10 @@
 // `relata reprocess [<path>...|--all]`: recompute relationships under the current scoring model.
 // New weights never rescore anything by themselves (each relationship keeps the version that
 // produced it); this is how a person asks for it. Proposals update in place, decisions stay,
-// rejected pairs stay rejected.
+// rejected pairs stay rejected. A job that fails is listed and the command exits 1 (failedJobs.ts).
 
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
+import { FailedJobs } from '../failedJobs.ts';
 import { itemAtPath } from '../itemPath.ts';
 import { openRecordedFolderIndex } from '../openStore.ts';
 import { terminalProgress } from '../progressBar.ts';
@@ -27,12 +28,18 @@ ${COMMON_USAGE}`,
     );
     try {
       const progress = terminalProgress('reprocessing');
-      const jobs = await index.reprocess(paths, { onProgress: (update) => progress.update(update) });
+      const failed = new FailedJobs();
+      const jobs = await index.reprocess(paths, { onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed });
       progress.stop();
+      await failed.resolvePaths(index.store);
       const relationships = (await index.store.listRelationships()).length;
-      const summary = { reprocessed: paths ?? 'all', jobs, relationships };
-      out(values.json ? JSON.stringify(summary, null, 2) : `reprocessed ${paths ? paths.map(terminalLine).join(', ') : 'every item'}: ${jobs} jobs; ${relationships} relationships`);
-      return 0;
+      const summary = { reprocessed: paths ?? 'all', jobs, failed: failed.jobs.length, relationships, failed_jobs: failed.jobs };
+      const what = paths ? paths.map(terminalLine).join(', ') : 'every item';
+      const text = failed.jobs.length === 0
+        ? `reprocessed ${what}: ${jobs} jobs; ${relationships} relationships`
+        : [`reprocess of ${what} did not finish: ${failed.jobs.length} failed for good in ${jobs} job runs; ${relationships} relationships`, ...failed.lines()].join('\n');
+      out(values.json ? JSON.stringify(summary, null, 2) : text);
+      return failed.failRun ? 1 : 0;
     } finally {
       await index.close();
     }

@@ -88,7 +88,7 @@ ${COMMON_USAGE}
     const rankVersion = rankVersionOf(values['rank-version'] as string | undefined);
     const model = values['embedding-model'] as string | undefined;
     const embedder = await queryEmbedder(model === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(model));
-    const { store } = await openExistingStore(values, process.cwd());
+    const { store } = await openExistingStore(values, process.cwd(), 'read');
     try {
       const response = await searchWorkspace(store, embedder, query, {
         limit,

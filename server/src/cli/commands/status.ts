@@ -13,7 +13,7 @@ export const statusCommand: Command = {
 ${COMMON_USAGE}`,
   options: COMMON_OPTIONS,
   async run({ values, out }) {
-    const { store, dataDir, root } = await openExistingStore(values, process.cwd());
+    const { store, dataDir, root } = await openExistingStore(values, process.cwd(), 'read');
     try {
       const items = await store.listItems();
       const byStatus: Record<string, number> = {};

@@ -33,10 +33,11 @@ export function passagesOf(workspace: string, itemId: string, contentHash: strin
 
 export async function chunk(context: StageContext, itemId: string): Promise<void> {
   const { store, threads } = context;
-  const parsed = await store.getParsedText(itemId);
+  // The blocks go to the thread as the JSON they are stored as: parsed there, not here as well.
+  const parsed = await store.getStoredBlocks(itemId);
   if (!parsed) return;
   try {
-    const chunks = await threads.chunk(store.workspace, itemId, parsed.contentHash, parsed.document.blocks);
+    const chunks = await threads.chunk(store.workspace, itemId, parsed.contentHash, parsed.blocksJson);
     await store.replaceChunks(itemId, parsed.contentHash, chunks);
   } catch (error) {
     // Too costly to chunk: the same bytes would fail the same way, so the item fails now.

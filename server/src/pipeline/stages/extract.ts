@@ -6,7 +6,8 @@
 // bytes, so re-running updates rather than adds.
 
 import { extractClaims } from '../../extract/claims/index.ts';
-import { countPhrases } from '../../extract/concepts.ts';
+import { capNotice, EvenSample, EXTRACTION_CAPS, type ExtractionCaps } from '../../extract/caps.ts';
+import { topPhrases } from '../../extract/concepts.ts';
 import { extractEntities } from '../../extract/entities/index.ts';
 import { EXTRACTOR_VERSIONS } from '../../extract/versions.ts';
 import type { ItemExtraction } from '../../store/contract.ts';
@@ -17,18 +18,33 @@ import type { StageContext } from './context.ts';
 /**
  * The item's extraction, as the stage thread computes it. Pure: the same passages give the same
  * results. `headings` are the item's headings in document order; all but the title are section
- * headings, which alone do not make a key phrase (countPhrases).
+ * headings, which alone do not make a key phrase (countPhrases). What is kept is capped per item
+ * inside the thread (extract/caps.ts), so the thread's memory, the result sent back and the
+ * store's write are bounded however large the item; `capped` says what was left out.
  */
-export function extractionOf(title: string | null, chunks: ExtractJob['chunks'], headings: readonly string[] = []): ItemExtraction {
-  const extraction: ItemExtraction = { entities: [], claims: [], phrases: [], versions: EXTRACTOR_VERSIONS };
+export function extractionOf(
+  title: string | null,
+  chunks: ExtractJob['chunks'],
+  headings: readonly string[] = [],
+  caps: ExtractionCaps = EXTRACTION_CAPS,
+): ItemExtraction {
+  const entities = new EvenSample<ItemExtraction['entities'][number]>(caps.entities);
+  const claims = new EvenSample<ItemExtraction['claims'][number]>(caps.claims);
   for (const chunk of chunks) {
-    const entities = extractEntities(chunk.text);
-    for (const entity of entities) extraction.entities.push({ ...entity, chunkId: chunk.id });
-    const claims = extractClaims(chunk.text, { title: title ?? undefined, headingPath: chunk.headingPath, entities });
-    for (const claim of claims) extraction.claims.push({ ...claim, chunkId: chunk.id });
+    const found = extractEntities(chunk.text);
+    for (const entity of found) entities.offer({ ...entity, chunkId: chunk.id });
+    const inChunk = extractClaims(chunk.text, { title: title ?? undefined, headingPath: chunk.headingPath, entities: found });
+    for (const claim of inChunk) claims.offer({ ...claim, chunkId: chunk.id });
   }
   const sectionHeadings = headings.filter((heading) => heading.trim() !== title?.trim());
-  extraction.phrases = countPhrases(chunks.map((chunk) => chunk.text).join('\n\n'), sectionHeadings);
+  const phrases = topPhrases(chunks.map((chunk) => chunk.text).join('\n\n'), sectionHeadings, caps.phrases);
+  const extraction: ItemExtraction = { entities: entities.take(), claims: claims.take(), phrases: phrases.phrases, versions: EXTRACTOR_VERSIONS };
+  const capped = capNotice(
+    { phrases: extraction.phrases.length, claims: extraction.claims.length, entities: extraction.entities.length },
+    { phrases: phrases.found, claims: claims.seen, entities: entities.seen },
+    { phrases: !phrases.exact },
+  );
+  if (capped !== null) extraction.capped = capped;
   return extraction;
 }
 

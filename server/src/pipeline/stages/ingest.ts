@@ -1,7 +1,9 @@
 // Ingest: reconcile one path with the disk. Present → bytes kept verbatim (content-addressed),
 // hashed, and recorded as new, changed, renamed, duplicate or unchanged. Gone → tombstoned.
-// Unsupported or oversized → skipped with a reason. Unchanged bytes cost no parsing. Links and
-// special files are skipped too, and the read never leaves the folder (workspace/folderFile.ts).
+// Unsupported, oversized or empty → skipped with a reason. Unreadable (no permission) → failed
+// with the reason, at once: retrying cannot help until the file changes. Unchanged bytes, and a
+// duplicate's, cost no parsing. Links and special files are skipped too, and the read never
+// leaves the folder (workspace/folderFile.ts).
 // The file's modification time and the run's start go with it, so that among identical files
 // first seen together the store picks the original by store/preferredOriginal.ts, not read order.
 
@@ -18,6 +20,10 @@ export async function ingest(context: StageContext, relativePath: string): Promi
   const entry = await examineEntry(folder, relativePath);
   if (entry.kind === 'skipped') {
     await skipUnreadable(store, relativePath, entry.reason);
+    return;
+  }
+  if (entry.kind === 'unreadable') {
+    await failUnreadable(store, relativePath, entry.reason);
     return;
   }
   if (entry.kind !== 'file') {
@@ -50,7 +56,17 @@ export async function ingest(context: StageContext, relativePath: string): Promi
     await skipUnreadable(store, relativePath, read.reason);
     return;
   }
+  if (read.kind === 'unreadable') {
+    await failUnreadable(store, relativePath, read.reason);
+    return;
+  }
   const bytes = read.bytes;
+  // Checked on the bytes read, not the size listed: all empty files are byte-identical, and
+  // none of them is a copy of another.
+  if (bytes.length === 0) {
+    await skipUnreadable(store, relativePath, EMPTY_FILE);
+    return;
+  }
   const contentHash = sha256(bytes);
   await blobs.put(contentHash, bytes);
   // A link is not the file it points to: an original replaced by one no longer counts as on disk.
@@ -68,10 +84,18 @@ export async function ingest(context: StageContext, relativePath: string): Promi
     context.runStartedAt ? { startedAt: context.runStartedAt, modifiedMs: (other) => fileAt(other)?.mtimeMs ?? null } : undefined,
   );
   if (outcome.kind === 'unchanged') {
-    // Same bytes, but a newer parser may read them better (or, this time, at all).
+    // Same bytes, but a newer parser may read them better (or, this time, at all). A duplicate is
+    // never parsed (its original is), so its parser version is always unset: not a reason.
     const item = await store.getItem(outcome.itemId);
-    if (item && item.parserVersion !== parser.version) await store.enqueue('parse', item.id);
+    if (item && item.status !== 'duplicate' && item.parserVersion !== parser.version) await store.enqueue('parse', item.id);
   }
+}
+
+export const EMPTY_FILE = 'empty file (0 bytes): nothing to index';
+
+async function failUnreadable(store: StageContext['store'], relativePath: string, reason: string): Promise<void> {
+  // Its duplicates no longer have a readable original: one of them takes over.
+  for (const duplicate of await store.recordFailed(relativePath, reason)) await store.enqueue('ingest', duplicate);
 }
 
 async function fileGone(store: StageContext['store'], relativePath: string): Promise<void> {
@@ -81,8 +105,8 @@ async function fileGone(store: StageContext['store'], relativePath: string): Pro
 }
 
 /**
- * A link or a special file is not read. If it took the place of a file, that file is gone (its
- * passages are dropped and its duplicates take over); the entry itself is listed as skipped.
+ * A link, a special file or an empty file is not read. If it took the place of a file, that file
+ * is gone (its passages are dropped and its duplicates take over); the entry is listed as skipped.
  */
 async function skipUnreadable(store: StageContext['store'], relativePath: string, reason: string): Promise<void> {
   const live = await store.getItemByPath(relativePath);

@@ -20,7 +20,8 @@ export interface ChunkJob {
   workspace: string;
   itemId: string;
   contentHash: string;
-  blocks: Block[];
+  /** The blocks, or their JSON as the store keeps it (parsed in the thread). */
+  blocks: Block[] | string;
 }
 
 /** Run the deterministic extractors over an item's passages. */
@@ -36,7 +37,8 @@ export type StageJob = ParseJob | ChunkJob | ExtractJob;
 
 /** What each kind of job sends back. */
 export interface StageResults {
-  parse: ParsedDocument;
+  /** Without `text`, which the main thread joins from the blocks if it is read (withJoinedText). */
+  parse: Omit<ParsedDocument, 'text'>;
   chunk: ChunkRecord[];
   extract: ItemExtraction;
 }

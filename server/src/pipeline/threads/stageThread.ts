@@ -5,7 +5,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import { parseFile } from '../../parse/registry.ts';
-import { ParseError } from '../../parse/types.ts';
+import { ParseError, type Block } from '../../parse/types.ts';
 import { passagesOf } from '../stages/chunk.ts';
 import { extractionOf } from '../stages/extract.ts';
 import type { StageJob, StageReply, StageRequest, StageResults } from './protocol.ts';
@@ -28,10 +28,14 @@ async function handle({ job, work }: StageRequest): Promise<void> {
 
 async function perform(work: StageJob): Promise<StageResults[StageJob['kind']]> {
   switch (work.kind) {
-    case 'parse':
-      return parseFile(work.bytes, work.fileName, work.limits);
+    case 'parse': {
+      // The whole text is the blocks joined (parse/document.ts): sent once, as blocks, not twice.
+      const { text: joined, ...document } = await parseFile(work.bytes, work.fileName, work.limits);
+      void joined;
+      return document;
+    }
     case 'chunk':
-      return passagesOf(work.workspace, work.itemId, work.contentHash, work.blocks);
+      return passagesOf(work.workspace, work.itemId, work.contentHash, typeof work.blocks === 'string' ? (JSON.parse(work.blocks) as Block[]) : work.blocks);
     case 'extract':
       return extractionOf(work.title, work.chunks, work.headings);
   }

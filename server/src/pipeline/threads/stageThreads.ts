@@ -7,6 +7,7 @@
 
 import type { Worker } from 'node:worker_threads';
 import { startWorkerThread } from '../../embed/workerThread.ts';
+import { withJoinedText } from '../../parse/document.ts';
 import { ParseError, ParseTimeoutError, type Block, type ParsedDocument, type ParserLimits } from '../../parse/types.ts';
 import type { ChunkRecord, ItemExtraction } from '../../store/contract.ts';
 import type { ExtractJob, StageJob, StageReply, StageRequest, StageResults } from './protocol.ts';
@@ -51,11 +52,11 @@ export class StageThreads {
    */
   parse(bytes: Uint8Array, fileName: string): Promise<ParsedDocument> {
     const copy = new Uint8Array(bytes); // Transferred to the thread; the caller keeps its own bytes.
-    return this.run({ kind: 'parse', bytes: copy, fileName, limits: this.limits.parser ?? {} }, [copy.buffer]);
+    return this.run({ kind: 'parse', bytes: copy, fileName, limits: this.limits.parser ?? {} }, [copy.buffer]).then(withJoinedText);
   }
 
   /** Chunk an item's blocks into passages with their ids. Rejects with a ThreadLimitError at a limit. */
-  chunk(workspace: string, itemId: string, contentHash: string, blocks: Block[]): Promise<ChunkRecord[]> {
+  chunk(workspace: string, itemId: string, contentHash: string, blocks: Block[] | string): Promise<ChunkRecord[]> {
     return this.run({ kind: 'chunk', workspace, itemId, contentHash, blocks });
   }
 

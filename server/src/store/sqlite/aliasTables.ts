@@ -6,7 +6,7 @@ import type { EntityAliasView, RelationshipStatus } from '../../../../shared/typ
 import type { AliasCandidate } from '../contract.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
-interface AliasRow {
+export interface AliasRow {
   id: string;
   key_a: string;
   key_b: string;
@@ -20,7 +20,7 @@ interface AliasRow {
   note: string | null;
 }
 
-const toView = (row: AliasRow): EntityAliasView => ({
+export const toView = (row: AliasRow): EntityAliasView => ({
   id: row.id,
   a: { key: row.key_a, surface: row.surface_a },
   b: { key: row.key_b, surface: row.surface_b },
@@ -53,6 +53,31 @@ export class AliasTables {
       }
       return added;
     });
+  }
+
+  /** A decided alias carried from another store (`relata index --rebuild`): the decision wins over a pending proposal of the same pair. */
+  restore(alias: EntityAliasView): void {
+    const [a, b] = alias.a.key < alias.b.key ? [alias.a, alias.b] : [alias.b, alias.a];
+    const id = `alias_${createHash('sha256').update(`${this.sql.workspace}\n${a.key}\n${b.key}`).digest('hex').slice(0, 16)}`;
+    this.sql.run(
+      `INSERT INTO entity_aliases (workspace, id, key_a, key_b, surface_a, surface_b, reason, status, created_at, decided_by, decided_at, note)
+       VALUES (@ws, @id, @keyA, @keyB, @surfaceA, @surfaceB, @reason, @status, @createdAt, @decidedBy, @decidedAt, @note)
+       ON CONFLICT (workspace, key_a, key_b) DO UPDATE SET status = excluded.status, decided_by = excluded.decided_by,
+         decided_at = excluded.decided_at, note = excluded.note`,
+      {
+        id,
+        keyA: a.key,
+        keyB: b.key,
+        surfaceA: a.surface,
+        surfaceB: b.surface,
+        reason: alias.reason,
+        status: alias.status,
+        createdAt: alias.created_at,
+        decidedBy: alias.decided_by,
+        decidedAt: alias.decided_at,
+        note: alias.note,
+      },
+    );
   }
 
   list(status: RelationshipStatus | undefined): EntityAliasView[] {

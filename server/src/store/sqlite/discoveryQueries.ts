@@ -49,15 +49,18 @@ export class DiscoveryQueries {
       .map((row) => row.id);
   }
 
-  /** How many live items mention each key (the entity's corpus frequency), counting no further than `cap`. */
+  /**
+   * How many live items mention each key (the entity's corpus frequency), counting no further than `cap`.
+   * Read from the key index alone: a deleted item has no entities (a tombstone drops its extraction
+   * in the same transaction), so joining `items` to skip deleted ones would add a row look-up per
+   * mention, up to `cap` per key, and make the count's cost follow the workspace's size.
+   */
   entityItemCounts(keys: readonly string[], cap: number): Map<string, number> {
     const counts = new Map<string, number>();
     for (const key of new Set(keys)) {
       const row = this.sql.row<{ n: number }>(
         `SELECT COUNT(*) AS n FROM (
-           SELECT DISTINCT e.item_id FROM entities e
-           JOIN items ON items.id = e.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
-           WHERE e.workspace = @ws AND e.key = @key LIMIT @cap)`,
+           SELECT DISTINCT e.item_id FROM entities e WHERE e.workspace = @ws AND e.key = @key LIMIT @cap)`,
         { key, cap },
       );
       if (row!.n > 0) counts.set(key, row!.n);

@@ -4,11 +4,14 @@
 
 import type Database from 'better-sqlite3';
 import { storeStatement } from './storeWideSql.ts';
+import { rechunkVectorTables } from './vectorTables.ts';
 
 interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** A step SQL alone cannot express (tables named at run time), run after `sql` in the same transaction. */
+  apply?: (db: Database.Database) => void;
 }
 
 const MIGRATIONS: Migration[] = [
@@ -326,9 +329,45 @@ const MIGRATIONS: Migration[] = [
       ALTER TABLE relationships ADD COLUMN changed_since_decision TEXT;
     `,
   },
+  {
+    version: 9,
+    description: 'vector tables in chunks of 64 vectors, so reading one vector by rowid costs the same at any size',
+    // vectorTables.ts says why; the tables are named by dimension, so the step is code.
+    sql: '',
+    apply: rechunkVectorTables,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/**
+ * For a store opened to read, which cannot migrate: its schema must be the one this version reads.
+ * An older one is refused rather than read, since every query assumes the current tables.
+ */
+export function requireCurrentSchema(db: Database.Database, file: string): void {
+  const hasMigrations = storeStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  if (!hasMigrations) throw new Error(`${file} is not a Relata store, or was never indexed: run \`relata index <folder>\` to create it`);
+  const current = (storeStatement(db, 'SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`${file} was written by a newer Relata (schema ${current}, this version knows ${SCHEMA_VERSION}); upgrade Relata`);
+  }
+  if (current < SCHEMA_VERSION) throw new SchemaOutdatedError(file, current);
+}
+
+/** A store opened to read whose schema is older than this version's: it must be migrated by a writer first. */
+export class SchemaOutdatedError extends Error {
+  override readonly name = 'SchemaOutdatedError';
+
+  constructor(
+    readonly file: string,
+    readonly schema: number,
+  ) {
+    super(
+      `${file} was written by an older Relata (schema ${schema}, this version reads ${SCHEMA_VERSION}) and could not be ` +
+        'upgraded from here: run `relata index` once to upgrade it, then try again',
+    );
+  }
+}
 
 export function migrate(db: Database.Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -344,6 +383,7 @@ export function migrate(db: Database.Database): void {
     if (migration.version <= current) continue;
     db.transaction(() => {
       db.exec(migration.sql);
+      migration.apply?.(db);
       storeStatement(db, 'INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
         migration.version,
         migration.description,

@@ -18,7 +18,7 @@ import type {
 } from '../contract.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
-interface RelationshipRow {
+export interface RelationshipRow {
   id: string;
   from_item: string;
   to_item: string;
@@ -39,7 +39,7 @@ interface RelationshipRow {
   changed_since_decision: string | null;
 }
 
-const toRecord = (row: RelationshipRow): RelationshipRecord => ({
+export const toRecord = (row: RelationshipRow): RelationshipRecord => ({
   id: row.id,
   fromItemId: row.from_item,
   toItemId: row.to_item,
@@ -78,6 +78,9 @@ const QUOTING_SIGNALS: ReadonlySet<SignalType> = new Set([
   'shared_metadata',
 ]);
 
+/** A person's decision as a signal: not evidence about the pair. */
+const DECISION_SIGNALS: ReadonlySet<SignalType> = new Set(['user_confirmation', 'user_rejection']);
+
 export const FORGOTTEN_VALUE = '(forgotten)';
 
 function redactQuotes(signals: SignalView[]): SignalView[] {
@@ -90,7 +93,13 @@ function redactQuotes(signals: SignalView[]): SignalView[] {
 
 export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
 
-/** Deterministic, so the same pair gets the same id in every store and after every reprocess. */
+/**
+ * Derived from the pair's item ids, and written once, when the pair is first proposed: the pair
+ * keeps its id through every reprocess and rediscovery in this store, and no two pairs share one.
+ * Item ids are random (a file's identity in this store, not its path or bytes), so another store
+ * over the same folder gives the same pair another id: match relationships across stores by the
+ * two items' paths, not by id.
+ */
 function relationshipId(workspace: string, key: string): string {
   return `rel_${createHash('sha256').update(`${workspace}\n${key}`).digest('hex').slice(0, 16)}`;
 }
@@ -171,6 +180,73 @@ export class RelationshipTables {
       const eventNote = reviewed.event === 'returned_to_review' || reviewed.event === 'evidence_changed' ? changeNote : null;
       this.recordEvent(existing.id, reviewed.event, proposal.producedBy, reviewed, eventNote, now);
       return { id: existing.id, outcome };
+    });
+  }
+
+  /**
+   * A decision and its history carried from another store (`relata index --rebuild`), already
+   * mapped to this store's item ids. When discovery has proposed the pair here, its evidence meets
+   * the carried decision through the review rule, as a rediscovery would (a confirmation whose
+   * evidence changed returns to review); otherwise the relationship is recorded as it stood. The
+   * history keeps its own times, so it reads before what this store has added since.
+   */
+  restore(carried: RelationshipRecord, history: readonly RelationshipEvent[], review: ReviewRule, now: string): 'reattached' | 'recorded' {
+    return this.sql.write(() => {
+      const key = pairKey(carried.fromItemId, carried.toItemId);
+      const existing = this.sql.row<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND pair_key = @key', { key });
+      const id = existing?.id ?? relationshipId(this.sql.workspace, key);
+      for (const event of history) {
+        this.sql.run(
+          `INSERT INTO relationship_events (workspace, relationship_id, at, kind, actor, type, score, score_version, signals, note)
+           VALUES (@ws, @id, @at, @kind, @actor, @type, @score, @version, @signals, @note)`,
+          { id, at: event.at, kind: event.kind, actor: event.actor, type: event.type, score: event.score, version: event.scoreVersion, signals: JSON.stringify(event.signals), note: event.note },
+        );
+      }
+      if (existing) {
+        const found = toRecord(existing);
+        const evidence: RelationshipProposal = {
+          fromItemId: found.fromItemId,
+          toItemId: found.toItemId,
+          type: found.type,
+          score: found.proposedScore,
+          proposedScore: found.proposedScore,
+          scoreVersion: found.scoreVersion,
+          nearDuplicate: found.nearDuplicate,
+          signals: found.signals.filter((signal) => !DECISION_SIGNALS.has(signal.type)),
+          producedBy: found.producedBy,
+        };
+        this.upsert(evidence, (proposal) => review(proposal, { ...carried, id }), now);
+        return 'reattached';
+      }
+      this.sql.run(
+        `INSERT INTO relationships (workspace, id, pair_key, from_item, to_item, type, score, proposed_score, score_version,
+           status, near_duplicate, signals, produced_by, created_at, updated_at, decided_by, decided_at, note, decision_basis,
+           changed_since_decision)
+         VALUES (@ws, @id, @key, @from, @to, @type, @score, @proposedScore, @version, @status, @nearDuplicate, @signals,
+           @producedBy, @createdAt, @now, @decidedBy, @decidedAt, @note, @basis, @changed)`,
+        {
+          id,
+          key,
+          from: carried.fromItemId,
+          to: carried.toItemId,
+          type: carried.type,
+          score: carried.score,
+          proposedScore: carried.proposedScore,
+          version: carried.scoreVersion,
+          status: carried.status,
+          nearDuplicate: carried.nearDuplicate ? 1 : 0,
+          signals: JSON.stringify(carried.signals),
+          producedBy: carried.producedBy,
+          createdAt: carried.createdAt,
+          now,
+          decidedBy: carried.decidedBy,
+          decidedAt: carried.decidedAt,
+          note: carried.note,
+          basis: jsonOrNull(carried.decisionBasis),
+          changed: jsonOrNull(carried.changedSinceDecision),
+        },
+      );
+      return 'recorded';
     });
   }
 
@@ -255,7 +331,8 @@ export class RelationshipTables {
   history(id: string): RelationshipEvent[] {
     return this.sql
       .rows<{ at: string; kind: RelationshipEvent['kind']; actor: string; type: RelationshipType; score: number; score_version: string; signals: string; note: string | null }>(
-        'SELECT * FROM relationship_events WHERE workspace = @ws AND relationship_id = @id ORDER BY rowid',
+        // By time first: a history carried from a rebuilt store (restore) is older than the rows added here before it.
+        'SELECT * FROM relationship_events WHERE workspace = @ws AND relationship_id = @id ORDER BY at, rowid',
         { id },
       )
       .map((row) => ({

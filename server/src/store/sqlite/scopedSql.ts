@@ -7,6 +7,7 @@
 
 import type Database from 'better-sqlite3';
 import { StatementScope, type ScopeRules } from './statementScope.ts';
+import { namingDamage } from '../storeErrors.ts';
 import { workspaceTables as workspaceTablesOf } from './storeWideSql.ts';
 import { PER_WORKSPACE_INDEX, workspaceIndexNames } from './workspaceIndexes.ts';
 
@@ -56,19 +57,28 @@ export class ScopedSql {
   }
 
   row<T>(text: string, params: Record<string, unknown> = {}): T | undefined {
-    return this.prepare(text).get({ ...params, ws: this.workspace }) as T | undefined;
+    return this.naming(() => this.prepare(text).get({ ...params, ws: this.workspace }) as T | undefined);
   }
 
   rows<T>(text: string, params: Record<string, unknown> = {}): T[] {
-    return this.prepare(text).all({ ...params, ws: this.workspace }) as T[];
+    return this.naming(() => this.prepare(text).all({ ...params, ws: this.workspace }) as T[]);
   }
 
   run(text: string, params: Record<string, unknown> = {}): Database.RunResult {
-    return this.prepare(text).run({ ...params, ws: this.workspace });
+    return this.naming(() => this.prepare(text).run({ ...params, ws: this.workspace }));
+  }
+
+  /** Every statement of the store passes here, so a damaged page met by any of them names the file (storeErrors.ts). */
+  private naming<T>(body: () => T): T {
+    try {
+      return body();
+    } catch (error) {
+      throw namingDamage(error, this.db.name);
+    }
   }
 
   /** A write transaction that takes the lock at once, so concurrent writers queue instead of failing mid-way. */
   write<T>(body: () => T): T {
-    return this.db.transaction(body).immediate();
+    return this.naming(() => this.db.transaction(body).immediate());
   }
 }

@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
@@ -45,18 +46,25 @@ import type {
   RelationshipRecord,
   ReviewRule,
   StageCounts,
+  StoreAccess,
   WorkspaceStore,
 } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
-import { migrate } from './migrations.ts';
+import { migrate, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
+import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as search from './searchQueries.ts';
-import { ensureWorkspaceIndexes, type WorkspaceIndexNames } from './workspaceIndexes.ts';
+import { ensureWorkspaceIndexes, workspaceIndexesExist, workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexes.ts';
+import { BUSY_WAIT_MS, isSqliteBusy, namingBusy, namingBusyIn } from '../storeBusy.ts';
+import { writeLockHolder } from './lockHolder.ts';
+import { openToRead } from './readConnection.ts';
 import { AliasTables } from './aliasTables.ts';
 import { DiscoveryQueries } from './discoveryQueries.ts';
 import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRow } from './rows.ts';
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
+import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
+import { itemTextSql, loadedDocument, storedDocument } from './itemText.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
 
@@ -131,33 +139,106 @@ export interface SqliteStoreOptions {
   cacheMiB?: number;
   /** Approximate vector search (vectorIndex.ts): settings other than the measured defaults, e.g. for tests. */
   vectorIndex?: Partial<VectorIndexSettings> & { log?: (message: string) => void };
+  /** 'write' (the default) or 'read': see StoreAccess in contract.ts. */
+  access?: StoreAccess;
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
+  try {
+    try {
+      return openSqliteStoreFile(options);
+    } catch (error) {
+      // The first read after Relata was upgraded: a reader cannot migrate, so a writer does it once
+      // (taking the write lock briefly), unless the store is busy or may not be written here.
+      if (!(error instanceof SchemaOutdatedError) || !upgradeForReaders(options.dataDir, error.file)) throw error;
+      return openSqliteStoreFile(options);
+    }
+  } catch (error) {
+    // A header or schema page SQLite cannot read fails here, before any statement of the store's own.
+    throw namingDamage(error, path.join(options.dataDir, DATABASE_FILE));
+  }
+}
+
+function openSqliteStoreFile(options: SqliteStoreOptions): WorkspaceStore {
   if (!options.workspace.trim()) throw new Error('a workspace name is required to open the store');
-  preparePrivateDataDir(options.dataDir);
   const file = path.join(options.dataDir, DATABASE_FILE);
+  const reading = options.access === 'read';
+  const holder = () => writeLockHolder(file);
+  let db: Database.Database;
+  try {
+    db = reading ? openToRead(file) : openToWrite(options.dataDir, file);
+  } catch (error) {
+    throw namingBusy(error, file, holder);
+  }
+  try {
+    db.pragma('foreign_keys = ON');
+    db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
+    sqliteVec.load(db);
+    const sql = new ScopedSql(db, options.workspace);
+    // A reader cannot migrate or build a missing lexical index; without one, only its lexical search is unavailable.
+    if (reading) {
+      requireCurrentSchema(db, file);
+    } else {
+      migrate(db);
+      ensureWorkspaceIndexes(sql);
+    }
+    const lexicalIndexReady = workspaceIndexesExist(sql);
+    const { log = (message: string) => console.error(`relata: ${message}`), ...settings } = options.vectorIndex ?? {};
+    const vectorIndex = new WorkspaceVectorIndex(
+      sql,
+      path.join(options.dataDir, 'vector-index'),
+      { ...VECTOR_INDEX_SETTINGS, ...settings },
+      log,
+      !reading,
+    );
+    const store = new SqliteWorkspaceStore(db, options.workspace, workspaceIndexNames(options.workspace), vectorIndex, reading, lexicalIndexReady);
+    return namingBusyIn(store, file, holder);
+  } catch (error) {
+    db.close();
+    throw namingBusy(error, file, holder);
+  }
+}
+
+/** Migrates an older store so readers can open it; false when this process cannot write it or it is busy. */
+function upgradeForReaders(dataDir: string, file: string): boolean {
+  try {
+    accessSync(dataDir, constants.W_OK);
+    accessSync(file, constants.W_OK);
+  } catch {
+    return false;
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = openToWrite(dataDir, file);
+    sqliteVec.load(db);
+    migrate(db);
+    return true;
+  } catch (error) {
+    if (isSqliteBusy(error)) return false;
+    throw error;
+  } finally {
+    db?.close();
+  }
+}
+
+/** A writer's connection: the data directory made private, the file created if missing, WAL mode. */
+function openToWrite(dataDir: string, file: string): Database.Database {
+  preparePrivateDataDir(dataDir);
   // SQLite creates its -wal and -shm files with the database file's mode, so that one comes first.
   privateFile(file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  // Deleted rows are overwritten, not just unlinked: a forgotten document's text must not survive
-  // in free pages. Its cost was within the noise of indexing, re-indexing and deleting 400 files.
-  db.pragma('secure_delete = ON');
-  db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
-  sqliteVec.load(db);
-  migrate(db);
-  const { log = (message: string) => console.error(`relata: ${message}`), ...settings } = options.vectorIndex ?? {};
-  const vectorIndex = new WorkspaceVectorIndex(
-    new ScopedSql(db, options.workspace),
-    path.join(options.dataDir, 'vector-index'),
-    { ...VECTOR_INDEX_SETTINGS, ...settings },
-    log,
-  );
-  return new SqliteWorkspaceStore(db, options.workspace, ensureWorkspaceIndexes(new ScopedSql(db, options.workspace)), vectorIndex);
+  // `timeout` is SQLite's busy timeout: how long a write waits for another process's lock (storeBusy.ts).
+  const db = new Database(file, { timeout: BUSY_WAIT_MS });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // Deleted rows are overwritten, not just unlinked: a forgotten document's text must not survive
+    // in free pages. Its cost was within the noise of indexing, re-indexing and deleting 400 files.
+    db.pragma('secure_delete = ON');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 class SqliteWorkspaceStore implements WorkspaceStore {
@@ -168,6 +249,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     private readonly fts: WorkspaceIndexNames,
     /** Approximate nearest-neighbour graphs over this workspace's vectors, one per model. */
     private readonly vectorIndex: WorkspaceVectorIndex,
+    /** Opened to read (StoreAccess): SQLite refuses every write; nothing here creates a table either. */
+    private readonly readOnly = false,
+    /** False only when a store opened to read has no lexical index for this workspace yet. */
+    private readonly lexicalIndexReady = true,
   ) {
     this.scoped = new ScopedSql(db, workspace);
     this.relationships = new RelationshipTables(this.scoped);
@@ -316,7 +401,28 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     // A copy that becomes the original was discovered as a copy, with these very bytes: that says nothing of its content.
     this.discovery.resetDiscovery([itemId]);
     this.enqueueNow('parse', itemId);
+    // Its copies take over its old bytes, and with them its passages, whose ids come from those
+    // bytes (chunkId): dropped now, so the copy's own chunking cannot collide with them and the old
+    // text is served from the copy, not from a file that no longer holds it.
+    if (live && this.requeueCopiesOf(live.id, contentHash) > 0) this.dropChunks(live.id);
     return { kind: reusable ? 'new_version' : 'created', itemId };
+  }
+
+  /**
+   * The item no longer holds the bytes its duplicates were copies of (a new version, bytes that
+   * made it someone else's duplicate, or none at all): each copy is ingested again in this same
+   * transaction, to become an original of its own bytes or the duplicate of another live item
+   * holding them (store/preferredOriginal.ts). Ingest reads the copy from disk, so it decides on
+   * what is there now, and a crash between the two cannot leave a copy of nothing.
+   */
+  private requeueCopiesOf(itemId: string, heldHash: string | null): number {
+    const copies = this.rows<{ path: string }>(
+      `SELECT path FROM items WHERE workspace = @ws AND duplicate_of = @itemId AND deleted_at IS NULL
+         AND content_hash IS NOT @heldHash`,
+      { itemId, heldHash },
+    );
+    for (const copy of copies) this.enqueueNow('ingest', copy.path);
+    return copies.length;
   }
 
   /**
@@ -388,6 +494,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
            size = @size, updated_at = @now WHERE workspace = @ws AND id = @id`,
         { originalId, hash: observation.contentHash, size: observation.size, now: stamp, id: live.id },
       );
+      this.requeueCopiesOf(live.id, observation.contentHash);
       return live.id;
     }
     const id = randomUUID();
@@ -410,6 +517,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
                content_hash = NULL, updated_at = @now WHERE workspace = @ws AND id = @id`,
             { reason, size, now: now(), id: live.id },
           );
+          this.requeueCopiesOf(live.id, null);
           return;
         }
         this.run(
@@ -419,6 +527,36 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         );
       })
       .immediate();
+  }
+
+  async recordFailed(itemPath: string, reason: string): Promise<string[]> {
+    return this.db.transaction(() => this.failIngest(itemPath, reason)).immediate();
+  }
+
+  /**
+   * The bytes at this path are unknown now, so the item loses its hash (a readable file is then
+   * ingested afresh, not taken as unchanged) and its duplicates stop pointing at it.
+   */
+  private failIngest(itemPath: string, reason: string): string[] {
+    const live = this.liveItemAt(itemPath);
+    if (!live) {
+      this.run(
+        `INSERT INTO items (id, workspace, path, status, reason, created_at, updated_at)
+         VALUES (@id, @ws, @path, 'failed', @reason, @now, @now)`,
+        { id: randomUUID(), path: itemPath, reason, now: now() },
+      );
+      return [];
+    }
+    this.dropChunks(live.id);
+    this.run(
+      `UPDATE items SET status = 'failed', reason = @reason, duplicate_of = NULL, content_hash = NULL, flags = '[]',
+         updated_at = @now WHERE workspace = @ws AND id = @id`,
+      { reason, now: now(), id: live.id },
+    );
+    return this.rows<{ path: string }>(
+      'SELECT path FROM items WHERE workspace = @ws AND duplicate_of = @id AND deleted_at IS NULL',
+      { id: live.id },
+    ).map((row) => row.path);
   }
 
   async tombstone(itemPath: string): Promise<string[]> {
@@ -531,7 +669,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
             itemId,
             hash: parsed.contentHash,
             parserVersion: parsed.parserVersion,
-            document: JSON.stringify(parsed.document),
+            document: storedDocument(parsed.document),
           },
         );
         this.run(
@@ -568,8 +706,16 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return {
       contentHash: row.content_hash,
       parserVersion: row.parser_version,
-      document: JSON.parse(row.document) as ParsedText['document'],
+      document: loadedDocument(row.document),
     };
+  }
+
+  async getStoredBlocks(itemId: string): Promise<{ contentHash: string; blocksJson: string } | null> {
+    const row = this.row<{ content_hash: string; blocks: string }>(
+      `SELECT content_hash, json_extract(document, '$.blocks') AS blocks FROM item_texts WHERE workspace = @ws AND item_id = @itemId`,
+      { itemId },
+    );
+    return row ? { contentHash: row.content_hash, blocksJson: row.blocks } : null;
   }
 
   async replaceChunks(itemId: string, contentHash: string, chunks: ChunkRecord[]): Promise<boolean> {
@@ -597,19 +743,16 @@ class SqliteWorkspaceStore implements WorkspaceStore {
             text: chunk.text,
           });
         }
-        const text = this.row<{ document: string }>(
-          'SELECT document FROM item_texts WHERE workspace = @ws AND item_id = @itemId',
-          { itemId },
-        );
-        const extracted = text ? (JSON.parse(text.document) as ParsedText['document']).text : '';
+        // The whole text goes from item_texts to the index inside SQLite, never through JavaScript.
         const { seq } = this.row<{ seq: number }>('SELECT seq FROM items WHERE workspace = @ws AND id = @itemId', {
           itemId,
         })!;
-        this.run(`INSERT INTO ${this.fts.items} (rowid, title, text) VALUES (@seq, @title, @text)`, {
-          seq,
-          title: item.title ?? '',
-          text: extracted,
-        });
+        this.run(
+          `INSERT INTO ${this.fts.items} (rowid, title, text)
+           SELECT @seq, @title, COALESCE((SELECT ${itemTextSql('texts')} FROM item_texts AS texts
+                                          WHERE texts.workspace = @ws AND texts.item_id = @itemId), '')`,
+          { seq, title: item.title ?? '', itemId },
+        );
         this.run(
           `UPDATE items SET status = 'indexed', reason = NULL, updated_at = @now WHERE workspace = @ws AND id = @itemId`,
           { now: now(), itemId },
@@ -645,7 +788,15 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.row<{ n: number }>('SELECT COUNT(*) AS n FROM chunks WHERE workspace = @ws')!.n;
   }
 
+  /** Search reports the lexical paths unavailable with this reason, and answers from the others. */
+  private requireLexicalIndex(): void {
+    if (!this.lexicalIndexReady) {
+      throw new Error(`${this.db.name} has no lexical index for workspace "${this.workspace}" yet; run \`relata index\` to build it`);
+    }
+  }
+
   async searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]> {
+    this.requireLexicalIndex();
     const match = toFtsQuery(query);
     if (!match) return [];
     return this.rows<{ item_id: string; score: number }>(
@@ -660,6 +811,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]> {
+    this.requireLexicalIndex();
     const match = toFtsQuery(query);
     if (!match) return [];
     return this.rows<{ chunk_id: string; item_id: string; score: number }>(
@@ -679,14 +831,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   /** sqlite-vec tables have a fixed dimension, so there is one per dimension in use. */
   private vectorTable(dims: number): string {
-    if (!Number.isInteger(dims) || dims <= 0 || dims > 8192) throw new Error(`unsupported vector dimension: ${dims}`);
-    const table = `vec_f32_${dims}`;
-    if (this.vectorTables.has(table)) return table;
+    const table = vectorTableName(dims);
+    if (this.vectorTables.has(table) || this.readOnly) return table;
     this.vectorTables.add(table);
-    this.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0 (
-         workspace TEXT PARTITION KEY, model_id TEXT, embedding FLOAT[${dims}] distance_metric=cosine)`,
-    );
+    this.db.exec(createVectorTableSql(dims));
     return table;
   }
 
@@ -875,6 +1023,12 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `INSERT INTO item_extractions (workspace, item_id, content_hash, versions) VALUES (@ws, @itemId, @hash, @versions)`,
           { itemId, hash: contentHash, versions: extraction.versions },
         );
+        // The per-item caps' flag follows the extraction it describes: set or cleared with it.
+        const flags: ItemFlag[] = item.flags.filter((flag) => flag !== 'extraction_capped');
+        if (extraction.capped) flags.push('extraction_capped');
+        if (flags.length !== item.flags.length || flags.some((flag, n) => flag !== item.flags[n])) {
+          this.run(`UPDATE items SET flags = @flags WHERE workspace = @ws AND id = @itemId`, { itemId, flags: JSON.stringify(flags) });
+        }
         return true;
       })
       .immediate();
@@ -1065,6 +1219,9 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           { status: gaveUp ? 'failed' : 'queued', error, rearmed: rearmed ? 1 : 0, now: now(), jobId: job.id },
         );
         if (!gaveUp) return { gaveUp: false, itemId: null };
+        // A first ingest that keeps failing has no item yet: it gets one, failed with the reason,
+        // so the index report, `status` and `items` all say the same thing about the file.
+        if (job.stage === 'ingest' && !this.liveItemAt(job.subject)) this.failIngest(job.subject, error);
         const itemId = job.stage === 'ingest' ? (this.liveItemAt(job.subject)?.id ?? null) : job.subject;
         if (itemId && options.failsItem !== false) {
           this.dropChunks(itemId);
@@ -1174,6 +1331,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async relationshipHistory(id: string): Promise<RelationshipEvent[]> {
     return this.relationships.history(id);
+  }
+
+  async restoreRelationship(carried: RelationshipRecord, history: readonly RelationshipEvent[], review: ReviewRule): Promise<'reattached' | 'recorded'> {
+    return this.relationships.restore(carried, history, review, now());
+  }
+
+  async restoreAlias(alias: EntityAliasView): Promise<void> {
+    this.aliases.restore(alias);
   }
 
   async proposeAliases(candidates: readonly AliasCandidate[]): Promise<number> {

@@ -135,6 +135,8 @@ export class WorkspaceVectorIndex {
     indexRoot: string,
     private readonly settings: VectorIndexSettings,
     private readonly log: (message: string) => void,
+    /** False for a store opened to read: graphs are built and caught up in memory, never saved. */
+    private readonly persist = true,
   ) {
     // One folder per workspace, named by a digest because a workspace name may hold any character.
     this.directory = path.join(indexRoot, digest(sql.workspace));
@@ -176,7 +178,7 @@ export class WorkspaceVectorIndex {
     if (this.closed) return;
     this.closed = true;
     for (const graph of this.graphs.values()) {
-      if (graph.unsaved > 0) this.trySave(graph);
+      if (graph.unsaved > 0 && this.persist) this.trySave(graph);
     }
     this.graphs.clear();
   }
@@ -349,7 +351,7 @@ export class WorkspaceVectorIndex {
         }
         // Saving holds the event loop (~1 s at 100k windows): worth it after a build, not after
         // every catch-up while another process indexes; close() saves the rest.
-        if (graph.unsaved >= Math.max(5_000, graph.graph.getCurrentCount() / 4)) this.trySave(graph);
+        if (this.persist && graph.unsaved >= Math.max(5_000, graph.graph.getCurrentCount() / 4)) this.trySave(graph);
       } catch (error) {
         if (this.closed) return;
         this.graphs.delete(graph.model.id);

@@ -5,6 +5,7 @@
 // interleave with it.
 
 import { createHash } from 'node:crypto';
+import { itemTextSql } from './itemText.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 export interface WorkspaceIndexNames {
@@ -28,24 +29,35 @@ export function workspaceIndexNames(workspace: string): WorkspaceIndexNames {
 export function ensureWorkspaceIndexes(sql: ScopedSql): WorkspaceIndexNames {
   const { db } = sql;
   const names = workspaceIndexNames(sql.workspace);
-  // A pragma, not a statement: whether a table exists is about the schema, not any workspace's rows.
-  const exists = (name: string) => (db.pragma(`table_info(${name})`) as unknown[]).length > 0;
+  // Only a store missing them takes the write lock: opening to write must not queue behind another writer.
+  if (workspaceIndexesExist(sql)) return names;
   sql.write(() => {
-    if (!exists(names.chunks)) {
+    if (!tableExists(sql, names.chunks)) {
       db.exec(`CREATE VIRTUAL TABLE ${names.chunks} USING fts5 (
         text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
       sql.run(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, text FROM chunks WHERE workspace = @ws`);
     }
-    if (!exists(names.items)) {
+    if (!tableExists(sql, names.items)) {
       db.exec(`CREATE VIRTUAL TABLE ${names.items} USING fts5 (
         title, text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
       sql.run(
         `INSERT INTO ${names.items} (rowid, title, text)
-         SELECT items.seq, COALESCE(items.title, ''), json_extract(item_texts.document, '$.text')
+         SELECT items.seq, COALESCE(items.title, ''), ${itemTextSql('item_texts')}
          FROM items JOIN item_texts ON item_texts.workspace = @ws AND item_texts.item_id = items.id
          WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`,
       );
     }
   });
   return names;
+}
+
+/** Whether the workspace's lexical indexes exist: a store opened to read uses them only if so (it cannot create them). */
+export function workspaceIndexesExist(sql: ScopedSql): boolean {
+  const names = workspaceIndexNames(sql.workspace);
+  return tableExists(sql, names.chunks) && tableExists(sql, names.items);
+}
+
+// A pragma, not a statement: whether a table exists is about the schema, not any workspace's rows.
+function tableExists(sql: ScopedSql, name: string): boolean {
+  return (sql.db.pragma(`table_info(${name})`) as unknown[]).length > 0;
 }
