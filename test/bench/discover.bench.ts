@@ -9,7 +9,7 @@
 //   RELATA_BENCH_SIZES=1000,5000,20000   sizes to run
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { discoverItem } from '../../server/src/discover/discoverItem.ts';
 import type { ModelDescriptor } from '../../server/src/embed/types.ts';
@@ -33,6 +33,8 @@ interface Row {
   indexBuildMs: number;
   pipelineDiscoverMs: number;
   vectorMs: { p50: number; p95: number };
+  /** CPU time of this process per item (user + system): what the folder's size costs, whatever else runs on the machine. */
+  vectorCpuMs: { p50: number; p95: number };
   candidates: { p50: number; max: number };
   relationships: number;
 }
@@ -86,11 +88,15 @@ async function measure(items: number): Promise<Row> {
     const indexBuildMs = performance.now() - warmUp;
     const sample = all.filter((item) => item.status === 'indexed').sort(() => random() - 0.5).slice(0, SAMPLE);
     const vectorMs: number[] = [];
+    const vectorCpuMs: number[] = [];
     const candidates: number[] = [];
     for (const item of sample) {
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const outcome = await discoverItem(measured, item.id, { modelId: MODEL.id, thresholds: DEFAULT_THRESHOLDS });
+      const spent = process.cpuUsage(cpu);
       vectorMs.push(performance.now() - started);
+      vectorCpuMs.push((spent.user + spent.system) / 1000);
       candidates.push(outcome.candidates);
     }
     const relationships = (await measured.listRelationships()).length;
@@ -100,6 +106,7 @@ async function measure(items: number): Promise<Row> {
       indexBuildMs,
       pipelineDiscoverMs: median(discoverMs),
       vectorMs: { p50: median(vectorMs), p95: percentile(vectorMs, 95) },
+      vectorCpuMs: { p50: median(vectorCpuMs), p95: percentile(vectorCpuMs, 95) },
       candidates: { p50: median(candidates), max: Math.max(...candidates) },
       relationships,
     };
@@ -110,7 +117,8 @@ async function measure(items: number): Promise<Row> {
 }
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
-console.log('items   discover/item in pipeline (no vectors, p50)   with vectors p50 / p95   candidates p50 / max   relationships   vector index build');
+console.log(`load average at start: ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
+console.log('items   discover/item in pipeline (no vectors, p50)   with vectors p50 / p95   CPU with vectors p50 / p95   candidates p50 / max   relationships   vector index build');
 const rows: Row[] = [];
 for (const size of SIZES) {
   const row = await measure(size);
@@ -118,6 +126,7 @@ for (const size of SIZES) {
   console.log(
     `${String(row.items).padStart(6)}   ${row.pipelineDiscoverMs.toFixed(1).padStart(8)} ms` +
       `${''.padEnd(35)}${row.vectorMs.p50.toFixed(1).padStart(6)} / ${row.vectorMs.p95.toFixed(1)} ms` +
+      `${row.vectorCpuMs.p50.toFixed(1).padStart(14)} / ${row.vectorCpuMs.p95.toFixed(1)} ms` +
       `${String(row.candidates.p50).padStart(12)} / ${row.candidates.max}${String(row.relationships).padStart(16)}` +
       `${(row.indexBuildMs / 1000).toFixed(1).padStart(12)} s`,
   );
@@ -127,6 +136,7 @@ if (rows.length > 1) {
   const last = rows.at(-1)!;
   console.log(
     `time per item with vectors at ${last.items} vs ${first.items} items: ${(last.vectorMs.p50 / first.vectorMs.p50).toFixed(2)}× ` +
+      `(CPU ${(last.vectorCpuMs.p50 / first.vectorCpuMs.p50).toFixed(2)}×) ` +
       `(goal ≤ 1.5×); in the pipeline without vectors: ${(last.pipelineDiscoverMs / first.pipelineDiscoverMs).toFixed(2)}×`,
   );
 }

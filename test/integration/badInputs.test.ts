@@ -4,12 +4,13 @@
 // is not root (root reads everything), on folders that user owns.
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { FolderIndex, type Progress } from '../../server/src/engine/folderIndex.ts';
 import { eventually } from '../support/eventually.ts';
+import { startWatchProcess } from '../support/watchProcess.ts';
 import { makeDocx, makePdf, pdfText, wPara, wRun } from '../support/documentBuilders.ts';
 import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
 
@@ -148,15 +149,7 @@ test('the watcher keeps indexing edits beside a folder it may not enter', { skip
   });
   chmodSync(path.join(folder, 'closed'), 0o000);
   const [command, argv] = asUser(['index', folder, '--data', data, '--embedding-model', 'none', '--watch']);
-  const watcher = spawn(command, argv, { env: { ...process.env, HOME: root, RELATA_WORKSPACE: 'bad-inputs' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  watcher.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => watcher.once('exit', (code) => resolve(code)));
-  t.after(async () => {
-    if (watcher.exitCode === null) watcher.kill('SIGTERM');
-    await exited;
-  });
-  await eventually(async () => stderr.includes('watching'), 'the watcher starts', 60_000);
+  const watcher = await startWatchProcess(t, command, argv, { ...process.env, HOME: root, RELATA_WORKSPACE: 'bad-inputs' });
 
   // "watching" is printed before the watcher has finished listing the folder, when an edit could
   // still go unseen: the edit is saved again until it is found.
@@ -172,9 +165,9 @@ test('the watcher keeps indexing edits beside a folder it may not enter', { skip
       lastEdit = Date.now();
     }
     return false;
-  }, `the edit is searchable (watcher said: ${stderr})`, 90_000);
-  await eventually(async () => /changed: notes\.md/.test(stderr), `the watcher reports the change (it said: ${stderr})`, 10_000);
-  assert.equal(watcher.exitCode, null, 'the watcher is still running');
+  }, `the edit is searchable (watcher said: ${watcher.stderr()})`, 90_000);
+  await eventually(async () => /changed: notes\.md/.test(watcher.stderr()), `the watcher reports the change (it said: ${watcher.stderr()})`, 10_000);
+  assert.equal(watcher.exitCode(), null, 'the watcher is still running');
 });
 
 async function openIndex(t: TestContext, folder: string) {

@@ -4,8 +4,7 @@
 // chokidar, a real store, and a real second process holding `BEGIN IMMEDIATE`.
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -16,6 +15,8 @@ import { DEFAULT_SERVER_SETTINGS } from '../../server/src/lsp/server.ts';
 import { DATABASE_FILE } from '../../server/src/store/sqlite/sqliteStore.ts';
 import { watchFolder, type WatchRetry } from '../../server/src/workspace/watch.ts';
 import { eventually } from '../support/eventually.ts';
+import { holdWriteLock } from '../support/holdWriteLock.ts';
+import { startWatchProcess } from '../support/watchProcess.ts';
 import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
 
 /** The store's words for `word`: the paths whose passages match it. */
@@ -25,32 +26,15 @@ async function pathsMatching(index: FolderIndex, word: string): Promise<string[]
   return items.map((item) => item!.path).sort();
 }
 
-/**
- * Another process holding the store's write lock until told to let go: the state a long
- * `relata index` or `reprocess` transaction puts the store in. Resolves once the lock is held.
- */
-async function holdWriteLock(t: TestContext, database: string): Promise<{ release(): Promise<void> }> {
-  const script = [
-    "const db = new (require('better-sqlite3'))(process.argv[1]);",
-    "db.pragma('busy_timeout = 30000');",
-    "db.exec('BEGIN IMMEDIATE');",
-    "process.stdout.write('locked\\n');",
-    "process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });",
-  ].join(' ');
-  const child: ChildProcess = spawn(process.execPath, ['-e', script, database], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  t.after(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code} before taking the lock`)));
-    child.stdout!.once('data', () => resolve());
+/** Another process holding the store's write lock until the test lets go (or ends). */
+async function holdWriteLockFor(t: TestContext, database: string): Promise<{ release(): Promise<void> }> {
+  const lock = await holdWriteLock(database);
+  t.after(async () => {
+    if (lock.holding()) await lock.release();
   });
   return {
     async release() {
-      const exited = once(child, 'exit');
-      child.stdin!.write('release\n');
-      const [code] = await exited;
-      assert.equal(code, 0, 'the lock holder committed and exited');
+      assert.equal(await lock.release(), 0, 'the lock holder let go and exited');
     },
   };
 }
@@ -79,7 +63,7 @@ test('an edit made while another process holds the write lock is kept, retried, 
   });
   await new Promise((resolve) => setTimeout(resolve, 500)); // let chokidar finish its initial walk
 
-  const lock = await holdWriteLock(t, path.join(dataDir, DATABASE_FILE));
+  const lock = await holdWriteLockFor(t, path.join(dataDir, DATABASE_FILE));
   writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nThe quarry is full of marble.\n');
   await eventually(async () => retries.length > 0, 'the watcher reports the busy store and a retry', 60_000);
   assert.match(retries[0]!.message, /^store busy: .*; will retry in \d+(\.\d)? s$/s);
@@ -179,7 +163,7 @@ test('the language server waits out a busy store, at its first run and in watch 
   const first = await FolderIndex.open({ folder, dataDir: dataDirFor(folder, settings), embedding: { kind: 'none' } });
   const database = path.join(first.dataDir, DATABASE_FILE);
   await first.close();
-  let lock = await holdWriteLock(t, database);
+  let lock = await holdWriteLockFor(t, database);
   const index = await session.start(serialQueue());
   if (!index) {
     await lock.release();
@@ -197,7 +181,7 @@ test('the language server waits out a busy store, at its first run and in watch 
 
   // The same in watch mode: an edit made while another process writes.
   await new Promise((resolve) => setTimeout(resolve, 500)); // let chokidar finish its initial walk
-  lock = await holdWriteLock(t, database);
+  lock = await holdWriteLockFor(t, database);
   const seen = logged.length;
   writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nThe quarry is full of marble.\n');
   await eventually(async () => logged.slice(seen).some((line) => /store busy: .*; will retry in .*\(1 change kept\)/s.test(line)), 'the watcher reports the busy store', 60_000);
@@ -225,34 +209,25 @@ test('relata index --watch says the store is busy, keeps the edit, and indexes i
   const root = tempDir(t);
   const folder = writeFiles(path.join(root, 'folder'), { 'notes.md': '# Notes\n\nThe quarry is full of granite.\n' });
   const data = path.join(root, 'data');
-  const watcher = spawn(process.execPath, [CLI, 'index', folder, '--data', data, '--embedding-model', 'none', '--watch'], {
-    env: { ...process.env, RELATA_WORKSPACE: 'watch-contention' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const watcher = await startWatchProcess(t, process.execPath, [CLI, 'index', folder, '--data', data, '--embedding-model', 'none', '--watch'], {
+    ...process.env,
+    RELATA_WORKSPACE: 'watch-contention',
   });
-  let stderr = '';
-  watcher.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => watcher.once('exit', (code) => resolve(code)));
-  t.after(async () => {
-    if (watcher.exitCode === null) watcher.kill('SIGTERM');
-    await exited;
-  });
-  await eventually(async () => stderr.includes('watching'), `the watcher starts (it said: ${stderr})`, 60_000);
   await new Promise((resolve) => setTimeout(resolve, 1000)); // "watching" is printed before chokidar has listed the folder
 
-  const lock = await holdWriteLock(t, path.join(data, DATABASE_FILE));
+  const lock = await holdWriteLockFor(t, path.join(data, DATABASE_FILE));
   writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nThe quarry is full of marble.\n');
   await eventually(
-    async () => /store busy: process \d+ .* is writing to .*relata\.sqlite; will retry in [\d.]+ s \(1 change kept\)/s.test(stderr),
-    `the watcher says the store is busy and that it will retry (it said: ${stderr})`,
+    async () => /store busy: process \d+ .* is writing to .*relata\.sqlite; will retry in [\d.]+ s \(1 change kept\)/s.test(watcher.stderr()),
+    `the watcher says the store is busy and that it will retry (it said: ${watcher.stderr()})`,
     90_000,
   );
-  assert.doesNotMatch(stderr, /watch error/, 'a busy store is not reported as an error');
+  assert.doesNotMatch(watcher.stderr(), /watch error/, 'a busy store is not reported as an error');
   assert.deepEqual(cliSearch(data, 'marble'), [], 'nothing is served before the lock is released');
   await lock.release();
 
-  await eventually(async () => cliSearch(data, 'marble').includes('notes.md'), `the edit is searchable (the watcher said: ${stderr})`, 90_000);
+  await eventually(async () => cliSearch(data, 'marble').includes('notes.md'), `the edit is searchable (the watcher said: ${watcher.stderr()})`, 90_000);
   assert.deepEqual(cliSearch(data, 'granite'), [], 'the old text is no longer served');
-  watcher.kill('SIGTERM');
-  assert.equal(await exited, 0, 'the watcher stops cleanly');
-  assert.doesNotMatch(stderr, /not indexed before the watch stopped/);
+  assert.equal(await watcher.stop(), 0, 'the watcher stops cleanly');
+  assert.doesNotMatch(watcher.stderr(), /not indexed before the watch stopped/);
 });

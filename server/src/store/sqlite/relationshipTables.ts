@@ -16,6 +16,7 @@ import type {
   RelationshipRecord,
   ReviewRule,
 } from '../contract.ts';
+import { toEvent, type EventRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 export interface RelationshipRow {
@@ -330,21 +331,12 @@ export class RelationshipTables {
 
   history(id: string): RelationshipEvent[] {
     return this.sql
-      .rows<{ at: string; kind: RelationshipEvent['kind']; actor: string; type: RelationshipType; score: number; score_version: string; signals: string; note: string | null }>(
+      .rows<EventRow>(
         // By time first: a history carried from a rebuilt store (restore) is older than the rows added here before it.
         'SELECT * FROM relationship_events WHERE workspace = @ws AND relationship_id = @id ORDER BY at, rowid',
         { id },
       )
-      .map((row) => ({
-        at: row.at,
-        kind: row.kind,
-        actor: row.actor,
-        type: row.type,
-        score: row.score,
-        scoreVersion: row.score_version,
-        signals: JSON.parse(row.signals) as SignalView[],
-        note: row.note,
-      }));
+      .map(toEvent);
   }
 
   /** The relationships of a forgotten item, and their history, keep every row and lose the quotes. */

@@ -1,8 +1,8 @@
 // Rows of the chunks, entities and claims tables as the engine's types, shared by the store's
 // per-item reads, discovery's batched reads and search's reads by id.
 
-import type { EntityType, Location } from '../../../../shared/types.ts';
-import type { ChunkRecord, StoredClaim, StoredEntity } from '../contract.ts';
+import type { EntityType, Location, SignalView } from '../../../../shared/types.ts';
+import type { ChunkRecord, RelationshipEvent, StoredClaim, StoredEntity } from '../contract.ts';
 
 export interface ChunkRow {
   id: string;
@@ -80,4 +80,26 @@ export const toClaim = (row: ClaimRow): StoredClaim => ({
   entityKeys: JSON.parse(row.entity_keys) as string[],
   producer: row.producer,
   extractorVersion: row.extractor_version,
+});
+
+export interface EventRow {
+  at: string;
+  kind: RelationshipEvent['kind'];
+  actor: string;
+  type: RelationshipEvent['type'];
+  score: number;
+  score_version: string;
+  signals: string;
+  note: string | null;
+}
+
+export const toEvent = (row: EventRow): RelationshipEvent => ({
+  at: row.at,
+  kind: row.kind,
+  actor: row.actor,
+  type: row.type,
+  score: row.score,
+  scoreVersion: row.score_version,
+  signals: JSON.parse(row.signals) as SignalView[],
+  note: row.note,
 });

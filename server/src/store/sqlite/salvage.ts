@@ -12,10 +12,11 @@
 import type Database from 'better-sqlite3';
 import { openToRead } from './readConnection.ts';
 import { renameSync, existsSync } from 'node:fs';
-import type { EntityAliasView, SignalView } from '../../../../shared/types.ts';
+import type { EntityAliasView } from '../../../../shared/types.ts';
 import type { RelationshipEvent, RelationshipRecord } from '../contract.ts';
 import { toView, type AliasRow } from './aliasTables.ts';
 import { toRecord, type RelationshipRow } from './relationshipTables.ts';
+import { toEvent, type EventRow } from './rows.ts';
 
 export interface CarriedRelationship {
   /** As it was in the old store, with the old store's item ids. */
@@ -54,7 +55,7 @@ export function salvageDecisions(file: string, workspace: string): Salvage {
       read<{ id: string; path: string }>('items', 'id, path', 'workspace = ?', (row) => row.id).map((row) => [row.id, row.path]),
     );
     const events = new Map<string, RelationshipEvent[]>();
-    const eventRows = read<EventRow>('relationship_events', 'rowid AS rowid_, *', 'workspace = ?', (row) => String(row.rowid_));
+    const eventRows = read<SalvagedEventRow>('relationship_events', 'rowid AS rowid_, *', 'workspace = ?', (row) => String(row.rowid_));
     for (const row of eventRows.sort((a, b) => a.rowid_ - b.rowid_)) {
       const list = events.get(row.relationship_id) ?? [];
       list.push(toEvent(row));
@@ -88,29 +89,10 @@ export function salvageDecisions(file: string, workspace: string): Salvage {
   return salvage;
 }
 
-interface EventRow {
+interface SalvagedEventRow extends EventRow {
   rowid_: number;
   relationship_id: string;
-  at: string;
-  kind: RelationshipEvent['kind'];
-  actor: string;
-  type: RelationshipEvent['type'];
-  score: number;
-  score_version: string;
-  signals: string;
-  note: string | null;
 }
-
-const toEvent = (row: EventRow): RelationshipEvent => ({
-  at: row.at,
-  kind: row.kind,
-  actor: row.actor,
-  type: row.type,
-  score: row.score,
-  scoreVersion: row.score_version,
-  signals: JSON.parse(row.signals) as SignalView[],
-  note: row.note,
-});
 
 /** The table's rows for the workspace, walked by rowid from both ends; the first error met, if any. */
 function readAround<T>(
