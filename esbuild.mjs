@@ -29,6 +29,7 @@ const cli = {
     useLiteWorker: 'server/src/embed/useLite/useLiteWorker.ts',
     onnxWorker: 'server/src/embed/onnx/onnxWorker.ts',
     stageThread: 'server/src/pipeline/threads/stageThread.ts',
+    storeCheckThread: 'server/src/store/sqlite/storeCheckThread.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -131,7 +131,7 @@ test('a command that meets a damaged page names the store and what to do, not on
   assert.equal(result.status, 1);
   assert.match(result.stderr, /relata items: .*relata\.sqlite: the store is damaged \(database disk image is malformed\)\./);
   assert.ok(result.stderr.includes(path.join(data, 'relata.sqlite')), result.stderr);
-  assert.match(result.stderr, /Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` \(decisions and history are kept\)/);
+  assert.match(result.stderr, /Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` \(it keeps the decisions and history it can still read\)/);
 });
 
 test('a missing blob: check exits non-zero naming the blob and the item that refers to it', { skip, timeout: 5 * 60_000 }, (t) => {
@@ -175,7 +175,7 @@ test('a destroyed header: status names the store and the remedy; check calls the
   assert.equal(
     status.stderr.trim(),
     `relata status: ${file}: the store is damaged (file is not a database). ` +
-      'Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` (decisions and history are kept)',
+      'Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` (it keeps the decisions and history it can still read)',
   );
   const { status: code, report } = check(data);
   assert.equal(code, 1);

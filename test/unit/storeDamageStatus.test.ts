@@ -11,7 +11,7 @@ const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
   embeddingModel: null, embeddedChunks: 0, damage: null, ...overrides,
 });
 
-const DAMAGE = '/data/relata.sqlite: the store is damaged (items (page 7): Tree 3 page 7: btreeInitPage() returns error code 11). Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` (decisions and history are kept)';
+const DAMAGE = '/data/relata.sqlite: the store is damaged (items (page 7): Tree 3 page 7: btreeInitPage() returns error code 11). Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` (it keeps the decisions and history it can still read)';
 
 test('a damaged store turns the status bar to an error and the tooltip names the store and the remedy', () => {
   const summary = summarizeStatus({ folders: [folder({ damage: DAMAGE })] });

@@ -14,7 +14,8 @@ import type { Thresholds } from '../scoring/model.ts';
 import { thresholdsFromEnv } from '../scoring/thresholds.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
 import { StoreDamagedError } from '../store/storeErrors.ts';
-import { checkStore, damageSummary } from '../store/sqlite/storeCheck.ts';
+import { checkStoreInThread } from '../store/sqlite/checkInThread.ts';
+import { damageSummary } from '../store/sqlite/storeCheck.ts';
 import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
 import type { FolderState, FolderStatus, ServerSettings } from '../../../shared/protocol.ts';
 
@@ -219,16 +220,15 @@ export class FolderSession {
   }
 
   /**
-   * SQLite's quick check of the store, once it is open and the editor has its answer: the check is
-   * linear in the file and runs on this thread (0.8-0.9 s for 3,000 items, a 58 MB file, on two
-   * loaded cores; docs/ARCHITECTURE.md "Damage found and named"), so it waits for the next turn of
-   * the event loop instead of delaying initialize. Blobs and vectors are left to \`relata check\`: hashing every file at each start would cost more than indexing.
+   * SQLite's quick check of the store, once it is open: linear in the file (0.8-0.9 s for 3,000
+   * items, a 58 MB file, on two loaded cores; docs/ARCHITECTURE.md "Damage found and named"), so it
+   * runs in a thread of its own and the server answers meanwhile. Blobs and vectors are left to
+   * `relata check`: hashing every file at each start would cost more than indexing.
    */
   private async quickCheck(index: FolderIndex): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
     if (this.stopping.signal.aborted) return;
     try {
-      const report = await checkStore({ dataDir: index.dataDir, workspace: index.workspace, quick: true, blobs: false, vectors: false });
+      const report = await checkStoreInThread({ dataDir: index.dataDir, workspace: index.workspace, quick: true, blobs: false, vectors: false });
       const damage = damageSummary(report);
       this.events.log(`${this.name}: quick check of the store in ${report.elapsed_ms} ms: ${damage ?? 'ok'}`);
       if (damage) {

@@ -6,7 +6,7 @@
 const DAMAGE_CODES = /^SQLITE_(CORRUPT|NOTADB)(_|$)/;
 
 export const DAMAGE_REMEDY =
-  'Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` (decisions and history are kept)';
+  'Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` (it keeps the decisions and history it can still read)';
 
 /** The store's file is damaged: SQLite said SQLITE_CORRUPT or SQLITE_NOTADB, at open or in a statement. */
 export class StoreDamagedError extends Error {
