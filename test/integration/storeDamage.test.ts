@@ -6,7 +6,7 @@
 // the people's decisions, re-attached to the same pairs of files.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -236,4 +236,29 @@ test('index --rebuild when the old store cannot be read at all: a working store,
   assert.equal(relata(['status', '--data', data]).status, 0);
   assert.deepEqual(json(['relationships', '--data', data, '--status', 'confirmed']), []);
   assert.ok(readdirSync(data).some((name) => name.startsWith('relata.sqlite.before-rebuild-')), 'the unreadable file is kept too');
+});
+
+test('index --rebuild refuses while another process has the store open, naming it, and sets nothing aside', { skip, timeout: 5 * 60_000 }, async (t) => {
+  const data = copyStore(lexical, path.join(tempDir(t), 'data'));
+  const database = path.join(data, 'relata.sqlite');
+  // A reader, as the folder's language server is between requests: its connection holds the store open.
+  const script = [
+    "const db = new (require('better-sqlite3'))(process.argv[1], { readonly: true });",
+    "db.prepare('SELECT COUNT(*) FROM items').get();",
+    "process.stdout.write('open\\n');",
+    "process.stdin.once('data', () => { db.close(); process.exit(0); });",
+  ].join(' ');
+  const reader = spawn(process.execPath, ['-e', script, database], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => reader.once('exit', resolve));
+  t.after(async () => {
+    if (reader.exitCode === null) reader.stdin.write('close\n');
+    await exited;
+  });
+  await new Promise((resolve) => reader.stdout.once('data', resolve));
+
+  const refused = relata(['index', folder, '--data', data, '--embedding-model', 'none', '--rebuild']);
+  assert.equal(refused.status, 1, refused.stderr);
+  assert.ok(refused.stderr.includes(`${database} is open in process ${reader.pid} (`), refused.stderr);
+  assert.match(refused.stderr, /before rebuilding/);
+  assert.deepEqual(readdirSync(data).filter((name) => name.includes('before-rebuild')), [], 'nothing was set aside');
 });

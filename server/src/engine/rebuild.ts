@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { reviewAgainstDecision } from '../discover/decisionReview.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
+import { otherProcessesWithStoreOpen } from '../store/sqlite/lockHolder.ts';
 import { salvageDecisions, setStoreFileAside, type Salvage } from '../store/sqlite/salvage.ts';
 import { DATABASE_FILE } from '../store/sqlite/sqliteStore.ts';
 
@@ -33,6 +34,15 @@ export interface RebuildReport {
 export function setStoreAside(dataDir: string, workspace: string): SetAsideStore {
   const file = path.join(dataDir, DATABASE_FILE);
   if (!existsSync(file)) return { salvage: { relationships: [], aliases: [], unreadable: [], otherWorkspaces: [] }, keptAs: null };
+  // A process that still has the file open (the folder's language server, a watcher) would go on
+  // writing to the file set aside, and its work would be lost to the new store.
+  const users = otherProcessesWithStoreOpen(file);
+  if (users.length > 0) {
+    throw new Error(
+      `${file} is open in ${users.join(', ')}: stop ${users.length === 1 ? 'it' : 'them'} (in the editor, the folder's Relata ` +
+        'language server) before rebuilding, so nothing is written to the file set aside',
+    );
+  }
   const salvage = salvageDecisions(file, workspace);
   return { salvage, keptAs: setStoreFileAside(file) };
 }
