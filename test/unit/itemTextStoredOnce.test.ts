@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { joinBlocks } from '../../server/src/parse/document.ts';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
+import { ITEM_INDEX_MAX_CHARS } from '../../server/src/store/sqlite/itemText.ts';
 import { workspaceIndexNames } from '../../server/src/store/sqlite/workspaceIndexes.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
 
@@ -41,4 +42,21 @@ test('item_texts keeps the blocks once, and readers get the joined text and a fu
   index = await FolderIndex.open({ folder, dataDir, workspace: 'alice', embedding: { kind: 'none' } });
   t.after(() => index.close());
   assert.equal((await lexical()).length, 1, 'the rebuilt item index holds the whole text');
+});
+
+test('the item index receives the first ITEM_INDEX_MAX_CHARS of a huge text; the passage index still finds a word past it', { timeout: 180_000 }, async (t) => {
+  const root = tempDir(t);
+  const filler = 'The hoist was inspected and the brake held under load. ';
+  const head = filler.repeat(Math.ceil((ITEM_INDEX_MAX_CHARS + 1024) / filler.length));
+  const folder = writeFiles(path.join(root, 'folder'), {
+    'huge.txt': `Quokkanite appears once near the start.\n\n${head}\n\nA zanzibarite alarm appears once at the end.\n`,
+  });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
+  t.after(() => index.close());
+  await index.index();
+  const paths = async (word: string) => (await searchWorkspace(index.store, null, word)).results[0]?.contributions ?? {};
+  assert.ok((await paths('quokkanite')).lexical_items !== undefined, 'a word in the first 4 MiB is in the item index');
+  const late = await paths('zanzibarite');
+  assert.equal(late.lexical_items, undefined, 'a word past the first 4 MiB is not in the item index');
+  assert.ok(late.lexical_chunks !== undefined, 'but its passage is found');
 });

@@ -28,3 +28,17 @@ export function itemTextSql(alias: string): string {
     (SELECT group_concat(json_extract(block.value, '$.text'), char(10, 10) ORDER BY block.key)
      FROM json_each(${alias}.document, '$.blocks') AS block), '')`;
 }
+
+/**
+ * How much of an item's text its item-level lexical index receives: the first 4 MiB characters.
+ * Indexing a 50 MB text as one FTS5 row made SQLite hold its whole term list in memory (+320 MB of
+ * the peak for a 48 MiB file) and its BM25 is ruled by its length past a few pages anyway. Every
+ * word of the rest stays findable: the passage index (one row per passage) covers the whole text.
+ * Ordinary documents are far below it (the largest of the evaluation documents: ~0.5 MB of text).
+ */
+export const ITEM_INDEX_MAX_CHARS = 4 * 2 ** 20;
+
+/** SQL for what the item's lexical index receives from the item_texts row named `alias`. */
+export function itemIndexTextSql(alias: string): string {
+  return `substr(${itemTextSql(alias)}, 1, ${ITEM_INDEX_MAX_CHARS})`;
+}

@@ -64,7 +64,7 @@ import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRo
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
-import { itemTextSql, loadedDocument, storedDocument } from './itemText.ts';
+import { itemIndexTextSql, loadedDocument, storedDocument } from './itemText.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
 
@@ -749,7 +749,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         })!;
         this.run(
           `INSERT INTO ${this.fts.items} (rowid, title, text)
-           SELECT @seq, @title, COALESCE((SELECT ${itemTextSql('texts')} FROM item_texts AS texts
+           SELECT @seq, @title, COALESCE((SELECT ${itemIndexTextSql('texts')} FROM item_texts AS texts
                                           WHERE texts.workspace = @ws AND texts.item_id = @itemId), '')`,
           { seq, title: item.title ?? '', itemId },
         );

@@ -5,7 +5,7 @@
 // interleave with it.
 
 import { createHash } from 'node:crypto';
-import { itemTextSql } from './itemText.ts';
+import { itemIndexTextSql } from './itemText.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 export interface WorkspaceIndexNames {
@@ -42,7 +42,7 @@ export function ensureWorkspaceIndexes(sql: ScopedSql): WorkspaceIndexNames {
         title, text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
       sql.run(
         `INSERT INTO ${names.items} (rowid, title, text)
-         SELECT items.seq, COALESCE(items.title, ''), ${itemTextSql('item_texts')}
+         SELECT items.seq, COALESCE(items.title, ''), ${itemIndexTextSql('item_texts')}
          FROM items JOIN item_texts ON item_texts.workspace = @ws AND item_texts.item_id = items.id
          WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`,
       );
