@@ -1,6 +1,6 @@
 // Damage is never reported as success, and never costs more than it must. A store indexed by the
 // real CLI (default embedding model) is copied per test and pages of one table are overwritten
-// with random bytes (test/support/damagedPages.ts): `reprocess` and `index` that meet the damage
+// with random bytes (test/support/storeDamage.ts): `reprocess` and `index` that meet the damage
 // list the failed jobs and exit 1, while a file that fails for its own reasons still does not
 // fail the run; a search, an answer and the language server's search whose vector table (or
 // passage index) is damaged answer from the other paths and name the one that was unavailable.
@@ -15,7 +15,7 @@ import { after, before, test, type TestContext } from 'node:test';
 import { AskRequest, SearchRequest } from '../../shared/protocol.ts';
 import type { AnswerResult, SearchResponse } from '../../shared/types.ts';
 import { defaultDataDir } from '../../server/src/store/dataDir.ts';
-import { damageTablePages } from '../support/damagedPages.ts';
+import { damageTablePages } from '../support/storeDamage.ts';
 import { CLI, needsBuild, startServer } from '../support/languageServer.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
 

@@ -1,5 +1,6 @@
 // Ways to damage a copy of a store the way disks and people do: random bytes over one page of the
-// SQLite file, over its header, over a vector table's rows; a blob removed or rewritten. Each works
+// SQLite file, over every page of chosen tables, over its header, over a vector table's rows; a
+// blob removed or rewritten. Each works
 // on a checkpointed file, so the bytes on disk are the whole store.
 
 import Database from 'better-sqlite3';
@@ -39,6 +40,23 @@ export function damageMiddlePage(file: string, owner?: string): { page: number; 
   if (!target) throw new Error(`no b-tree page${owner ? ` of ${owner}` : ''} in ${file}`);
   overwrite(file, (target.pageno - 1) * PAGE_SIZE, randomBytes(PAGE_SIZE));
   return { page: target.pageno, owner: target.name, pages };
+}
+
+/**
+ * Overwrites every page of the tables and indexes whose names match the GLOB pattern, as a bad
+ * sector or a stray write would; everything else stays readable, so a test can ask whether one
+ * damaged table costs only what depends on it. Returns how many pages.
+ */
+export function damageTablePages(dataDir: string, tableGlob: string): number {
+  const file = path.join(dataDir, 'relata.sqlite');
+  checkpoint(file);
+  const db = new Database(file, { readonly: true });
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pages = (db.prepare('SELECT pageno FROM dbstat WHERE name GLOB ? ORDER BY pageno').all(tableGlob) as { pageno: number }[]).map((row) => row.pageno);
+  db.close();
+  if (pages.length === 0) throw new Error(`${file}: no page belongs to a table matching ${tableGlob}`);
+  for (const page of pages) overwrite(file, (page - 1) * pageSize, randomBytes(pageSize));
+  return pages.length;
 }
 
 /** Random bytes over the first page's header: SQLite no longer recognises the file. */
