@@ -20,6 +20,10 @@ const external = [
   '@energetic-ai/*',
   'node-llama-cpp',
   'hnswlib-node',
+  // The MongoDB + Qdrant backend's clients are loaded only when that backend is chosen, so the
+  // default (SQLite) start-up never pays for them.
+  'mongodb',
+  '@qdrant/js-client-rest',
 ];
 
 /** @type {import('esbuild').BuildOptions} */

@@ -15,7 +15,7 @@ import type { Embedder } from '../../server/src/embed/types.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { defaultPipelineSettings } from '../../server/src/pipeline/settings.ts';
 import { embed } from '../../server/src/pipeline/stages/embed.ts';
-import { BlobStore } from '../../server/src/store/blobs.ts';
+import { FileBlobStore } from '../../server/src/store/blobs.ts';
 import type { SearchPath } from '../../shared/types.ts';
 import { fuse, fusionParameters, type FusionParameters } from '../../server/src/ranking/fusion.ts';
 import type { PathResult } from '../../server/src/ranking/paths.ts';
@@ -120,7 +120,7 @@ async function indexCorpus(embedder: CachedEmbedder): Promise<WorkspaceStore> {
   const { store } = index;
   const context = {
     store,
-    blobs: new BlobStore(path.join(dataDir, 'blobs')),
+    blobs: new FileBlobStore(path.join(dataDir, 'blobs')),
     folder: CORPUS,
     settings: defaultPipelineSettings(),
     embedder: new GivenEmbedder(embedder),

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BlobStore, sha256, STALE_TEMP_MS } from '../../server/src/store/blobs.ts';
+import { FileBlobStore, sha256, STALE_TEMP_MS } from '../../server/src/store/blobs.ts';
 import { tempDir } from '../support/tempFolder.ts';
 
 function filesUnder(root: string): string[] {
@@ -31,11 +31,11 @@ test('a disk that fills during a blob write fails the put and leaves no temp fil
   }
   return (async () => {
     const root = path.join(mountPoint, 'blobs');
-    const blobs = new BlobStore(root);
+    const blobs = new FileBlobStore(root);
     const bytes = new Uint8Array(256 * 1024).fill(7);
     await assert.rejects(blobs.put(sha256(bytes), bytes), (error: NodeJS.ErrnoException) => error.code === 'ENOSPC');
     assert.deepEqual(filesUnder(root), [], 'neither the blob nor its temp file is left');
-    assert.equal(blobs.has(sha256(bytes)), false);
+    assert.equal(await blobs.has(sha256(bytes)), false);
 
     const small = new TextEncoder().encode('fits easily');
     await blobs.put(sha256(small), small);
@@ -56,7 +56,7 @@ test('the first write of a process sweeps temp files old enough to belong to no 
   utimesSync(stale, longAgo, longAgo);
   utimesSync(unrelated, longAgo, longAgo);
 
-  const blobs = new BlobStore(root);
+  const blobs = new FileBlobStore(root);
   const bytes = new TextEncoder().encode('another document');
   await blobs.put(sha256(bytes), bytes);
 
@@ -64,5 +64,5 @@ test('the first write of a process sweeps temp files old enough to belong to no 
   assert.ok(!left.includes(path.relative(root, stale)), 'the stale temp file is gone');
   assert.ok(left.includes(path.relative(root, fresh)), 'a temp file younger than the limit may be a live write: kept');
   assert.ok(left.includes(path.relative(root, unrelated)), 'only names a blob write makes are swept');
-  assert.ok(blobs.has(sha256(bytes)));
+  assert.ok(await blobs.has(sha256(bytes)));
 });

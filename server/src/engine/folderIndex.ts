@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
-import { BlobStore } from '../store/blobs.ts';
+import { FileBlobStore } from '../store/blobs.ts';
 import { findAliasCandidates } from '../discover/aliases.ts';
 import type { RelationshipClassifier } from '../discover/classifier.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
@@ -79,7 +79,7 @@ export class FolderIndex {
     this.rules = new FolderRules(this.folder, settings.exclude);
     this.context = {
       store,
-      blobs: new BlobStore(path.join(dataDir, 'blobs')),
+      blobs: new FileBlobStore(path.join(dataDir, 'blobs')),
       folder: this.folder,
       settings,
       embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),

@@ -21,7 +21,24 @@ export const STALE_TEMP_MS = 10 * 60_000;
 
 const TEMP_NAME = /^[0-9a-f]{64}\.[0-9a-f]{12}\.tmp$/;
 
-export class BlobStore {
+/**
+ * Where a store keeps original bytes, content-addressed by sha256: files beside the SQLite store
+ * (FileBlobStore), GridFS beside MongoDB (mongoQdrant/gridFsBlobs.ts). A blob is written once and
+ * never rewritten.
+ */
+export interface BlobStore {
+  put(hash: string, bytes: Uint8Array): Promise<void>;
+  has(hash: string): Promise<boolean>;
+  get(hash: string): Promise<Uint8Array>;
+  /** Whether the blob is there and its bytes still hash to its name (`relata check`). */
+  verify(hash: string): Promise<'ok' | 'missing' | 'mismatch'>;
+  /** Only for bytes the store reports as referenced by no item or version of any workspace. */
+  remove(hash: string): Promise<void>;
+  /** Every stored hash (for `relata export`). */
+  list(): AsyncIterable<string>;
+}
+
+export class FileBlobStore implements BlobStore {
   /** Set by the first put: a process sweeps once, when it first writes, and readers never do. */
   private swept: Promise<number> | null = null;
 
@@ -32,7 +49,7 @@ export class BlobStore {
     return path.join(this.root, hash.slice(0, 2), hash);
   }
 
-  has(hash: string): boolean {
+  async has(hash: string): Promise<boolean> {
     return existsSync(this.pathOf(hash));
   }
 
@@ -91,5 +108,13 @@ export class BlobStore {
   /** Only for bytes the store reports as referenced by no item or version of any workspace. */
   async remove(hash: string): Promise<void> {
     await rm(this.pathOf(hash), { force: true });
+  }
+
+  async *list(): AsyncIterable<string> {
+    const shards = (await readdir(this.root).catch(() => [] as string[])).filter((shard) => /^[0-9a-f]{2}$/.test(shard)).sort();
+    for (const shard of shards) {
+      const names = await readdir(path.join(this.root, shard)).catch(() => [] as string[]);
+      for (const name of names.sort()) if (/^[0-9a-f]{64}$/.test(name)) yield name;
+    }
   }
 }

@@ -11,11 +11,19 @@ export function relataDataHome(): string {
   return envPaths('relata', { suffix: '' }).data;
 }
 
-export function defaultDataDir(folder: string): string {
+/**
+ * A folder's name among others: its base name and a digest of its absolute path. Names its
+ * default data directory, and scopes its documents on a shared MongoDB + Qdrant store.
+ */
+export function folderKey(folder: string): string {
   const absolute = path.resolve(folder);
   const digest = createHash('sha256').update(absolute).digest('hex').slice(0, 12);
   const name = path.basename(absolute).replace(/[^\w.-]+/g, '_') || 'root';
-  return path.join(relataDataHome(), 'folders', `${name}-${digest}`);
+  return `${name}-${digest}`;
+}
+
+export function defaultDataDir(folder: string): string {
+  return path.join(relataDataHome(), 'folders', folderKey(folder));
 }
 
 /** True when `inner` is `outer` or lies beneath it; only the segment `..` climbs (`..notes` is a name). */

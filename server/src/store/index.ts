@@ -1,19 +1,48 @@
-// Opens the store a command or the language server should use. Today that is the embedded
-// SQLite default; a MongoDB + Qdrant backend will be chosen here by configuration.
+// Opens the store a command, a worker or the language server should use: the embedded SQLite
+// default, or MongoDB + Qdrant, chosen by the StoreLocation alone. Nothing else in the engine
+// knows which backend it talks to.
 
+import path from 'node:path';
+import { FileBlobStore, type BlobStore } from './blobs.ts';
 import type { StoreAccess, WorkspaceStore } from './contract.ts';
+import type { StoreLocation } from './location.ts';
+import { openMongoQdrantStore } from './mongoQdrant/index.ts';
 import { openSqliteStore } from './sqlite/sqliteStore.ts';
 
 export interface OpenStoreOptions {
-  dataDir: string;
+  /** The SQLite data directory; shorthand for `location: { backend: 'sqlite', dataDir }`. */
+  dataDir?: string;
+  location?: StoreLocation;
   workspace: string;
   /** 'write' unless given; commands that only read open with 'read' so they never wait for a writer. */
   access?: StoreAccess;
 }
 
+export interface OpenedStore {
+  store: WorkspaceStore;
+  /** Where the store keeps original bytes. */
+  blobs: BlobStore;
+}
+
+export function locationOf(options: Pick<OpenStoreOptions, 'dataDir' | 'location'>): StoreLocation {
+  if (options.location) return options.location;
+  if (options.dataDir) return { backend: 'sqlite', dataDir: options.dataDir };
+  throw new Error('openStore needs a data directory or a store location');
+}
+
+export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
+  const location = locationOf(options);
+  if (location.backend === 'mongodb-qdrant') return openMongoQdrantStore({ location, workspace: options.workspace, access: options.access });
+  return {
+    store: openSqliteStore({ dataDir: location.dataDir, workspace: options.workspace, access: options.access }),
+    blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
+  };
+}
+
 export function openStore(options: OpenStoreOptions): WorkspaceStore {
-  return openSqliteStore(options);
+  return openStoreWithBlobs(options).store;
 }
 
 export type { StoreAccess, WorkspaceStore } from './contract.ts';
+export type { StoreLocation } from './location.ts';
 export { StoreBusyError } from './storeBusy.ts';

@@ -13,7 +13,7 @@ import type Database from 'better-sqlite3';
 import { openToRead } from './readConnection.ts';
 import * as sqliteVec from 'sqlite-vec';
 import path from 'node:path';
-import { BlobStore } from '../blobs.ts';
+import { FileBlobStore, type BlobStore } from '../blobs.ts';
 import { DAMAGE_REMEDY, isDamageError } from '../storeErrors.ts';
 
 export type ProblemKind = 'unreadable' | 'integrity' | 'blob_missing' | 'blob_mismatch' | 'vectors';
@@ -94,7 +94,7 @@ export async function checkStore(options: StoreCheckOptions): Promise<StoreCheck
     // The schema itself is unreadable: nothing else can be looked up.
     if (problems.some((problem) => problem.kind === 'unreadable')) return report();
     if (options.blobs !== false) {
-      const blobs = await blobProblems(db, new BlobStore(path.join(options.dataDir, 'blobs')), options.workspace, rebuild.replace(/ --rebuild\b/, ''));
+      const blobs = await blobProblems(db, new FileBlobStore(path.join(options.dataDir, 'blobs')), options.workspace, rebuild.replace(/ --rebuild\b/, ''));
       checked.blobs = blobs.checked;
       problems.push(...blobs.problems);
     }
