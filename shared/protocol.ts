@@ -8,6 +8,7 @@
 
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import { array, boolean, integer, nullable, number, object, oneOf, optional, string, type Schema } from './schema.ts';
+import type { StoreBackend } from './storeEnvironment.ts';
 import type {
   AlsoItem,
   AnswerResult,
@@ -35,7 +36,11 @@ const folderUri = string({ minLength: 1, maxLength: 4096 });
 
 // Initialization -------------------------------------------------------------
 
-/** The extension's settings, as the server needs them; sent as `initializationOptions`. */
+/**
+ * The extension's settings, as the server needs them; sent as `initializationOptions`. Which store
+ * backend, and where, is not among them: it reaches the server through its environment
+ * (shared/storeEnvironment.ts), because LSP tracing logs these and a MongoDB URI may carry a password.
+ */
 export interface ServerSettings {
   /** Where each folder's store lives: empty for the default (one directory per folder under the user's data home). */
   dataLocation: string;
@@ -55,8 +60,6 @@ export interface ServerSettings {
   /** Relationship thresholds (relationship-score-v1); null keeps the design's defaults. */
   minScore: number | null;
   storeScore: number | null;
-  /** The store backend; only "sqlite" (embedded) exists today. */
-  storeBackend: 'sqlite';
   /** Forget a deleted file's text and bytes as soon as it is tombstoned (`relata index --forget-deleted`). */
   forgetDeleted: boolean;
 }
@@ -81,7 +84,6 @@ export namespace Initialization {
     allowInsecureEndpoint: boolean(),
     minScore: nullable(number({ min: 0, max: 1 })),
     storeScore: nullable(number({ min: 0, max: 1 })),
-    storeBackend: oneOf(['sqlite'] as const),
     forgetDeleted: boolean(),
   }) satisfies Schema<ServerSettings>;
   /** The fields beside `settings`, each checked whole (`settings` is checked setting by setting). */
@@ -115,6 +117,16 @@ export interface FolderStatus {
    * the store's path, what is damaged and what to do; null while nothing says so.
    */
   damage: string | null;
+  /** Which store the folder uses and where (passwords taken out); null until the session has read it. */
+  store: FolderStore | null;
+}
+
+export interface FolderStore {
+  backend: StoreBackend;
+  /** The data directory, or the MongoDB and Qdrant addresses with the folder's key. */
+  where: string;
+  /** The MongoDB or Qdrant server did not answer when work last needed it (its words); the work waits and is retried. */
+  unreachable: string | null;
 }
 
 export interface StatusReport {

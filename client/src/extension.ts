@@ -12,6 +12,7 @@ import { relataHoverProvider } from './hoverProvider.ts';
 import { searchKnowledge } from './searchKnowledge.ts';
 import { ServerConnection } from './serverConnection.ts';
 import { showFileStatus } from './fileStatus.ts';
+import { askStoreCredentials, clearStoreCredentials } from './storeCredentials.ts';
 import { summarizeStatus } from './statusSummary.ts';
 import { decide, showAsk, showRelationship, showScoringModel, type PanelContext } from './webviews/panels.ts';
 
@@ -49,6 +50,11 @@ export function activate(context: vscode.ExtensionContext): void {
     return (uri && vscode.workspace.getWorkspaceFolder(uri)?.uri.toString()) ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString();
   };
   const reportFailure = (what: string) => (error: Error) => vscode.window.showErrorMessage(`Relata: ${what}: ${error.message}`);
+  // New credentials reach the server only in the environment it starts with.
+  const restartForCredentials = (said: string) => {
+    void vscode.window.showInformationMessage(`Relata: ${said}`);
+    if (vscode.workspace.isTrusted) void server.restart().then(renderStatus);
+  };
   const decideFromTree = async (kind: 'confirm' | 'reject', node: ProposalNode | undefined) => {
     if (node?.kind !== 'proposal') return;
     const note = await vscode.window.showInputBox({
@@ -89,6 +95,21 @@ export function activate(context: vscode.ExtensionContext): void {
       chooseOriginal(server, file).catch(reportFailure('could not choose the original')),
     ),
     vscode.commands.registerCommand('relata.restartServer', () => server.restart().then(renderStatus)),
+    vscode.commands.registerCommand('relata.setStoreCredentials', () =>
+      askStoreCredentials((options) => vscode.window.showInputBox(options), context.secrets).then(
+        (saved) => saved && restartForCredentials('store credentials saved in VS Code\'s secret storage; the server restarts with them.'),
+        reportFailure('could not save the store credentials'),
+      ),
+    ),
+    vscode.commands.registerCommand('relata.clearStoreCredentials', () =>
+      clearStoreCredentials(context.secrets).then(
+        (cleared) => {
+          if (cleared) restartForCredentials('store credentials removed; the server restarts without them.');
+          else void vscode.window.showInformationMessage('Relata: no store credentials were stored.');
+        },
+        reportFailure('could not remove the store credentials'),
+      ),
+    ),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('relata') && !event.affectsConfiguration('relata.trace') && vscode.workspace.isTrusted) {
         void server.restart().then(renderStatus);

@@ -5,14 +5,11 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { RequestType } from 'vscode-languageserver-protocol';
-import {
-  RelationshipsChangedNotification,
-  StatusNotification,
-  type InitializationOptions,
-  type StatusReport,
-} from '../../shared/protocol.ts';
+import { RelationshipsChangedNotification, StatusNotification, type StatusReport } from '../../shared/protocol.ts';
 import { chooseRuntime, RuntimeNotFound } from './serverRuntime.ts';
-import { RUNTIME_SETTING, serverSettings, settingReader } from './settings.ts';
+import { initializationOptions, RUNTIME_SETTING, settingReader } from './settings.ts';
+import { describeStoreSettings, serverEnvironment, storeEnvironment, storeSettings, StoreSettingsError } from './storeConnection.ts';
+import { readStoreSecrets } from './storeCredentials.ts';
 
 export class ServerConnection implements vscode.Disposable {
   private client: LanguageClient | null = null;
@@ -46,6 +43,17 @@ export class ServerConnection implements vscode.Disposable {
     const started = performance.now();
     const serverScript = this.context.asAbsolutePath('dist/cli.js');
     const read = settingReader(vscode.workspace.getConfiguration('relata'));
+    const store = storeSettings(read);
+    let storeEnv: Record<string, string>;
+    try {
+      const secrets = store.backend === 'sqlite' ? {} : await readStoreSecrets(this.context.secrets);
+      storeEnv = storeEnvironment(store, secrets);
+      this.output.info(`store: ${describeStoreSettings(store, secrets)}`);
+    } catch (error) {
+      if (!(error instanceof StoreSettingsError)) throw error;
+      this.fail(error.message, error.setting);
+      return;
+    }
     let runtime;
     try {
       runtime = await chooseRuntime(read(RUNTIME_SETTING, 'node'), serverScript);
@@ -58,13 +66,14 @@ export class ServerConnection implements vscode.Disposable {
       command: runtime.command,
       args: [serverScript, 'serve'],
       transport: TransportKind.stdio,
-      options: { env: { ...process.env, ...runtime.env } },
+      // The store's location and credentials travel here, never in initializationOptions.
+      options: { env: serverEnvironment(process.env, runtime.env, storeEnv) },
     };
     const clientOptions: LanguageClientOptions = {
       // No language features are delegated: hovers, search and views ask by custom requests.
       documentSelector: [],
       outputChannel: this.output,
-      initializationOptions: (): InitializationOptions => ({ settings: serverSettings(read) }),
+      initializationOptions: () => initializationOptions(read),
       initializationFailedHandler: (error) => {
         this.fail(`the Relata language server failed to initialize: ${String(error)}`);
         return false;
@@ -87,12 +96,13 @@ export class ServerConnection implements vscode.Disposable {
     }
   }
 
-  private fail(message: string): void {
+  /** The server is not running: said in the output, the status bar and a message whose button opens `setting`. */
+  private fail(message: string, setting = `relata.${RUNTIME_SETTING}`): void {
     this.problem = message;
     this.output.error(message);
     this.statusEmitter.fire(null);
     void vscode.window.showErrorMessage(message, 'Open Settings').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', `relata.${RUNTIME_SETTING}`);
+      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
   }
 

@@ -4,7 +4,7 @@
 // read from the user's own settings only: a repository's .vscode/settings.json, trusted or not,
 // must not be able to point the model endpoint at its own server or run its own "node".
 
-import type { ServerSettings } from '../../shared/protocol.ts';
+import type { InitializationOptions, ServerSettings } from '../../shared/protocol.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../shared/types.ts';
 
 /** Reads one setting under "relata.", falling back to the default when unset or of the wrong type. */
@@ -18,6 +18,9 @@ export const RUNTIME_SETTING = 'server.runtime';
  */
 export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   RUNTIME_SETTING,
+  'store.backend',
+  'store.mongodbUri',
+  'store.qdrantUrl',
   'store.dataLocation',
   'embedding.model',
   'answers.llmModelPath',
@@ -51,7 +54,6 @@ export function serverSettings(read: SettingReader): ServerSettings {
   };
   const exclude = read<unknown>('index.exclude', []);
   return {
-    storeBackend: 'sqlite',
     dataLocation: text('store.dataLocation'),
     exclude: Array.isArray(exclude) ? exclude.filter((pattern): pattern is string => typeof pattern === 'string' && pattern.trim() !== '') : [],
     maxFileMb: optionalNumber('index.maxFileMb', 0.001, 10_000) ?? 50,
@@ -64,4 +66,12 @@ export function serverSettings(read: SettingReader): ServerSettings {
     storeScore: optionalNumber('relationships.storeScore', 0, 1),
     forgetDeleted: read<unknown>('store.forgetDeleted', false) === true,
   };
+}
+
+/**
+ * What the server is sent in `initializationOptions`, which LSP tracing logs: the settings above
+ * and nothing else. The store's location and credentials go in its environment (storeConnection.ts).
+ */
+export function initializationOptions(read: SettingReader): InitializationOptions {
+  return { settings: serverSettings(read) };
 }

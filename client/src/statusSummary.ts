@@ -3,6 +3,7 @@
 // the wording is tested without VS Code.
 
 import type { FolderStatus, StatusReport } from '../../shared/protocol.ts';
+import type { StoreBackend } from '../../shared/storeEnvironment.ts';
 
 export interface StatusSummary {
   text: string;
@@ -12,6 +13,8 @@ export interface StatusSummary {
   /** True when a folder could not be indexed at all, or files failed. */
   warning: boolean;
 }
+
+const STORE_NAMES: Record<StoreBackend, string> = { sqlite: 'SQLite', 'mongodb-qdrant': 'MongoDB + Qdrant' };
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
@@ -29,9 +32,12 @@ function folderLine(folder: FolderStatus): string {
     folder.embeddingModel === null
       ? 'semantic search off (no embedding model)'
       : `vectors for ${folder.embeddedChunks} of ${folder.chunks} passages (${folder.embeddingModel})`;
+  const store = folder.store;
   return [
     `${folder.name}: ${state}`,
     ...(folder.damage ? [`  ${folder.damage}`] : []),
+    ...(store?.unreachable ? [`  store unreachable: ${store.unreachable}; the work is kept and retried until it answers`] : []),
+    ...(store ? [`  store: ${STORE_NAMES[store.backend]}, ${store.where}`] : []),
     `  ${indexed} indexed, ${failed} failed, ${skipped} skipped, ${duplicate} duplicates, ${pending} pending`,
     `  ${plural(folder.chunks, 'passage')}; ${coverage}`,
   ].join('\n');
@@ -50,8 +56,12 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
   const indexed = sum((folder) => folder.items.indexed);
   // Damage outranks progress: what is served may be wrong until the store is checked or rebuilt.
   const damaged = folders.filter((folder) => folder.damage).length;
+  // A store server that does not answer comes next: nothing moves until it is back.
+  const unreachable = folders.filter((folder) => folder.store?.unreachable).length;
   const text = damaged
     ? `$(error) Relata: store damaged` + (folders.length > 1 ? ` (${plural(damaged, 'folder')})` : '')
+    : unreachable
+    ? `$(debug-disconnect) Relata: store unreachable` + (folders.length > 1 ? ` (${plural(unreachable, 'folder')})` : '')
     : busy
     ? `$(sync~spin) Relata: indexing (${plural(sum((folder) => folder.queueDepth), 'step')} left)`
     : `$(${broken || failed ? 'warning' : 'database'}) Relata: ${indexed} indexed` + (failed ? `, ${failed} failed` : '') + (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
@@ -59,6 +69,6 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     text,
     tooltip: `${folders.map(folderLine).join('\n')}\n\nClick for the status of every file.`,
     busy,
-    warning: damaged > 0 || broken > 0 || failed > 0,
+    warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0,
   };
 }

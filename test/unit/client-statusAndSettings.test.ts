@@ -14,7 +14,7 @@ import { tempDir } from '../support/tempFolder.ts';
 const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
   folder: 'file:///demo', name: 'demo', state: 'watching', reason: null,
   items: { indexed: 9, failed: 1, skipped: 0, duplicate: 1, pending: 0 }, chunks: 21, queueDepth: 0,
-  embeddingModel: 'use-lite@0.2.0', embeddedChunks: 21, damage: null, ...overrides,
+  embeddingModel: 'use-lite@0.2.0', embeddedChunks: 21, damage: null, store: null, ...overrides,
 });
 
 test('the status bar says indexing with steps left, then the counts with failures called out', () => {
@@ -41,7 +41,7 @@ test('settings map onto the server settings, with defaults for unset or malforme
   const values: Record<string, unknown> = { 'index.exclude': ['drafts/', 3, ''], 'index.maxFileMb': -1, 'index.maxPdfPages': 'many', 'relationships.minScore': 0.2, 'relationships.storeScore': 7, 'embedding.model': ' none ' };
   const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
   assert.deepEqual(settings, {
-    storeBackend: 'sqlite', dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, maxPdfPages: 2_000, embeddingModel: 'none',
+    dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, maxPdfPages: 2_000, embeddingModel: 'none',
     llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, minScore: 0.2, storeScore: null, forgetDeleted: false,
   });
 });

@@ -18,7 +18,6 @@ const DEFAULTS: ServerSettings = {
   allowInsecureEndpoint: false,
   minScore: null,
   storeScore: null,
-  storeBackend: 'sqlite',
   forgetDeleted: false,
 };
 

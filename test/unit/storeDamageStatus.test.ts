@@ -8,7 +8,7 @@ import { summarizeStatus } from '../../client/src/statusSummary.ts';
 const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
   folder: 'file:///demo', name: 'demo', state: 'watching', reason: null,
   items: { indexed: 9, failed: 0, skipped: 0, duplicate: 0, pending: 0 }, chunks: 21, queueDepth: 0,
-  embeddingModel: null, embeddedChunks: 0, damage: null, ...overrides,
+  embeddingModel: null, embeddedChunks: 0, damage: null, store: null, ...overrides,
 });
 
 const DAMAGE = '/data/relata.sqlite: the store is damaged (items (page 7): Tree 3 page 7: btreeInitPage() returns error code 11). Run `relata check` to see what, or rebuild it from the folder with `relata index --rebuild` (it keeps the decisions and history it can still read)';

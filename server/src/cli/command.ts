@@ -2,6 +2,7 @@
 // means writing a module that exports a Command and listing it there.
 
 import type { ParseArgsConfig } from 'node:util';
+import { STORE_OPTIONS, STORE_USAGE } from './storeFlags.ts';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -26,12 +27,14 @@ export interface Command {
 /** Options every command accepts. */
 export const COMMON_OPTIONS: OptionSpec = {
   data: { type: 'string' },
+  ...STORE_OPTIONS,
   workspace: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
-export const COMMON_USAGE = `  --data DIR        store directory (default: one per folder under the user's data home)
+export const COMMON_USAGE = `  --data DIR        SQLite store directory (default: one per folder under the user's data home)
+${STORE_USAGE}
   --workspace NAME  workspace to read and write (default: the OS user)
   --json            print exactly one JSON document on stdout
   -h, --help        show this help`;

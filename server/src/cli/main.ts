@@ -8,7 +8,9 @@ import { askCommand } from './commands/ask.ts';
 import { checkCommand } from './commands/check.ts';
 import { confirmCommand, rejectCommand } from './commands/decide.ts';
 import { entitiesCommand } from './commands/entities.ts';
+import { exportCommand } from './commands/export.ts';
 import { forgetCommand } from './commands/forget.ts';
+import { importCommand } from './commands/import.ts';
 import { indexCommand } from './commands/index.ts';
 import { itemCommand } from './commands/item.ts';
 import { itemsCommand } from './commands/items.ts';
@@ -19,12 +21,15 @@ import { scoringCommand } from './commands/scoring.ts';
 import { searchCommand } from './commands/search.ts';
 import { serveCommand } from './commands/serve.ts';
 import { statusCommand } from './commands/status.ts';
+import { workerCommand } from './commands/worker.ts';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
 import { DAMAGE_REMEDY, isDamageError } from '../store/storeErrors.ts';
+import { isStoreUnreachable, unreachableReason, withoutCredentials } from '../engine/storeRetry.ts';
 import { terminalText } from './terminalText.ts';
 
 const COMMANDS: Command[] = [
   indexCommand,
+  workerCommand,
   statusCommand,
   itemsCommand,
   itemCommand,
@@ -39,6 +44,8 @@ const COMMANDS: Command[] = [
   reprocessCommand,
   forgetCommand,
   checkCommand,
+  exportCommand,
+  importCommand,
   scoringCommand,
   searchCommand,
   askCommand,
@@ -88,7 +95,13 @@ export async function main(argv: string[]): Promise<number> {
       log(`relata ${command.name}: the store is damaged (${(error as Error).message}). ${DAMAGE_REMEDY}`);
       return EXIT_FAILURE;
     }
-    log(`relata ${command.name}: ${(error as Error).message}`);
+    if (isStoreUnreachable(error)) {
+      // A server that is down or refuses: which one and where, in one line; the work waits in its queue.
+      log(`relata ${command.name}: the store could not be reached (${unreachableReason(error)}); nothing was lost: try again when it is back`);
+      return EXIT_FAILURE;
+    }
+    // One line, never a stack; a driver's message may quote its connection string.
+    log(`relata ${command.name}: ${withoutCredentials(error instanceof Error ? error.message : String(error))}`);
     return EXIT_FAILURE;
   }
 }

@@ -1,29 +1,45 @@
 // Opens an existing store, to read (status, listings, search, ask: they never wait for a writer)
 // or to write (decisions), or the folder index behind it for the commands that run the pipeline on
-// what was indexed (reprocess, original).
+// what was indexed (reprocess, original). Which store, and where, comes from storeFlags.ts.
 
 import { parseEmbeddingChoice } from '../embed/choice.ts';
 import { defaultWorkspace, FolderIndex } from '../engine/folderIndex.ts';
-import { openStore } from '../store/index.ts';
+import { openStoreWithBlobs } from '../store/index.ts';
 import type { StoreAccess, WorkspaceStore } from '../store/contract.ts';
-import { locateDataDir } from './storeLocation.ts';
+import { describeLocation, type StoreLocation } from '../store/location.ts';
+import type { CommandValues } from './command.ts';
+import { existingStoreLocation, storeChoice } from './storeFlags.ts';
 import { UsageError } from './usage.ts';
 
 export interface OpenedStore {
   store: WorkspaceStore;
-  dataDir: string;
+  location: StoreLocation;
   /** The indexed folder, as recorded when it was first indexed. */
   root: string | null;
 }
 
-export async function openExistingStore(
-  values: Record<string, unknown>,
-  near: string,
-  access: StoreAccess,
-): Promise<OpenedStore> {
-  const dataDir = locateDataDir(values.data as string | undefined, near);
-  const store = openStore({ dataDir, workspace: (values.workspace as string | undefined) ?? defaultWorkspace(), access });
-  return { store, dataDir, root: await store.getMeta('folder_root') };
+/** The location of the existing store a command about `near` (a file, a folder, the current directory) should open. */
+export function existingLocation(values: CommandValues, near: string): StoreLocation {
+  return existingStoreLocation(storeChoice(values), near);
+}
+
+export async function openExistingStore(values: CommandValues, near: string, access: StoreAccess): Promise<OpenedStore> {
+  const location = existingLocation(values, near);
+  const { store } = await openStoreWithBlobs({ location, workspace: (values.workspace as string | undefined) ?? defaultWorkspace(), access });
+  try {
+    const root = await store.getMeta('folder_root');
+    // A SQLite store that exists was indexed (locateDataDir checked); a shared server answers for any key.
+    if (!root && location.backend === 'mongodb-qdrant') {
+      throw new UsageError(
+        `nothing is indexed as folder ${location.folder} of workspace ${store.workspace} on ${describeLocation(location)}: ` +
+          'run `relata index <folder>` with this store first, or name the folder with --folder (a path or its key)',
+      );
+    }
+    return { store, location, root };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -32,13 +48,13 @@ export async function openExistingStore(
  * embedding model given by `--embedding-model`, if any.
  */
 export async function openRecordedFolderIndex<T>(
-  values: Record<string, unknown>,
+  values: CommandValues,
   near: string,
   resolve: (store: WorkspaceStore, root: string) => Promise<T>,
 ): Promise<{ index: FolderIndex; resolved: T }> {
   // To write, though only read here: the index opened next upgrades an older store, so this must not refuse one.
   const opened = await openExistingStore(values, near, 'write');
-  const { root, dataDir } = opened;
+  const { root, location } = opened;
   let resolved: T;
   try {
     if (!root) throw new UsageError('this store records no indexed folder');
@@ -49,7 +65,7 @@ export async function openRecordedFolderIndex<T>(
   const embeddingModel = values['embedding-model'] as string | undefined;
   const index = await FolderIndex.open({
     folder: root,
-    dataDir,
+    location,
     workspace: values.workspace as string | undefined,
     embedding: embeddingModel === undefined ? undefined : parseEmbeddingChoice(embeddingModel),
   });

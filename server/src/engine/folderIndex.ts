@@ -5,8 +5,9 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
+import type { PipelineStage } from '../../../shared/types.ts';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
-import { FileBlobStore } from '../store/blobs.ts';
+import type { BlobStore } from '../store/blobs.ts';
 import { findAliasCandidates } from '../discover/aliases.ts';
 import type { RelationshipClassifier } from '../discover/classifier.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
@@ -14,7 +15,8 @@ import { EXTRACTOR_VERSIONS } from '../extract/versions.ts';
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
 import { forgetDocuments } from '../store/forget.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
-import { openStore } from '../store/index.ts';
+import { openStoreWithBlobs } from '../store/index.ts';
+import { describeLocation, type StoreLocation } from '../store/location.ts';
 import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/settings.ts';
 import type { StageContext } from '../pipeline/stages/index.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
@@ -27,7 +29,10 @@ import { buildIndexReport, type IndexReport } from './report.ts';
 
 export interface FolderIndexOptions {
   folder: string;
+  /** The SQLite data directory (default: the folder's own under the user's data home); see `location`. */
   dataDir?: string;
+  /** Where the store is, SQLite or MongoDB + Qdrant; when given, `dataDir` is not used. */
+  location?: StoreLocation;
   workspace?: string;
   settings?: Partial<PipelineSettings>;
   /** Default: RELATA_EMBEDDING_MODEL, else the offline default model. */
@@ -47,7 +52,14 @@ export interface RunOptions {
   /** A job that failed for good in this run (no attempt left), as it happens. */
   onJobFailed?: (failure: Extract<WorkerEvent, { type: 'job-failed' }>) => void;
   signal?: AbortSignal;
+  /**
+   * Run ingest jobs only (`relata index --ingest-only`): the bytes are recorded and parse jobs
+   * queued, and the later stages are left to `relata worker` processes, which need no folder.
+   */
+  ingestOnly?: boolean;
 }
+
+const INGEST_ONLY: readonly PipelineStage[] = ['ingest'];
 
 export interface ForgetReport {
   forgotten: { item_id: string; path: string }[];
@@ -64,51 +76,54 @@ const ROOT_KEY = 'folder_root';
 
 export class FolderIndex {
   readonly folder: string;
-  readonly dataDir: string;
+  readonly location: StoreLocation;
   readonly store: WorkspaceStore;
   readonly rules: FolderRules;
   private readonly context: StageContext;
   /** Lease owners of this process's drains that failed part-way: nothing will finish their jobs. */
   private readonly abandonedOwners = new Set<string>();
 
-  private constructor(options: FolderIndexOptions, store: WorkspaceStore, dataDir: string) {
+  private constructor(options: FolderIndexOptions, store: WorkspaceStore, blobs: BlobStore, location: StoreLocation) {
     this.folder = path.resolve(options.folder);
-    this.dataDir = dataDir;
+    this.location = location;
     this.store = store;
-    const settings = { ...defaultPipelineSettings(), ...options.settings };
-    this.rules = new FolderRules(this.folder, settings.exclude);
-    this.context = {
-      store,
-      blobs: new FileBlobStore(path.join(dataDir, 'blobs')),
-      folder: this.folder,
-      settings,
-      embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
-      threads: new StageThreads({
-        lanes: settings.parseLanes,
-        memoryMb: settings.parseMemoryMb,
-        timeoutMs: settings.parseTimeoutMs,
-        parser: settings.parserLimits,
-      }),
-      classifier: options.classifier ?? null,
-    };
+    this.context = stageContext(store, blobs, this.folder, options);
+    this.rules = new FolderRules(this.folder, this.context.settings.exclude);
   }
 
   static async open(options: FolderIndexOptions): Promise<FolderIndex> {
     const folder = path.resolve(options.folder);
-    const dataDir = path.resolve(options.dataDir ?? defaultDataDir(folder));
-    // Checked before the store is opened, so that nothing is written into the folder.
-    const overlap = dataDirOverlap(folder, dataDir);
-    if (overlap) throw new Error(overlap);
-    const store = openStore({ dataDir, workspace: options.workspace ?? defaultWorkspace() });
-    const recorded = await store.getMeta(ROOT_KEY);
-    if (recorded && recorded !== folder) {
-      await store.close();
-      throw new Error(
-        `the data directory ${dataDir} holds the index of ${recorded}, not ${folder}; choose another --data directory`,
-      );
+    const location: StoreLocation =
+      options.location?.backend === 'mongodb-qdrant'
+        ? options.location
+        : { backend: 'sqlite', dataDir: path.resolve(options.location?.dataDir ?? options.dataDir ?? defaultDataDir(folder)) };
+    if (location.backend === 'sqlite') {
+      // Checked before the store is opened, so that nothing is written into the folder.
+      const overlap = dataDirOverlap(folder, location.dataDir);
+      if (overlap) throw new Error(overlap);
     }
-    if (!recorded) await store.setMeta(ROOT_KEY, folder);
-    return new FolderIndex(options, store, dataDir);
+    const { store, blobs } = await openStoreWithBlobs({ location, workspace: options.workspace ?? defaultWorkspace() });
+    try {
+      const recorded = await store.getMeta(ROOT_KEY);
+      if (recorded && recorded !== folder) {
+        throw new Error(
+          location.backend === 'sqlite'
+            ? `the data directory ${location.dataDir} holds the index of ${recorded}, not ${folder}; choose another --data directory`
+            : `the folder key ${location.folder} on ${describeLocation(location)} holds the index of ${recorded}, not ${folder}; choose another --folder key`,
+        );
+      }
+      if (!recorded) await store.setMeta(ROOT_KEY, folder);
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+    return new FolderIndex(options, store, blobs, location);
+  }
+
+  /** The SQLite store's data directory; a MongoDB + Qdrant store has none. */
+  get dataDir(): string {
+    if (this.location.backend !== 'sqlite') throw new Error(`the store on ${describeLocation(this.location)} has no data directory: it is not a SQLite store`);
+    return this.location.dataDir;
   }
 
   get workspace(): string {
@@ -141,7 +156,7 @@ export class FolderIndex {
       await this.store.enqueueMany('ingest', vanished.sort());
       done += await this.drain(continuing());
     }
-    await this.catchUp(continuing());
+    if (!options.ingestOnly) await this.catchUp(continuing());
     return buildIndexReport(this.store, scan, performance.now() - started, (relative) => existsSync(path.join(this.folder, relative)));
   }
 
@@ -207,6 +222,7 @@ export class FolderIndex {
     let extracted = 0;
     const worker = new Worker(this.context, {
       signal: options.signal,
+      ...(options.ingestOnly ? { stages: INGEST_ONLY } : {}),
       onEvent: (event) => {
         if (event.type === 'job-started') return;
         done += 1;
@@ -227,7 +243,8 @@ export class FolderIndex {
     try {
       let processed = await worker.runUntilIdle();
       let previous = Infinity;
-      while (!options.signal?.aborted) {
+      // Discovery, like every stage after ingest, is the workers' to run after an ingest-only pass.
+      while (!options.signal?.aborted && !options.ingestOnly) {
         const undiscovered = await this.store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));
         // Items whose discovery failed are left for the next run rather than retried in a loop.
         if (undiscovered.length === 0 || undiscovered.length >= previous) break;
@@ -306,4 +323,32 @@ export class FolderIndex {
     await this.context.embedder.close();
     await this.store.close();
   }
+}
+
+/**
+ * What the stages run with: the store and its blobs, the folder (read by ingest alone), the
+ * settings, the embedding model and the stage threads. Shared by the folder's index and by a
+ * `relata worker`, whose folder is elsewhere.
+ */
+export function stageContext(
+  store: WorkspaceStore,
+  blobs: BlobStore,
+  folder: string,
+  options: Pick<FolderIndexOptions, 'settings' | 'embedding' | 'classifier'>,
+): StageContext {
+  const settings = { ...defaultPipelineSettings(), ...options.settings };
+  return {
+    store,
+    blobs,
+    folder,
+    settings,
+    embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
+    threads: new StageThreads({
+      lanes: settings.parseLanes,
+      memoryMb: settings.parseMemoryMb,
+      timeoutMs: settings.parseTimeoutMs,
+      parser: settings.parserLimits,
+    }),
+    classifier: options.classifier ?? null,
+  };
 }

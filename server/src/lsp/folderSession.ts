@@ -8,16 +8,18 @@ import { parseEmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder } from '../embed/types.ts';
 import { queryEmbedder } from '../ranking/queryEmbedder.ts';
 import { FolderIndex, type Progress } from '../engine/folderIndex.ts';
-import { describeRetry, isStoreBusy, retryDelayMs } from '../engine/storeRetry.ts';
+import { describeRetry, isStoreUnreachable, isWorthRetrying, retryDelayMs, unreachableReason } from '../engine/storeRetry.ts';
 import { defaultPipelineSettings, MEBIBYTE } from '../pipeline/settings.ts';
 import type { Thresholds } from '../scoring/model.ts';
 import { thresholdsFromEnv } from '../scoring/thresholds.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
+import { describeLocation, type StoreLocation } from '../store/location.ts';
+import { locationForFolder, storeChoice } from '../cli/storeFlags.ts';
 import { StoreDamagedError } from '../store/storeErrors.ts';
 import { checkStoreInThread } from '../store/sqlite/checkInThread.ts';
 import { damageSummary } from '../store/sqlite/storeCheck.ts';
 import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
-import type { FolderState, FolderStatus, ServerSettings } from '../../../shared/protocol.ts';
+import type { FolderState, FolderStatus, FolderStore, ServerSettings } from '../../../shared/protocol.ts';
 
 export interface SessionEvents {
   /** State or counts changed; the server throttles what it sends. */
@@ -45,6 +47,21 @@ export function dataDirFor(folder: string, settings: ServerSettings): string {
   return settings.dataLocation ? path.join(path.resolve(settings.dataLocation), path.basename(base)) : base;
 }
 
+/**
+ * The folder's store: MongoDB + Qdrant when the environment says so (the extension sets it from
+ * the user's settings and SecretStorage; the rules are the CLI's, without flags), else SQLite in
+ * dataDirFor's directory.
+ */
+export function storeLocationFor(folder: string, settings: ServerSettings, env: NodeJS.ProcessEnv = process.env): StoreLocation {
+  const choice = storeChoice({}, env);
+  return choice.backend === 'sqlite' ? { backend: 'sqlite', dataDir: dataDirFor(folder, settings) } : locationForFolder(choice, folder);
+}
+
+/** Which store and where, for the status: never a password. */
+export function describeStore(location: StoreLocation): Omit<FolderStore, 'unreachable'> {
+  return { backend: location.backend, where: describeLocation(location) };
+}
+
 /** Discovery's thresholds: the environment's (or the design's defaults), overridden by the editor's settings. */
 export function thresholdsFor(settings: ServerSettings): Thresholds {
   const overrides: Partial<Thresholds> = {};
@@ -60,7 +77,11 @@ export class FolderSession {
   damage: string | null = null;
   /** Why indexing is waiting (work kept for a retry, e.g. the store is busy), until it is done. */
   private waiting: string | null = null;
+  /** The store's server did not answer the last time work needed it (its words), until work gets through. */
+  private unreachable: string | null = null;
   index: FolderIndex | null = null;
+  /** Where the folder's store is, once the environment has been read. */
+  private location: StoreLocation | null = null;
   private watch: FolderWatch | null = null;
   private readonly stopping = new AbortController();
   private opened: Promise<FolderIndex | null> | null = null;
@@ -96,26 +117,54 @@ export class FolderSession {
 
   private async open(): Promise<FolderIndex | null> {
     try {
-      const index = await FolderIndex.open({
-        folder: this.folder,
-        dataDir: dataDirFor(this.folder, this.settings),
-        settings: {
-          exclude: this.settings.exclude,
-          maxFileBytes: this.settings.maxFileMb * MEBIBYTE,
-          parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: this.settings.maxPdfPages },
-          forgetDeleted: this.settings.forgetDeleted,
-          thresholds: thresholdsFor(this.settings),
-        },
-        embedding: parseEmbeddingChoice(this.settings.embeddingModel),
-      });
+      const location = storeLocationFor(this.folder, this.settings);
+      this.location = location;
+      const index = await this.whenReachable(() =>
+        FolderIndex.open({
+          folder: this.folder,
+          location,
+          settings: {
+            exclude: this.settings.exclude,
+            maxFileBytes: this.settings.maxFileMb * MEBIBYTE,
+            parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: this.settings.maxPdfPages },
+            forgetDeleted: this.settings.forgetDeleted,
+            thresholds: thresholdsFor(this.settings),
+          },
+          embedding: parseEmbeddingChoice(this.settings.embeddingModel),
+        }),
+      );
+      if (!index) return null;
       this.index = index;
       this.setState('indexing');
-      void this.quickCheck(index);
+      // SQLite's own check of its file; a server-backed store has no file here to check.
+      if (location.backend === 'sqlite') void this.quickCheck(index, location.dataDir);
       return index;
     } catch (error) {
       this.noteDamage(error);
       this.fail(`could not open the index of ${this.folder}: ${(error as Error).message}`);
       return null;
+    }
+  }
+
+  /**
+   * A MongoDB or Qdrant server that does not answer is waited for, with the watcher's backoff and
+   * the reason in the status, rather than taken for a broken folder. Null if the session closes first.
+   */
+  private async whenReachable(open: () => Promise<FolderIndex>): Promise<FolderIndex | null> {
+    for (let failures = 0; ; failures += 1) {
+      try {
+        const index = await open();
+        this.waiting = this.unreachable = null;
+        return index;
+      } catch (error) {
+        if (this.stopping.signal.aborted) return null;
+        if (!isStoreUnreachable(error)) throw error;
+        this.waiting = describeRetry(error, retryDelayMs(failures));
+        this.unreachable = unreachableReason(error);
+        this.events.log(`${this.name}: ${this.waiting}`);
+        this.events.onChange(this);
+        await sleep(retryDelayMs(failures), undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      }
     }
   }
 
@@ -128,7 +177,8 @@ export class FolderSession {
           this.events.log(`${this.name}: changed ${paths.join(', ')}`);
           this.setState('indexing');
         },
-        onRetry: (retry) => this.waitFor(`${retry.message} (${retry.paths.length} change${retry.paths.length === 1 ? '' : 's'} kept)`),
+        onRetry: (retry) =>
+          this.waitFor(`${retry.message} (${retry.paths.length} change${retry.paths.length === 1 ? '' : 's'} kept)`, retry.error),
         onError: (error) => this.events.log(`${this.name}: watch error: ${error.message}`),
       });
       // A store busy with another process's write is waited out, not taken for a broken folder:
@@ -138,13 +188,13 @@ export class FolderSession {
           await queue(() => this.firstRun(index));
           break;
         } catch (error) {
-          if (this.stopping.signal.aborted || !isStoreBusy(error)) throw error;
+          if (this.stopping.signal.aborted || !isWorthRetrying(error)) throw error;
           const delayMs = retryDelayMs(failures);
-          this.waitFor(describeRetry(error, delayMs));
+          this.waitFor(describeRetry(error, delayMs), error);
           await sleep(delayMs, undefined, { signal: this.stopping.signal });
         }
       }
-      this.waiting = null;
+      this.waiting = this.unreachable = null;
       if (this.stopping.signal.aborted) return;
       this.modelId = (await index.embeddingModel())?.id ?? null;
       this.setState('watching');
@@ -170,8 +220,9 @@ export class FolderSession {
   }
 
   /** Work is kept for a retry: logged, and shown in the status until the work is done. */
-  private waitFor(message: string): void {
+  private waitFor(message: string, error: unknown): void {
     this.waiting = message;
+    this.unreachable = isStoreUnreachable(error) ? unreachableReason(error) : null;
     this.events.log(`${this.name}: ${message}`);
     this.setState('indexing');
   }
@@ -183,7 +234,7 @@ export class FolderSession {
       if (this.state !== 'indexing' || !this.watch) continue;
       await this.watch.settled();
       if (this.stopping.signal.aborted) return;
-      this.waiting = null;
+      this.waiting = this.unreachable = null;
       this.setState('watching');
       this.events.onIndexed(this);
     }
@@ -201,22 +252,29 @@ export class FolderSession {
       embeddingModel: null,
       embeddedChunks: 0,
       damage: this.damage,
+      store: this.location && { ...describeStore(this.location), unreachable: this.unreachable },
     };
     const index = this.index;
     if (!index) return base;
-    const items = await index.store.listItems();
-    for (const item of items) {
-      if (item.status !== 'deleted') base.items[item.status] += 1;
+    try {
+      const items = await index.store.listItems();
+      for (const item of items) {
+        if (item.status !== 'deleted') base.items[item.status] += 1;
+      }
+      const usage = this.modelId ? (await index.store.modelUsage()).find((model) => model.id === this.modelId) : undefined;
+      const configured = this.settings.embeddingModel || 'default';
+      return {
+        ...base,
+        chunks: await index.store.countChunks(),
+        queueDepth: await index.store.pendingJobs(),
+        embeddingModel: this.modelId ?? (configured === 'none' ? null : configured),
+        embeddedChunks: usage?.chunks ?? 0,
+      };
+    } catch (error) {
+      // A server that went away leaves the counts unknown, not the whole report unsent.
+      if (!isStoreUnreachable(error) || !base.store) throw error;
+      return { ...base, store: { ...base.store, unreachable: unreachableReason(error) } };
     }
-    const usage = this.modelId ? (await index.store.modelUsage()).find((model) => model.id === this.modelId) : undefined;
-    const configured = this.settings.embeddingModel || 'default';
-    return {
-      ...base,
-      chunks: await index.store.countChunks(),
-      queueDepth: await index.store.pendingJobs(),
-      embeddingModel: this.modelId ?? (configured === 'none' ? null : configured),
-      embeddedChunks: usage?.chunks ?? 0,
-    };
   }
 
   /**
@@ -225,10 +283,10 @@ export class FolderSession {
    * runs in a thread of its own and the server answers meanwhile. Blobs and vectors are left to
    * `relata check`: hashing every file at each start would cost more than indexing.
    */
-  private async quickCheck(index: FolderIndex): Promise<void> {
+  private async quickCheck(index: FolderIndex, dataDir: string): Promise<void> {
     if (this.stopping.signal.aborted) return;
     try {
-      const report = await checkStoreInThread({ dataDir: index.dataDir, workspace: index.workspace, quick: true, blobs: false, vectors: false });
+      const report = await checkStoreInThread({ dataDir, workspace: index.workspace, quick: true, blobs: false, vectors: false });
       const damage = damageSummary(report);
       this.events.log(`${this.name}: quick check of the store in ${report.elapsed_ms} ms: ${damage ?? 'ok'}`);
       if (damage) {

@@ -29,6 +29,7 @@ import {
   type StatusReport,
 } from '../../../shared/protocol.ts';
 import { problemsWith, type Schema } from '../../../shared/schema.ts';
+import { isStoreUnreachable, unreachableReason } from '../engine/storeRetry.ts';
 import { FolderSession, serialQueue, type SessionEvents } from './folderSession.ts';
 import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
@@ -46,7 +47,6 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   allowInsecureEndpoint: false,
   minScore: null,
   storeScore: null,
-  storeBackend: 'sqlite',
   forgetDeleted: false,
 };
 
@@ -145,6 +145,12 @@ export function handle<P, R>(
     } catch (error) {
       if (controller.signal.aborted) return new ResponseError(LSPErrorCodes.RequestCancelled, `${definition.method} was cancelled`);
       if (error instanceof ResponseError) return error;
+      if (isStoreUnreachable(error)) {
+        // A store server that is down is one line, not a stack; the folder's status says where.
+        const reason = `${definition.method} failed: store unreachable (${unreachableReason(error)})`;
+        log(reason);
+        return new ResponseError(ErrorCodes.InternalError, reason);
+      }
       log(`${definition.method} failed: ${(error as Error).stack ?? String(error)}`);
       return new ResponseError(ErrorCodes.InternalError, `${definition.method} failed: ${(error as Error).message}`);
     } finally {

@@ -29,6 +29,8 @@ export type WorkerEvent =
 export interface WorkerOptions {
   onEvent?: (event: WorkerEvent) => void;
   signal?: AbortSignal;
+  /** Claim only jobs of these stages (default: every stage); see WorkspaceStore.claim. */
+  stages?: readonly PipelineStage[];
 }
 
 export class Worker {
@@ -66,13 +68,15 @@ export class Worker {
     const busy = { threaded: 0, other: 0 };
     const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'threaded' ? lanes : 1);
     let processed = 0;
-    await this.context.threads.warmUp();
+    const stages = this.options.stages;
+    // Stage threads take a while to start: not for a worker that will never run a threaded stage (ingest alone).
+    if (!stages || stages.some((stage) => THREADED_STAGES.has(stage))) await this.context.threads.warmUp();
     while (!this.options.signal?.aborted) {
       if (full('threaded') && full('other')) {
         await Promise.race(running);
         continue;
       }
-      const job = await this.context.store.claim(this.owner, this.context.settings.leaseMs);
+      const job = await this.context.store.claim(this.owner, this.context.settings.leaseMs, stages);
       if (!job) {
         if (running.size === 0) break;
         await Promise.race(running); // a running job may queue the next one

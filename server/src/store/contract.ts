@@ -21,6 +21,7 @@ import type {
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { Claim, Entity, PhraseCount } from '../extract/types.ts';
 import type { ParsedDocument } from '../parse/types.ts';
+import type { ExchangeRecord, ImportCounts } from './exchange/records.ts';
 
 export interface ItemRecord {
   id: string;
@@ -529,8 +530,13 @@ export interface WorkspaceStore {
   enqueue(stage: PipelineStage, subject: string): Promise<void>;
   /** Many subjects in one transaction (a folder scan). */
   enqueueMany(stage: PipelineStage, subjects: readonly string[]): Promise<void>;
-  /** Atomically lease the oldest claimable job: queued, or leased with an expired lease. */
-  claim(owner: string, leaseMs: number): Promise<JobRecord | null>;
+  /**
+   * Atomically lease the oldest claimable job: queued, or leased with an expired lease. With
+   * `stages`, only a job of one of them: `relata worker` never takes ingest (which must run where
+   * the files are) and `relata index --ingest-only` takes nothing else. Each stage's oldest job is
+   * found by index, so jobs of other stages waiting ahead of it cost nothing.
+   */
+  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null>;
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean>;
   /** Done, unless the job was re-queued while it ran (then it is queued again). */
   complete(job: JobRecord, owner: string): Promise<void>;
@@ -545,6 +551,23 @@ export interface WorkspaceStore {
   // Metadata --------------------------------------------------------------
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;
+
+  // Export and import (exchange/records.ts, docs/EXPORT_FORMAT.md) ------------------
+  /**
+   * Every record this store holds for its workspace (not the job queue, which is work, not
+   * knowledge; not the original bytes, which are in the BlobStore), grouped by kind in
+   * EXCHANGE_KINDS order so an import can replay them (items before what refers to them), and
+   * within a kind in the store's own insertion order. Streamed: the store is never held in memory.
+   */
+  exportRecords(): AsyncIterable<ExchangeRecord>;
+  /**
+   * Load records in EXCHANGE_KINDS order into this store, which must hold nothing for its
+   * workspace: otherwise it refuses, before writing anything, with ImportTargetNotEmptyError. Ids,
+   * times, statuses and decisions are kept verbatim (no event is added to any history), and the
+   * backend's own indexes (lexical, vector graphs) are built for what was loaded. Nothing is
+   * queued: `relata index` afterwards queues what the imported items still need.
+   */
+  importRecords(records: AsyncIterable<ExchangeRecord>): Promise<ImportCounts>;
 
   close(): Promise<void>;
 }

@@ -336,6 +336,15 @@ const MIGRATIONS: Migration[] = [
     sql: '',
     apply: rechunkVectorTables,
   },
+  {
+    version: 10,
+    description: 'claims of some stages only (relata worker, relata index --ingest-only) find their job by index',
+    sql: `
+      -- Each stage's oldest queued job in one seek, whatever other stages have waiting ahead of it;
+      -- also serves the per-stage counts of relata status.
+      CREATE INDEX IF NOT EXISTS jobs_by_stage ON jobs (workspace, stage, status, id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

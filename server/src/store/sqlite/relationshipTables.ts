@@ -80,11 +80,11 @@ const QUOTING_SIGNALS: ReadonlySet<SignalType> = new Set([
 ]);
 
 /** A person's decision as a signal: not evidence about the pair. */
-const DECISION_SIGNALS: ReadonlySet<SignalType> = new Set(['user_confirmation', 'user_rejection']);
+export const DECISION_SIGNALS: ReadonlySet<SignalType> = new Set(['user_confirmation', 'user_rejection']);
 
 export const FORGOTTEN_VALUE = '(forgotten)';
 
-function redactQuotes(signals: SignalView[]): SignalView[] {
+export function redactQuotes(signals: SignalView[]): SignalView[] {
   return signals.map((signal) =>
     QUOTING_SIGNALS.has(signal.type)
       ? { ...signal, value: FORGOTTEN_VALUE, detail: 'One of the two documents was forgotten (relata forget); what this signal quoted from it was removed.' }
@@ -101,7 +101,7 @@ export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : 
  * over the same folder gives the same pair another id: match relationships across stores by the
  * two items' paths, not by id.
  */
-function relationshipId(workspace: string, key: string): string {
+export function relationshipId(workspace: string, key: string): string {
   return `rel_${createHash('sha256').update(`${workspace}\n${key}`).digest('hex').slice(0, 16)}`;
 }
 

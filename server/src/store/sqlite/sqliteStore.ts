@@ -67,6 +67,8 @@ import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
 import { itemIndexTextSql, loadedDocument, storedDocument } from './itemText.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
+import { exportSqliteRecords, importSqliteRecords } from './exchange.ts';
+import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
 
 export const DATABASE_FILE = 'relata.sqlite';
 
@@ -1160,20 +1162,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     );
   }
 
-  async claim(owner: string, leaseMs: number): Promise<JobRecord | null> {
+  async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null> {
     return this.db
       .transaction(() => {
         const clock = Date.now();
-        // Two index look-ups rather than one OR, which would scan every finished job per claim.
-        const queued = this.row<JobRow>(
-          `SELECT * FROM jobs WHERE workspace = @ws AND status = 'queued' ORDER BY id LIMIT 1`,
-        );
-        const expired = this.row<JobRow>(
-          `SELECT * FROM jobs WHERE workspace = @ws AND status = 'leased' AND lease_expires_at < @clock
-           ORDER BY id LIMIT 1`,
-          { clock },
-        );
-        const row = queued && expired ? (queued.id < expired.id ? queued : expired) : (queued ?? expired);
+        // One look-up per stage (jobs_by_stage), not a filter over the queue's order, so that
+        // thousands of ingest jobs waiting ahead of a worker's first parse job are never read.
+        const candidates = stages ? stages.map((stage) => this.oldestClaimable(clock, stage)) : [this.oldestClaimable(clock)];
+        const row = candidates.reduce<JobRow | undefined>((oldest, next) => (next && (!oldest || next.id < oldest.id) ? next : oldest), undefined);
         if (!row) return null;
         this.run(
           `UPDATE jobs SET status = 'leased', owner = @owner, lease_expires_at = @expires, attempts = attempts + 1,
@@ -1183,6 +1179,18 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         return toJob({ ...row, status: 'leased', owner, lease_expires_at: clock + leaseMs, attempts: row.attempts + 1 });
       })
       .immediate();
+  }
+
+  /** The oldest claimable job (of one stage, when given): two index look-ups rather than one OR, which would scan every finished job per claim. */
+  private oldestClaimable(clock: number, stage?: PipelineStage): JobRow | undefined {
+    const ofStage = stage ? ' AND stage = @stage' : '';
+    const params = stage ? { stage } : {};
+    const queued = this.row<JobRow>(`SELECT * FROM jobs WHERE workspace = @ws AND status = 'queued'${ofStage} ORDER BY id LIMIT 1`, params);
+    const expired = this.row<JobRow>(
+      `SELECT * FROM jobs WHERE workspace = @ws AND status = 'leased'${ofStage} AND lease_expires_at < @clock ORDER BY id LIMIT 1`,
+      { ...params, clock },
+    );
+    return queued && expired ? (queued.id < expired.id ? queued : expired) : (queued ?? expired);
   }
 
   async renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
@@ -1298,6 +1306,16 @@ class SqliteWorkspaceStore implements WorkspaceStore {
        ON CONFLICT (workspace, key) DO UPDATE SET value = excluded.value`,
       { key, value },
     );
+  }
+
+  // Export and import (exchange.ts) -------------------------------------------------------
+
+  exportRecords(): AsyncIterable<ExchangeRecord> {
+    return exportSqliteRecords(this.scoped);
+  }
+
+  async importRecords(records: AsyncIterable<ExchangeRecord>): Promise<ImportCounts> {
+    return importSqliteRecords(this.scoped, records);
   }
 
   // Relationships and discovery look-ups (relationshipTables.ts, discoveryQueries.ts) ------------

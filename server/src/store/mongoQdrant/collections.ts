@@ -1,0 +1,235 @@
+// The MongoDB collections of the document side (items, parse results, chunks, extraction,
+// discovery bookkeeping, metadata): their names, the shape of their documents and their indexes.
+// Every document carries the scope (workspace, folder) and every index leads with it, so each
+// look-up reads one scope's entries only. The text indexes are compound with the scope fields as
+// an equality prefix: MongoDB then refuses a `$text` query that does not name both, so a lexical
+// search cannot run unscoped even by mistake.
+//
+// The two exceptions, named as such: the blob-reference indexes (contentHash alone), which serve
+// the one store-wide question a content-addressed blob store must ask (storeWideQueries.ts), and
+// GridFS's own collections (gridFsBlobs.ts).
+
+import type { ItemFlag, ItemStatus, Location } from '../../../../shared/types.ts';
+import type { EntityType, Producer } from '../../extract/types.ts';
+import type { StoredClaim } from '../contract.ts';
+
+export const COLLECTIONS = {
+  items: 'items',
+  /** Each item's lexical entry (title and the start of its text), written when it is indexed. */
+  itemLexical: 'item_lexical',
+  /** One header per parsed item: which write of its parts is current. */
+  parsedTexts: 'parsed_texts',
+  /** The parsed document's text, cut in parts so that a 50 MB document fits MongoDB's 16 MB documents. */
+  parsedTextParts: 'parsed_text_parts',
+  chunks: 'chunks',
+  entities: 'entities',
+  claims: 'claims',
+  itemPhrases: 'item_phrases',
+  itemExtractions: 'item_extractions',
+  itemDiscoveries: 'item_discoveries',
+  meta: 'meta',
+} as const;
+
+export interface ScopeFields {
+  workspace: string;
+  folder: string;
+}
+
+export interface VersionDocument {
+  version: number;
+  contentHash: string;
+  size: number;
+  createdAt: string;
+}
+
+/**
+ * What an ingest decision still has to do after its item write, recorded in that same write: a
+ * crash before the follow-up is done leaves the note on the item, and the next ingest of the path
+ * finishes it before deciding anything (items.ts, finishFollowUp).
+ */
+export interface IngestFollowUp {
+  /** Distinguishes this note from a later one, so finishing it never clears a newer one. */
+  token: string;
+  /** The item's bytes are to be parsed. */
+  parse: boolean;
+  /** Re-ingest the live copies of this item that do not hold these bytes (null: any bytes). */
+  requeueCopies: { holding: string | null } | null;
+  /** This item displaced that original: it and its copies become copies of this item. */
+  demote: string | null;
+}
+
+export interface ItemDocument extends ScopeFields {
+  id: string;
+  path: string;
+  title: string | null;
+  status: ItemStatus;
+  reason: string | null;
+  duplicateOf: string | null;
+  contentHash: string | null;
+  size: number | null;
+  version: number;
+  parserVersion: string | null;
+  flags: ItemFlag[];
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+  forgottenAt: string | null;
+  /**
+   * `deletedAt === null`, kept as a field of its own because a unique index can be partial on an
+   * equality but not on a missing value: at most one live item per path.
+   */
+  live: boolean;
+  /** The item's versions, in the item's own document, so a new version and its record are one atomic write. */
+  versions: VersionDocument[];
+  followUp: IngestFollowUp | null;
+}
+
+export interface ItemLexicalDocument extends ScopeFields {
+  itemId: string;
+  title: string;
+  text: string;
+}
+
+export type ParsedTextStream = 'blocks' | 'rest' | 'headings' | 'indexText';
+
+export interface ParsedTextDocument extends ScopeFields {
+  itemId: string;
+  contentHash: string;
+  parserVersion: string;
+  /** The write whose parts are current; parts of any other write are left-overs of a crash or a replaced parse. */
+  writeId: string;
+  /** How many parts each stream has. */
+  parts: Record<ParsedTextStream, number>;
+}
+
+export interface ParsedTextPartDocument extends ScopeFields {
+  itemId: string;
+  writeId: string;
+  stream: ParsedTextStream;
+  n: number;
+  text: string;
+}
+
+export interface ChunkDocument extends ScopeFields {
+  id: string;
+  itemId: string;
+  ordinal: number;
+  text: string;
+  headingPath: string[];
+  location: Location;
+  wordCount: number;
+  /** The bytes the chunk was cut from, so a chunking that lost a race with a new version can take back exactly its own. */
+  contentHash: string;
+}
+
+export interface EntityDocument extends ScopeFields {
+  itemId: string;
+  chunkId: string;
+  type: EntityType;
+  surface: string;
+  key: string;
+  value: string | null;
+  start: number;
+  end: number;
+  producer: Producer;
+  extractorVersion: string;
+}
+
+export interface ClaimDocument extends ScopeFields {
+  itemId: string;
+  chunkId: string;
+  kind: StoredClaim['kind'];
+  subject: string;
+  attribute: string;
+  value: number | string;
+  unit: string | null;
+  text: string;
+  start: number;
+  end: number;
+  entityKeys: string[];
+  producer: Producer;
+  extractorVersion: string;
+}
+
+export interface PhraseDocument extends ScopeFields {
+  itemId: string;
+  key: string;
+  phrase: string;
+  count: number;
+}
+
+/** Written last by storeExtraction: its presence says the extraction of these bytes is complete. */
+export interface ExtractionDocument extends ScopeFields {
+  itemId: string;
+  contentHash: string;
+  versions: string;
+}
+
+export interface DiscoveryDocument extends ScopeFields {
+  itemId: string;
+  contentHash: string;
+  basis: string;
+  discoveredAt: string;
+}
+
+export interface MetaDocument extends ScopeFields {
+  key: string;
+  value: string;
+}
+
+/** One index, as the facade's setup creates it (the domain classes export theirs in the same shape). */
+export interface IndexSpec {
+  collection: string;
+  key: Readonly<Record<string, 1 | -1 | 'text'>>;
+  unique: boolean;
+  name: string;
+  partialFilterExpression?: Readonly<Record<string, unknown>>;
+  weights?: Readonly<Record<string, number>>;
+  default_language?: string;
+  language_override?: string;
+}
+
+const SCOPE = { workspace: 1, folder: 1 } as const;
+
+/**
+ * The text indexes' language: English stemming, like the SQLite store's porter tokenizer, and
+ * English stop words left out of the index. `language_override` names a field no document has,
+ * so a document's own `language` field can never switch its analysis.
+ */
+const TEXT_INDEX = { default_language: 'english', language_override: 'relataTextLanguage' } as const;
+
+export const DOCUMENT_INDEXES: readonly IndexSpec[] = [
+  { collection: COLLECTIONS.items, key: { ...SCOPE, id: 1 }, unique: true, name: 'items_id' },
+  { collection: COLLECTIONS.items, key: { ...SCOPE, path: 1 }, unique: true, name: 'items_live_path', partialFilterExpression: { live: true } },
+  // listItems (live, by path) and the tombstones of a path, newest first.
+  { collection: COLLECTIONS.items, key: { ...SCOPE, live: 1, path: 1, deletedAt: -1 }, unique: false, name: 'items_path' },
+  { collection: COLLECTIONS.items, key: { ...SCOPE, contentHash: 1 }, unique: false, name: 'items_hash' },
+  { collection: COLLECTIONS.items, key: { ...SCOPE, duplicateOf: 1 }, unique: false, name: 'items_copies' },
+  { collection: COLLECTIONS.items, key: { ...SCOPE, status: 1, live: 1, path: 1 }, unique: false, name: 'items_status' },
+  { collection: COLLECTIONS.itemLexical, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'item_lexical_item' },
+  { collection: COLLECTIONS.itemLexical, key: { ...SCOPE, title: 'text', text: 'text' }, unique: false, name: 'item_lexical_text', ...TEXT_INDEX },
+  { collection: COLLECTIONS.parsedTexts, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'parsed_texts_item' },
+  { collection: COLLECTIONS.parsedTextParts, key: { ...SCOPE, itemId: 1, writeId: 1, stream: 1, n: 1 }, unique: true, name: 'parsed_text_parts_part' },
+  { collection: COLLECTIONS.chunks, key: { ...SCOPE, id: 1 }, unique: true, name: 'chunks_id' },
+  { collection: COLLECTIONS.chunks, key: { ...SCOPE, itemId: 1, ordinal: 1 }, unique: false, name: 'chunks_item' },
+  { collection: COLLECTIONS.chunks, key: { ...SCOPE, text: 'text' }, unique: false, name: 'chunks_text', ...TEXT_INDEX },
+  { collection: COLLECTIONS.entities, key: { ...SCOPE, itemId: 1, chunkId: 1, start: 1 }, unique: false, name: 'entities_item' },
+  { collection: COLLECTIONS.entities, key: { ...SCOPE, key: 1, itemId: 1 }, unique: false, name: 'entities_key' },
+  { collection: COLLECTIONS.claims, key: { ...SCOPE, itemId: 1, chunkId: 1, start: 1 }, unique: false, name: 'claims_item' },
+  { collection: COLLECTIONS.claims, key: { ...SCOPE, kind: 1, attribute: 1, unit: 1, itemId: 1 }, unique: false, name: 'claims_comparable' },
+  { collection: COLLECTIONS.itemPhrases, key: { ...SCOPE, itemId: 1, count: -1, key: 1 }, unique: false, name: 'item_phrases_item' },
+  { collection: COLLECTIONS.itemPhrases, key: { ...SCOPE, key: 1, itemId: 1 }, unique: false, name: 'item_phrases_key' },
+  { collection: COLLECTIONS.itemExtractions, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'item_extractions_item' },
+  { collection: COLLECTIONS.itemDiscoveries, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'item_discoveries_item' },
+  { collection: COLLECTIONS.meta, key: { ...SCOPE, key: 1 }, unique: true, name: 'meta_key' },
+];
+
+/**
+ * Store-wide indexes for the one cross-scope question (storeWideQueries.ts): does any item or
+ * version of any workspace still refer to these bytes. They hold hashes only, and are read only by
+ * a count; without them that question would scan every item on the server.
+ */
+export const BLOB_REFERENCE_INDEXES: readonly IndexSpec[] = [
+  { collection: COLLECTIONS.items, key: { contentHash: 1 }, unique: false, name: 'store_wide_item_hash' },
+  { collection: COLLECTIONS.items, key: { 'versions.contentHash': 1 }, unique: false, name: 'store_wide_version_hash' },
+];
