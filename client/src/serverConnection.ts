@@ -46,6 +46,7 @@ export class ServerConnection implements vscode.Disposable {
     const store = storeSettings(read);
     let storeEnv: Record<string, string>;
     try {
+      // SQLite needs no credentials, so the keychain behind SecretStorage is not even asked.
       const secrets = store.backend === 'sqlite' ? {} : await readStoreSecrets(this.context.secrets);
       storeEnv = storeEnvironment(store, secrets);
       this.output.info(`store: ${describeStoreSettings(store, secrets)}`);

@@ -24,7 +24,7 @@ function folderLine(folder: FolderStatus): string {
     folder.state === 'failed'
       ? `not indexed: ${folder.reason ?? 'unknown reason'}`
       : folder.state === 'opening'
-        ? 'opening its index'
+        ? 'opening its index' + (folder.reason ? `; waiting: ${folder.reason}` : '')
         : folder.state === 'indexing'
           ? `indexing, ${plural(folder.queueDepth, 'step')} left` + (folder.reason ? `; waiting: ${folder.reason}` : '')
           : 'up to date, watching for changes';

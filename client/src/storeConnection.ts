@@ -132,7 +132,7 @@ export function storeEnvironment(settings: StoreSettings, secrets: StoreSecrets)
 export function describeStoreSettings(settings: StoreSettings, secrets: StoreSecrets): string {
   if (settings.backend === 'sqlite') return 'sqlite';
   const credentials = [
-    secrets.mongodbUser ? `MongoDB user ${secrets.mongodbUser}${secrets.mongodbPassword ? ' with a password' : ''}` : 'no MongoDB user',
+    secrets.mongodbUser ? `a MongoDB user${secrets.mongodbPassword ? ' and password' : ''}` : 'no MongoDB user',
     secrets.qdrantApiKey ? 'a Qdrant API key' : 'no Qdrant API key',
   ];
   return `mongodb-qdrant: ${settings.mongodbUri} + ${settings.qdrantUrl} (${credentials.join(', ')}, from the secret storage)`;

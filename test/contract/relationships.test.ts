@@ -33,7 +33,7 @@ function proposal(from: string, to: string, cosine: number): RelationshipProposa
 function quotingProposal(from: string, to: string): RelationshipProposal {
   const signals = [sharedEntitySignal('Ms. Carla Mendes', 'person', 2), similaritySignal(0.9)];
   const { score } = scoreSignals(signals);
-  return { fromItemId: from, toItemId: to, type: 'related_to', score, proposedScore: score, scoreVersion: SCORE_VERSION, nearDuplicate: false, signals, producedBy: 'discover@1' };
+  return { fromItemId: from, toItemId: to, type: 'mentions', score, proposedScore: score, scoreVersion: SCORE_VERSION, nearDuplicate: false, signals, producedBy: 'discover@1' };
 }
 
 forEachBackend((backend) => {
@@ -136,7 +136,7 @@ forEachBackend((backend) => {
     assert.ok(!Number.isNaN(Date.parse(record.createdAt)) && record.createdAt === record.updatedAt);
     const [event, ...rest] = await store.relationshipHistory(id);
     assert.equal(rest.length, 0);
-    assert.deepEqual({ ...event!, at: undefined }, { at: undefined, kind: 'proposed', actor: 'discover@1', type: 'related_to', score: evidence.score, scoreVersion: SCORE_VERSION, signals: evidence.signals, note: null });
+    assert.deepEqual({ ...event!, at: undefined }, { at: undefined, kind: 'proposed', actor: 'discover@1', type: 'mentions', score: evidence.score, scoreVersion: SCORE_VERSION, signals: evidence.signals, note: null });
     assert.equal(await store.getRelationship('rel_unknown'), null);
   });
 
@@ -174,7 +174,7 @@ forEachBackend((backend) => {
     assert.equal(decided.decidedBy, 'ana');
     assert.equal(decided.note, 'same inspection');
     assert.ok(decided.decidedAt && !Number.isNaN(Date.parse(decided.decidedAt)));
-    assert.deepEqual(decided.decisionBasis, decisionBasis('related_to', evidence.signals));
+    assert.deepEqual(decided.decisionBasis, decisionBasis('mentions', evidence.signals));
     assert.deepEqual(decided.signals.slice(0, evidence.signals.length), evidence.signals, 'the evidence stays beside the decision');
     assert.equal(decided.signals.at(-1)?.type, 'user_confirmation');
     assert.equal(decided.score, scoreSignals(decided.signals).score);
@@ -212,7 +212,7 @@ forEachBackend((backend) => {
     assert.equal((await propose(store, evidence)).outcome, 'unchanged');
     assert.equal((await store.getRelationship(id))!.status, 'confirmed');
 
-    const { outcome } = await propose(store, { ...proposal(ids[0]!, ids[1]!, 0.9), type: 'related_to' });
+    const { outcome } = await propose(store, { ...proposal(ids[0]!, ids[1]!, 0.9), type: 'mentions' });
     assert.equal(outcome, 'updated');
     const returned = (await store.getRelationship(id))!;
     assert.equal(returned.status, 'pending');
@@ -333,7 +333,7 @@ forEachBackend((backend) => {
     assert.ok(kinds.includes('proposed'));
 
     // The pair a-c was decided on a shared person that discovery here no longer finds.
-    const found = await propose(store, { ...proposal(ids[0]!, ids[2]!, 0.9), type: 'related_to' });
+    const found = await propose(store, { ...proposal(ids[0]!, ids[2]!, 0.9), type: 'mentions' });
     assert.equal(await store.restoreRelationship(carriedFrom(quotingProposal(ids[0]!, ids[2]!)), [], reviewAgainstDecision), 'reattached');
     const changed = (await store.getRelationship(found.id))!;
     assert.equal(changed.status, 'pending');

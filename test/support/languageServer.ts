@@ -32,6 +32,8 @@ export interface ServerOptions {
   workspace: string;
   /** Variables to remove from the child's environment (e.g. a model configured on this machine). */
   unsetEnv?: string[];
+  /** Variables to set in the child's environment (e.g. the store location, as the extension passes it). */
+  env?: Record<string, string>;
   capabilities?: ClientCapabilities;
   /** Registers handlers before the connection listens, so no early notification is missed. */
   beforeListen?: (connection: ProtocolConnection) => void;
@@ -53,6 +55,7 @@ export interface RunningServer {
 export async function startServer(t: TestContext, options: ServerOptions): Promise<RunningServer> {
   const environment: NodeJS.ProcessEnv = { ...process.env, RELATA_WORKSPACE: options.workspace };
   for (const name of options.unsetEnv ?? []) delete environment[name];
+  Object.assign(environment, options.env);
   const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], { env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));

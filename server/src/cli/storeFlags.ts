@@ -6,6 +6,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { STORE_ENV } from '../../../shared/storeEnvironment.ts';
 import { defaultDataDir, folderKey } from '../store/dataDir.ts';
 import { redactUri, type StoreLocation } from '../store/location.ts';
 import type { CommandValues, OptionSpec } from './command.ts';
@@ -24,14 +25,6 @@ export const STORE_USAGE = `  --store S         sqlite (default), or a shared Mo
                     its API key, if any: RELATA_QDRANT_API_KEY)
   --folder F        the folder, by path or by the key \`relata status\` shows: on a MongoDB store, whose
                     documents to use (default: the folder given, else the current directory)`;
-
-/** The environment variables that choose a store, read only here. */
-export interface StoreEnvironment {
-  RELATA_STORE?: string;
-  RELATA_MONGODB_URI?: string;
-  RELATA_QDRANT_URL?: string;
-  RELATA_QDRANT_API_KEY?: string;
-}
 
 /** What the flags and environment chose, before a folder is known. */
 export type StoreChoice =
@@ -55,7 +48,8 @@ const MONGODB_URI = /^mongodb(\+srv)?:\/\//i;
 /** A folder key as folderKey() makes it: a name without separators. */
 const FOLDER_KEY = /^[\w.-]+$/;
 
-export function storeChoice(values: CommandValues, env: StoreEnvironment = process.env): StoreChoice {
+/** The store the flags choose, else the environment's (STORE_ENV), else SQLite. */
+export function storeChoice(values: CommandValues, env: NodeJS.ProcessEnv = process.env): StoreChoice {
   const flag = (name: string) => {
     const value = values[name];
     return typeof value === 'string' ? value : undefined;
@@ -65,14 +59,14 @@ export function storeChoice(values: CommandValues, env: StoreEnvironment = proce
   const folder = flag('folder') ?? null;
   const fromFlag = flag('store') !== undefined;
   // --data is a SQLite store's directory: given alone, it outranks RELATA_STORE like any flag.
-  const spec = (flag('store') ?? (data !== undefined ? 'sqlite' : env.RELATA_STORE?.trim() || 'sqlite')).trim();
+  const spec = (flag('store') ?? (data !== undefined ? 'sqlite' : env[STORE_ENV.store]?.trim() || 'sqlite')).trim();
   const source = fromFlag ? '--store' : 'RELATA_STORE';
 
   if (spec.toLowerCase() === 'sqlite') {
     if (qdrantFlag !== undefined) throw new UsageError('--qdrant is the Qdrant service of a MongoDB store: give --store mongodb://… with it');
     return { backend: 'sqlite', data: data ?? null, folder };
   }
-  const mongodbUri = spec.toLowerCase() === 'mongodb-qdrant' ? env.RELATA_MONGODB_URI?.trim() : spec;
+  const mongodbUri = spec.toLowerCase() === 'mongodb-qdrant' ? env[STORE_ENV.mongodbUri]?.trim() : spec;
   if (!mongodbUri) throw new UsageError(`${source} mongodb-qdrant takes the MongoDB URI from RELATA_MONGODB_URI, which is not set`);
   if (!MONGODB_URI.test(mongodbUri)) {
     throw new UsageError(
@@ -83,14 +77,14 @@ export function storeChoice(values: CommandValues, env: StoreEnvironment = proce
   if (data !== undefined) {
     throw new UsageError('--data is the directory of a SQLite store: it does not go with a MongoDB store (give one or the other)');
   }
-  const qdrantUrl = qdrantFlag ?? env.RELATA_QDRANT_URL?.trim();
+  const qdrantUrl = qdrantFlag ?? env[STORE_ENV.qdrantUrl]?.trim();
   if (!qdrantUrl) {
     throw new UsageError('a MongoDB store keeps its vectors in Qdrant: give --qdrant http://host:6333 (or set RELATA_QDRANT_URL)');
   }
   if (!isHttpUrl(qdrantUrl)) {
     throw new UsageError(`${qdrantFlag !== undefined ? '--qdrant' : 'RELATA_QDRANT_URL'} must be an http:// or https:// address, not ${redactUri(qdrantUrl)}`);
   }
-  const qdrantApiKey = env.RELATA_QDRANT_API_KEY?.trim();
+  const qdrantApiKey = env[STORE_ENV.qdrantApiKey]?.trim();
   return { backend: 'mongodb-qdrant', mongodbUri, qdrantUrl, ...(qdrantApiKey ? { qdrantApiKey } : {}), folder };
 }
 

@@ -130,13 +130,15 @@ export class QueueWorker {
         }
         failures = 0;
         if (signal?.aborted) break;
-        // Once per run, as `relata index` does: items extracted by older extractors, and chunks
-        // without vectors from this worker's model (a model change re-embeds).
-        if (!caughtUp) {
-          caughtUp = true;
-          if ((await this.catchUp()) > 0) continue;
-        }
+        // Only while no other worker holds a job of these stages: an item it is extracting or
+        // embedding would look unfinished, and queuing it again would run it twice.
         if (!(await this.othersAtWork())) {
+          // Once per run, as `relata index` does: items extracted by older extractors, and chunks
+          // without vectors from this worker's model (a model change re-embeds).
+          if (!caughtUp) {
+            caughtUp = true;
+            if ((await this.catchUp()) > 0) continue;
+          }
           if (this.needsDiscovery && (await this.queueDiscovery()) > 0) continue;
           if (options.untilIdle) break;
         }

@@ -52,7 +52,7 @@ const QDRANT_UNREACHABLE = new Set(['QdrantClientTimeoutError', 'QdrantClientRes
 /** A gateway or service that is there but not serving yet (a restarting Qdrant behind a proxy). */
 const UNAVAILABLE_STATUS = /^Unexpected Response: (502|503|504)\b/;
 /** Refused credentials are not waited out: nothing changes until the person fixes them. */
-const REFUSED = /authentication failed|not authorized|requires authentication|^Unexpected Response: (401|403)\b/i;
+const REFUSED = /authentication failed|not authorized|requires authentication|refused the (credentials|api key|operation)|^Unexpected Response: (401|403)\b/i;
 
 /**
  * True when the MongoDB or Qdrant server could not be reached or dropped the connection: the
@@ -86,14 +86,19 @@ export function withoutCredentials(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^@\s/?#]*@/gi, '$1***@');
 }
 
+/** The store's own error for a server it could not use (mongoQdrant/connection.ts), which names the server and where. */
+function storesOwn(error: unknown): Error | undefined {
+  return [...chain(error)].find((cause) => (cause as { code?: unknown }).code === 'RELATA_STORE_UNREACHABLE');
+}
+
 /**
  * One line for a server that could not be reached: which one (by the error's family) and the
  * connection's own words, e.g. "Qdrant: connect ECONNREFUSED 10.0.0.5:6333", never a stack.
  */
 export function unreachableReason(error: unknown): string {
-  const causes = [...chain(error)];
-  const own = causes.find((cause) => (cause as { code?: unknown }).code === 'RELATA_STORE_UNREACHABLE');
+  const own = storesOwn(error);
   if (own) return withoutCredentials(own.message);
+  const causes = [...chain(error)];
   const server = causes.some((cause) => cause.name.startsWith('Mongo'))
     ? 'MongoDB: '
     : causes.some((cause) => cause.name.startsWith('QdrantClient') || cause.message === 'fetch failed')
@@ -113,7 +118,10 @@ export function unreachableReason(error: unknown): string {
 export function describeRetry(error: unknown, delayMs: number): string {
   const wait = `will retry in ${Number((delayMs / 1000).toFixed(1))} s`;
   if (error instanceof StoreBusyError) return `store busy: ${error.holder ?? 'another process'} is writing to ${error.file}; ${wait}`;
-  if (isStoreUnreachable(error)) return `store unreachable (${unreachableReason(error)}); ${wait}`;
+  if (isStoreUnreachable(error)) {
+    // The store's own error already says "cannot reach MongoDB at …"; a driver's needs the words.
+    return storesOwn(error) ? `${unreachableReason(error)}; ${wait}` : `store unreachable (${unreachableReason(error)}); ${wait}`;
+  }
   const message = error instanceof Error ? error.message : String(error);
   return isStoreBusy(error) ? `store busy (${message}); ${wait}` : `${message}; ${wait}`;
 }

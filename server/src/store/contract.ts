@@ -562,7 +562,8 @@ export interface WorkspaceStore {
   exportRecords(): AsyncIterable<ExchangeRecord>;
   /**
    * Load records in EXCHANGE_KINDS order into this store, which must hold nothing for its
-   * workspace: otherwise it refuses, before writing anything, with ImportTargetNotEmptyError. Ids,
+   * workspace: otherwise it refuses with ImportTargetNotEmptyError before taking the first record
+   * (the importer puts the original bytes back when the first is taken) or writing anything. Ids,
    * times, statuses and decisions are kept verbatim (no event is added to any history), and the
    * backend's own indexes (lexical, vector graphs) are built for what was loaded. Nothing is
    * queued: `relata index` afterwards queues what the imported items still need.

@@ -4,7 +4,7 @@
 import { defaultWorkspace } from '../../engine/folderIndex.ts';
 import { checkStore, type StoreCheckReport } from '../../store/sqlite/storeCheck.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
-import { locateDataDir } from '../storeLocation.ts';
+import { existingLocation } from '../openStore.ts';
 import { terminalLine } from '../terminalText.ts';
 import { EXIT_FAILURE, UsageError } from '../usage.ts';
 
@@ -17,13 +17,20 @@ export const checkCommand: Command = {
   --quick           SQLite's quick_check (linear in the file) instead of the full integrity_check
   --no-blobs        do not read and hash the stored original files
   Exit status 0 when no damage was found, 1 when any was (each problem is named with what to do).
+  SQLite stores only: a MongoDB + Qdrant store is checked with those servers' own tools.
 ${COMMON_USAGE}`,
   options: { ...COMMON_OPTIONS, quick: { type: 'boolean' }, 'no-blobs': { type: 'boolean' } },
   async run({ values, positionals, out }) {
     if (positionals.length > 1) throw new UsageError('check takes at most one folder');
-    const dataDir = locateDataDir(values.data as string | undefined, positionals[0] ?? process.cwd());
+    const location = existingLocation(values, positionals[0] ?? process.cwd());
+    if (location.backend !== 'sqlite') {
+      throw new UsageError(
+        'relata check reads a SQLite store\'s file, blobs and vector tables; a MongoDB + Qdrant store has none of them here: ' +
+          'check those servers with their own tools (MongoDB\'s validate, Qdrant\'s collection info), and `relata status` says whether they answer',
+      );
+    }
     const report = await checkStore({
-      dataDir,
+      dataDir: location.dataDir,
       workspace: (values.workspace as string | undefined) ?? defaultWorkspace(),
       quick: Boolean(values.quick),
       blobs: !values['no-blobs'],

@@ -24,7 +24,7 @@ ${COMMON_USAGE}`,
   async run({ values, positionals, out, log }) {
     if (Boolean(values['all-deleted']) === positionals.length > 0) throw new UsageError('give either deleted paths or --all-deleted');
     const opened = await openExistingStore(values, process.cwd(), 'write');
-    const { root, dataDir } = opened;
+    const { root, location } = opened;
     await opened.store.close();
     if (!root) throw new UsageError('this store records no indexed folder');
     const paths = positionals.map((given) => {
@@ -32,7 +32,7 @@ ${COMMON_USAGE}`,
       if (leavesFolder(relative)) throw new UsageError(`${path.resolve(given)}: not inside the indexed folder ${root}`);
       return relative;
     });
-    const index = await FolderIndex.open({ folder: root, dataDir, workspace: values.workspace as string | undefined, embedding: { kind: 'none' } });
+    const index = await FolderIndex.open({ folder: root, location, workspace: values.workspace as string | undefined, embedding: { kind: 'none' } });
     try {
       const report = await index.forget(values['all-deleted'] ? 'all-deleted' : paths);
       if (!report.log_truncated) log('another process has the store open: its write-ahead log is cleared when that process next checkpoints or closes');

@@ -8,7 +8,7 @@ import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { defaultPipelineSettings, MEBIBYTE } from '../../pipeline/settings.ts';
 import { FAILURE_FAILS_ITEM } from '../../pipeline/stages/index.ts';
-import { defaultDataDir } from '../../store/dataDir.ts';
+import { describeLocation, type StoreLocation } from '../../store/location.ts';
 import { dataDirOverlap } from '../../workspace/folderBoundary.ts';
 import { watchFolder } from '../../workspace/watch.ts';
 import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
@@ -17,6 +17,7 @@ import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
 import { FailedJobs } from '../failedJobs.ts';
 import { providerFromFlags, MODEL_OPTIONS } from '../modelFlags.ts';
+import { locationForFolder, storeChoice } from '../storeFlags.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
@@ -26,7 +27,7 @@ export const indexCommand: Command = {
   summary: 'index a folder (ingest → parse → chunk → embed → extract → discover), then print a summary',
   usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
        [--embedding-model default|none|DIR] [--embedding-threads N] [--classify [--model PATH | --endpoint URL [--endpoint-model NAME]]]
-       [--forget-deleted] [--rebuild]
+       [--forget-deleted] [--rebuild] [--ingest-only]
 
 ${COMMON_USAGE}
   --watch           keep running and index changes as they happen (Ctrl+C to stop)
@@ -42,7 +43,10 @@ ${COMMON_USAGE}
                     \`relata forget\` does (default: RELATA_FORGET_DELETED=1, else off)
   --rebuild         build the store afresh from the folder (after damage: see \`relata check\`): the old
                     file is kept beside it, renamed relata.sqlite.before-rebuild-<time>; relationship and
-                    alias decisions and their history are carried over, re-attached by the items' paths`,
+                    alias decisions and their history are carried over, re-attached by the items' paths
+                    (SQLite only)
+  --ingest-only     record the files' bytes and queue their parsing, then stop: \`relata worker\` processes,
+                    on this machine or any other that reaches the store, run the rest`,
   options: {
     ...COMMON_OPTIONS,
     watch: { type: 'boolean' },
@@ -54,6 +58,7 @@ ${COMMON_USAGE}
     classify: { type: 'boolean' },
     'forget-deleted': { type: 'boolean' },
     rebuild: { type: 'boolean' },
+    'ingest-only': { type: 'boolean' },
     ...MODEL_OPTIONS,
   },
   async run({ values, positionals, log, out }: CommandInput) {
@@ -61,8 +66,17 @@ ${COMMON_USAGE}
     const folder = path.resolve(positionals[0]!);
     const info = await stat(folder).catch(() => null);
     if (!info?.isDirectory()) throw new UsageError(`not a folder: ${folder}`);
-    const overlap = dataDirOverlap(folder, (values.data as string | undefined) ?? defaultDataDir(folder));
-    if (overlap) throw new UsageError(overlap);
+    const location = locationForFolder(storeChoice(values), folder);
+    if (location.backend === 'sqlite') {
+      const overlap = dataDirOverlap(folder, location.dataDir);
+      if (overlap) throw new UsageError(overlap);
+    } else if (values.rebuild) {
+      throw new UsageError('--rebuild sets a damaged SQLite file aside: it does not apply to a MongoDB + Qdrant store');
+    }
+    const ingestOnly = values['ingest-only'] === true;
+    if (ingestOnly && (values.watch || values.rebuild || values.classify)) {
+      throw new UsageError('--ingest-only leaves processing to workers: it does not go with --watch, --rebuild or --classify');
+    }
     const maxFileMb = values['max-file-mb'] === undefined ? 50 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
     const maxPdfPages = values['max-pdf-pages'] === undefined ? undefined : Number(values['max-pdf-pages']);
@@ -79,15 +93,16 @@ ${COMMON_USAGE}
         ? undefined
         : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
     const provider = values.classify ? classifierProvider(values, log) : null;
-    const setAside = values.rebuild
-      ? setStoreAside(path.resolve((values.data as string | undefined) ?? defaultDataDir(folder)), (values.workspace as string | undefined) ?? defaultWorkspace())
-      : null;
+    const setAside =
+      values.rebuild && location.backend === 'sqlite'
+        ? setStoreAside(location.dataDir, (values.workspace as string | undefined) ?? defaultWorkspace())
+        : null;
     if (setAside?.keptAs) log(`the old store is kept as ${terminalLine(setAside.keptAs)}`);
     const index = await FolderIndex.open({
       embedding,
       classifier: provider && new ModelRelationshipClassifier(provider, log),
       folder,
-      dataDir: values.data as string | undefined,
+      location,
       workspace: values.workspace as string | undefined,
       settings: {
         exclude: (values.exclude as string[] | undefined) ?? [],
@@ -99,16 +114,20 @@ ${COMMON_USAGE}
     try {
       const progress = terminalProgress('indexing');
       const failed = new FailedJobs();
-      const report = await index.index({ onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed });
+      const report = await index.index({ onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed, ingestOnly });
       progress.stop();
       await failed.resolvePaths(index.store);
       const rebuilt = setAside && (await reattachDecisions(index.store, setAside));
-      if (values.json) out(JSON.stringify({ ...report, failed_jobs: failed.jobs, ...(rebuilt ? { rebuild: rebuilt } : {}) }, null, 2));
-      else {
+      const queued = ingestOnly ? await index.store.pendingJobs() : null;
+      if (values.json) {
+        out(JSON.stringify({ ...report, failed_jobs: failed.jobs, ...(rebuilt ? { rebuild: rebuilt } : {}), ...(queued === null ? {} : { queued_for_workers: queued }) }, null, 2));
+      } else if (queued !== null) {
+        out([formatIngested(report, index.location, queued), ...failed.lines()].join('\n'));
+      } else {
         // Every failed file is in the report already; the other failures are listed once after it.
         const failedFiles = new Set(report.files.filter((file) => file.status === 'failed').map((file) => file.path));
         const unlisted = failed.lines((job) => FAILURE_FAILS_ITEM[job.stage] && failedFiles.has(job.subject));
-        out([formatReport(report, index.dataDir), ...unlisted, ...(rebuilt ? [formatRebuild(rebuilt)] : [])].join('\n'));
+        out([formatReport(report, index.location), ...unlisted, ...(rebuilt ? [formatRebuild(rebuilt)] : [])].join('\n'));
       }
       if (!values.watch) return failed.failRun ? 1 : 0;
 
@@ -131,10 +150,10 @@ ${COMMON_USAGE}
   },
 };
 
-function formatReport(report: IndexReport, dataDir: string): string {
+function formatReport(report: IndexReport, location: StoreLocation): string {
   const gone = report.files.filter((file) => file.status === 'gone').length;
   const lines = [
-    `workspace ${report.workspace}, store ${terminalLine(dataDir)}`,
+    `workspace ${report.workspace}, store ${terminalLine(describeLocation(location))}`,
     `${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
       `${report.items.duplicates} duplicates${gone ? `, ${gone} gone` : ''}; ` +
       `${report.chunks} chunks in ${(report.elapsed_ms / 1000).toFixed(1)} s`,
@@ -143,6 +162,20 @@ function formatReport(report: IndexReport, dataDir: string): string {
   for (const file of notable) {
     const flags = file.flags.length ? ` [${file.flags.join(', ')}]` : '';
     lines.push(`  ${file.status.padEnd(9)} ${terminalLine(file.path)}${flags}${file.reason ? `: ${terminalLine(file.reason)}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** After --ingest-only: what was recorded, and that the rest waits for workers (every file is pending until then). */
+function formatIngested(report: IndexReport, location: StoreLocation, queued: number): string {
+  const count = (status: string) => report.files.filter((file) => file.status === status).length;
+  const lines = [
+    `workspace ${report.workspace}, store ${terminalLine(describeLocation(location))}`,
+    `ingested: ${count('pending')} file(s) waiting for workers, ${report.items.indexed} already indexed, ${report.items.failed} failed, ` +
+      `${report.items.skipped} skipped, ${report.items.duplicates} duplicates; ${queued} job(s) queued: run \`relata worker\` with this store`,
+  ];
+  for (const file of report.files.filter((file) => file.status === 'failed' || file.status === 'skipped')) {
+    lines.push(`  ${file.status.padEnd(9)} ${terminalLine(file.path)}${file.reason ? `: ${terminalLine(file.reason)}` : ''}`);
   }
   return lines.join('\n');
 }

@@ -58,7 +58,8 @@ class RecordsFile {
     this.digest.update(line);
     this.bytes += line.length;
     this.records += 1;
-    if (!this.stream.write(line)) await Promise.race([once(this.stream, 'drain'), once(this.stream, 'error')]);
+    // once() rejects if the stream fails while waiting, so a full disk cannot leave this waiting for ever.
+    if (!this.stream.write(line)) await once(this.stream, 'drain');
     if (this.failure) throw this.failure;
   }
 

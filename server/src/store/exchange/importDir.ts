@@ -61,23 +61,22 @@ export async function importFromDirectory(options: ImportOptions): Promise<Impor
   await verifyFiles(dir, manifest);
   progress('records files match the manifest; checking every record and original file');
   const blobRecords = await checkContents(dir, manifest);
-  progress(`${Object.values(manifest.counts).reduce((sum, n) => sum + n, 0)} records and ${blobRecords.length} original files checked`);
+  progress(`${EXCHANGE_KINDS.reduce((sum, kind) => sum + manifest.counts[kind], 0)} records and ${blobRecords.length} original files checked`);
   if (manifest.missingBlobs.length > 0) {
     progress(`the export says ${manifest.missingBlobs.length} original file(s) were missing from the store it came from; their items import without their bytes`);
   }
 
-  // Refused here too, before any blob is put: importRecords refuses as well, and is the authority.
-  if ((await store.listItems({ includeDeleted: true })).length > 0) {
-    throw new ImportTargetNotEmptyError(store.workspace, options.where, 'items');
-  }
-  for (const [index, blob] of blobRecords.entries()) {
-    await blobs.put(blob.hash, await readFile(path.join(dir, BLOB_DIR, blob.hash)));
-    if ((index + 1) % 1_000 === 0) progress(`original files stored: ${index + 1} of ${blobRecords.length}`);
-  }
-
+  // The blobs go in when the store takes its first record, which it does only once it has found
+  // itself empty (contract.ts): a refused import puts nothing anywhere.
+  const putBlobs = async () => {
+    for (const [index, blob] of blobRecords.entries()) {
+      await blobs.put(blob.hash, await readFile(path.join(dir, BLOB_DIR, blob.hash)));
+      if ((index + 1) % 1_000 === 0) progress(`original files stored: ${index + 1} of ${blobRecords.length}`);
+    }
+  };
   const position = { file: '', line: 0 };
   try {
-    const counts = await store.importRecords(readRecords(dir, position, progress, options.folderRoot));
+    const counts = await store.importRecords(readRecords(dir, position, progress, options.folderRoot, putBlobs));
     return { manifest, counts, blobs: blobRecords.length };
   } catch (error) {
     if (error instanceof ImportTargetNotEmptyError || position.line === 0) throw error;
@@ -243,7 +242,9 @@ async function* readRecords(
   position: { file: string; line: number },
   progress: (message: string) => void,
   folderRoot: string | undefined,
+  beforeFirst: () => Promise<void>,
 ): AsyncGenerator<ExchangeRecord> {
+  await beforeFirst();
   for (const kind of EXCHANGE_KINDS) {
     let count = 0;
     for await (const record of fileRecords(dir, kind, position)) {

@@ -82,6 +82,8 @@ export interface ItemDocument extends ScopeFields {
   /** The item's versions, in the item's own document, so a new version and its record are one atomic write. */
   versions: VersionDocument[];
   followUp: IngestFollowUp | null;
+  /** Bumped by every write of the item: an ingest decision writes only if the item is still as it read it. */
+  rev: number;
 }
 
 export interface ItemLexicalDocument extends ScopeFields {
@@ -163,6 +165,8 @@ export interface ExtractionDocument extends ScopeFields {
   itemId: string;
   contentHash: string;
   versions: string;
+  /** What a per-item cap kept of how many (ItemExtraction.capped), when one applied. */
+  capped?: string | null;
 }
 
 export interface DiscoveryDocument extends ScopeFields {

@@ -41,7 +41,7 @@ export function toItemRecord(document: ItemRecord): ItemRecord {
 
 /** An item's document (the scope is added by the collection): the record, whether it is live, and its versions. */
 export function itemDocument(record: ItemRecord, versions: readonly ItemVersionRecord[] = []): Unscoped<ItemDocument> {
-  return { ...toItemRecord(record), live: record.deletedAt === null, versions: versions.map(versionDocument), followUp: null };
+  return { ...toItemRecord(record), live: record.deletedAt === null, versions: versions.map(versionDocument), followUp: null, rev: 0 };
 }
 
 export const versionDocument = (version: ItemVersionRecord): VersionDocument => ({

@@ -90,3 +90,16 @@ export interface JobMaintenance {
   /** `relata forget`: delete the jobs of these subjects (item ids and paths) that are not leased now; a running job keeps its record. */
   dropJobsOf(subjects: readonly string[]): Promise<void>;
 }
+
+// Export and import (added by the vectors/queue/relationships side) -------------------------------
+
+/**
+ * How a domain class loads the exchange records of its kinds (exchange/records.ts) during
+ * `importRecords`: the facade hands them over one by one in the stream's order; the class writes
+ * them in batches, and `finish` writes what is left. Added because an import is one stream
+ * dispatched by kind, so the class cannot take an iterable of its own kinds.
+ */
+export interface RecordImporter<R> {
+  add(record: R): Promise<void>;
+  finish(): Promise<void>;
+}

@@ -15,6 +15,7 @@ import type { JobStatus, PipelineStage } from '../../../../shared/types.ts';
 import type { FailOptions, JobFailure, JobRecord, LeaseView, StageCounts } from '../contract.ts';
 import { duplicateKeyPositions, isDuplicateKey } from './duplicateKey.ts';
 import type { ItemStatusHooks, JobMaintenance } from './hooks.ts';
+import type { IndexSpec } from './collections.ts';
 import type { ScopedCollection, ScopedDb } from './scope.ts';
 
 export const JOBS_COLLECTION = 'jobs';
@@ -46,13 +47,16 @@ interface CounterDocument {
 }
 
 /** The indexes the queue's look-ups need, each led by the scope (created by the facade's setup). */
-export const JOB_INDEXES = [
+export const JOB_INDEXES: readonly IndexSpec[] = [
   { collection: JOBS_COLLECTION, key: { workspace: 1, folder: 1, stage: 1, subject: 1 }, unique: true, name: 'jobs_subject' },
   { collection: JOBS_COLLECTION, key: { workspace: 1, folder: 1, id: 1 }, unique: true, name: 'jobs_id' },
   // Claims walk this by id within a status; the few leased jobs are filtered by expiry on the way.
   { collection: JOBS_COLLECTION, key: { workspace: 1, folder: 1, status: 1, id: 1 }, unique: false, name: 'jobs_claimable' },
+  // A worker's claim of some stages merges one walk per stage by id, so the thousands of ingest
+  // jobs waiting ahead of its first parse job are never read.
+  { collection: JOBS_COLLECTION, key: { workspace: 1, folder: 1, status: 1, stage: 1, id: 1 }, unique: false, name: 'jobs_claimable_by_stage' },
   { collection: COUNTERS_COLLECTION, key: { workspace: 1, folder: 1, name: 1 }, unique: true, name: 'counters_name' },
-] as const;
+];
 
 export function toJobRecord(document: JobDocument): JobRecord {
   return {
@@ -103,11 +107,13 @@ export class MongoJobQueue implements JobMaintenance {
    * first" means the same as SQLite's AUTOINCREMENT. A crash after reserving only leaves a gap.
    */
   private async reserveIds(count: number): Promise<number> {
-    const counter = await this.counters.findOneAndUpdate(
-      this.counters.filter({ name: JOBS_COLLECTION }),
-      { $inc: { value: count } },
-      { upsert: true, returnDocument: 'after' },
-    );
+    const increment = () =>
+      this.counters.findOneAndUpdate(this.counters.filter({ name: JOBS_COLLECTION }), { $inc: { value: count } }, { upsert: true, returnDocument: 'after' });
+    // Two first enqueues at once may both try to create the counter; the loser finds it made.
+    const counter = await increment().catch((error: unknown) => {
+      if (isDuplicateKey(error)) return increment();
+      throw error;
+    });
     if (!counter) throw new Error(`the job id counter of ${this.counters.name} was not returned by MongoDB`);
     return counter.value - count + 1;
   }

@@ -22,9 +22,9 @@ export interface PointName {
 }
 
 /**
- * A version-5 UUID (SHA-1 of the namespace and the name, RFC 4122 §4.3): the form Qdrant accepts as
- * a point id. The name is the parts as a JSON array, so no choice of separator inside a workspace,
- * folder or model name can make two different names read the same.
+ * A version-5 UUID (uuidV5 below): the form Qdrant accepts as a point id. The name is the parts
+ * as a JSON array, so no choice of separator inside a workspace, folder or model name can make two
+ * different names read the same.
  *
  * The model is part of the name: a model change writes new points beside the old model's rather
  * than over them, so two workers embedding one chunk with different models never overwrite each
@@ -33,8 +33,12 @@ export interface PointName {
  */
 export function vectorPointId(name: PointName): string {
   if (!Number.isInteger(name.window) || name.window < 0) throw new Error(`a vector window is a whole number from 0, not ${name.window} (chunk ${name.chunkId})`);
-  const text = JSON.stringify([name.workspace, name.folder, name.modelId, name.chunkId, name.window]);
-  const bytes = createHash('sha1').update(POINT_NAMESPACE).update(text, 'utf8').digest().subarray(0, 16);
+  return uuidV5(POINT_NAMESPACE, JSON.stringify([name.workspace, name.folder, name.modelId, name.chunkId, name.window]));
+}
+
+/** RFC 4122 §4.3: the SHA-1 of the namespace's 16 bytes and the name's UTF-8, with the version and variant bits set. */
+export function uuidV5(namespace: Buffer, name: string): string {
+  const bytes = createHash('sha1').update(namespace).update(name, 'utf8').digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50; // version 5
   bytes[8] = (bytes[8]! & 0x3f) | 0x80; // the RFC 4122 variant
   const hex = bytes.toString('hex');
@@ -53,10 +57,3 @@ export function vectorCollectionName(dims: number, prefix = DEFAULT_COLLECTION_P
 }
 
 export const DEFAULT_COLLECTION_PREFIX = 'relata_vectors_';
-
-/** The dimension of a collection this store created, or null for a collection of something else. */
-export function dimsOfCollection(name: string, prefix = DEFAULT_COLLECTION_PREFIX): number | null {
-  if (!name.startsWith(prefix)) return null;
-  const rest = name.slice(prefix.length);
-  return /^[1-9]\d*$/.test(rest) ? Number(rest) : null;
-}

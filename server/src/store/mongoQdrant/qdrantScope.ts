@@ -116,6 +116,12 @@ export class ScopedPoints {
     return (await this.client.queryBatch(collection, { searches: [...searches] })).map((response) => response.points);
   }
 
+  /** The best points of each group (e.g. each item), grouped by a payload field. */
+  async queryGroups(collection: string, request: PointQuery & { group_by: string; group_size: number }): Promise<Schemas['PointGroup'][]> {
+    this.requireQuery(collection, request, 'grouped query');
+    return (await this.client.queryGroups(collection, request)).groups;
+  }
+
   async scroll(collection: string, request: PointScroll): Promise<Schemas['ScrollResult']> {
     this.requireFilter(collection, request.filter, 'scroll');
     return this.client.scroll(collection, request);

@@ -65,21 +65,26 @@ function bindsField(filter: Record<string, unknown>, field: string, value: strin
   return Array.isArray(and) && and.some((clause) => isPlainObject(clause) && bindsField(clause, field, value));
 }
 
-/** An update may not move a document out of its scope: no operator touches a scope field. */
-export function updateKeepsScope(update: unknown): boolean {
+/**
+ * An update may not move a document out of its scope: no operator touches a scope field, except
+ * `$setOnInsert` of exactly the scope's own values (how an upsert creates a scoped document).
+ * Without a scope, `$setOnInsert` of a scope field is refused too: an upsert could otherwise
+ * create its document in another workspace, since the update's values win over the filter's.
+ */
+export function updateKeepsScope(update: unknown, scope?: Scope): boolean {
   if (Array.isArray(update)) return false; // update pipelines can compute anything; the store never needs them
   if (!isPlainObject(update)) return false;
+  const touchesScope = (path: string) => SCOPE_FIELDS.some((field) => path === field || path.startsWith(`${field}.`));
   for (const [operator, fields] of Object.entries(update)) {
     if (!operator.startsWith('$')) return false; // a replacement passed as an update
     if (!isPlainObject(fields)) continue;
-    for (const path of Object.keys(fields)) {
-      if (SCOPE_FIELDS.some((field) => path === field || path.startsWith(`${field}.`))) {
-        // $setOnInsert of the scope's own values is how an upsert creates a scoped document.
-        if (operator === '$setOnInsert') continue;
-        return false;
-      }
+    for (const [path, value] of Object.entries(fields)) {
+      if (!touchesScope(path)) continue;
+      const ownValue = scope !== undefined && SCOPE_FIELDS.some((field) => path === field && value === scope[field]);
+      if (operator === '$setOnInsert' && ownValue) continue;
+      return false;
     }
-    if (operator === '$rename' && Object.values(fields).some((target) => SCOPE_FIELDS.includes(target as (typeof SCOPE_FIELDS)[number]))) return false;
+    if (operator === '$rename' && Object.values(fields).some((target) => typeof target !== 'string' || touchesScope(target))) return false;
   }
   return true;
 }
@@ -253,7 +258,7 @@ export class ScopedCollection<T extends Document> {
   }
 
   private requireUpdate(update: unknown, what: string): void {
-    if (!updateKeepsScope(update)) throw new UnscopedOperationError(this.name, `${what} update (it may not change workspace or folder)`);
+    if (!updateKeepsScope(update, this.scope)) throw new UnscopedOperationError(this.name, `${what} update (it may not change workspace or folder)`);
   }
 
   private requireDocument(document: unknown, what: string): void {

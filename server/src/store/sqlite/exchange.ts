@@ -45,8 +45,7 @@ function* paged<T extends { rid: number }>(sql: ScopedSql, text: string, pageRow
   }
 }
 
-const page = (table: string, alias = table): string =>
-  `FROM ${table} ${alias} WHERE ${alias}.workspace = @ws AND ${alias}.rowid > @after ORDER BY ${alias}.rowid LIMIT @limit`;
+const page = (table: string): string => `FROM ${table} WHERE workspace = @ws AND rowid > @after ORDER BY rowid LIMIT @limit`;
 
 /** Every record of the workspace, kind by kind in EXCHANGE_KINDS order, each kind in insertion order. */
 export async function* exportSqliteRecords(sql: ScopedSql): AsyncGenerator<ExchangeRecord> {
@@ -216,7 +215,7 @@ const HOLDINGS: readonly { table: string; what: string }[] = [
 function requireEmpty(sql: ScopedSql): void {
   for (const { table, what } of HOLDINGS) {
     const { n } = sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE workspace = @ws`)!;
-    if (n > 0) throw new ImportTargetNotEmptyError(sql.workspace, sql.db.name, `${n} ${what}`);
+    if (n > 0) throw new ImportTargetNotEmptyError(sql.workspace, sql.db.name, `${what} (${n})`);
   }
 }
 

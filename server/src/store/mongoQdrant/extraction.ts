@@ -1,0 +1,141 @@
+// What extraction found in each item (entities, claims, key phrase counts) on MongoDB, and the
+// record that an item's extraction is complete. storeExtraction writes the findings first and the
+// completion record last: a crash in between leaves an item without the record, which
+// itemsNeedingExtraction lists again, so the extraction is redone rather than half kept.
+
+import type { PhraseCount } from '../../extract/types.ts';
+import type { EntitySummary, ItemExtraction, StoredClaim, StoredEntity } from '../contract.ts';
+import type { EntityType } from '../../extract/types.ts';
+import type { ClaimDocument, EntityDocument, ExtractionDocument, ItemDocument, PhraseDocument } from './collections.ts';
+import { COLLECTIONS } from './collections.ts';
+import { claimDocument, entityDocument, phraseDocument, toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';
+import type { ScopedCollection, ScopedDb } from './scope.ts';
+
+/** Findings written per insert: an item's extraction is capped (extract/caps.ts), but batches keep each request small anyway. */
+const INSERT_BATCH = 5000;
+
+export class Extraction {
+  readonly entities: ScopedCollection<EntityDocument>;
+  readonly claims: ScopedCollection<ClaimDocument>;
+  readonly phrases: ScopedCollection<PhraseDocument>;
+  readonly records: ScopedCollection<ExtractionDocument>;
+  private readonly items: ScopedCollection<ItemDocument>;
+
+  constructor(db: ScopedDb) {
+    this.entities = db.collection<EntityDocument>(COLLECTIONS.entities);
+    this.claims = db.collection<ClaimDocument>(COLLECTIONS.claims);
+    this.phrases = db.collection<PhraseDocument>(COLLECTIONS.itemPhrases);
+    this.records = db.collection<ExtractionDocument>(COLLECTIONS.itemExtractions);
+    this.items = db.collection<ItemDocument>(COLLECTIONS.items);
+  }
+
+  /** Drop one producer's entities and claims (every producer's when null), the phrase counts and the completion record. */
+  async drop(itemIds: readonly string[], producer: string | null): Promise<void> {
+    if (itemIds.length === 0) return;
+    const itemId = { $in: [...itemIds] };
+    const byProducer = producer === null ? {} : { producer: producer as EntityDocument['producer'] };
+    // The record first: findings without it are redone, never taken as complete.
+    await this.records.deleteMany(this.records.filter({ itemId }));
+    await this.entities.deleteMany(this.entities.filter({ itemId, ...byProducer }));
+    await this.claims.deleteMany(this.claims.filter({ itemId, ...byProducer }));
+    await this.phrases.deleteMany(this.phrases.filter({ itemId }));
+  }
+
+  /** Replace the deterministic findings of an item; the caller has checked it still holds `contentHash`. */
+  async store(itemId: string, contentHash: string, extraction: ItemExtraction): Promise<void> {
+    await this.drop([itemId], 'deterministic');
+    await insertInBatches(this.entities, extraction.entities.map((entity) => this.entities.document(entityDocument(itemId, entity))));
+    await insertInBatches(this.claims, extraction.claims.map((claim) => this.claims.document(claimDocument(itemId, claim))));
+    await insertInBatches(this.phrases, extraction.phrases.map((phrase) => this.phrases.document(phraseDocument(itemId, phrase))));
+    await this.records.updateOne(this.records.filter({ itemId }), { $set: { contentHash, versions: extraction.versions, capped: extraction.capped ?? null } }, { upsert: true });
+  }
+
+  /** Indexed live items without a complete extraction of their current bytes by these versions, in path order. */
+  async itemsNeeding(versions: string): Promise<string[]> {
+    const { workspace, folder } = this.items.scope;
+    const rows = await this.items
+      .aggregate<{ id: string }>([
+        { $match: this.items.filter({ status: 'indexed', live: true }) },
+        { $sort: { path: 1 } },
+        {
+          $lookup: {
+            from: COLLECTIONS.itemExtractions,
+            let: { itemId: '$id' },
+            pipeline: [{ $match: { workspace, folder, $expr: { $eq: ['$itemId', '$$itemId'] } } }, { $project: { _id: 0, versions: 1, contentHash: 1 } }],
+            as: 'extraction',
+          },
+        },
+        { $project: { _id: 0, id: 1, contentHash: 1, extraction: { $first: '$extraction' } } },
+        {
+          $match: {
+            $or: [
+              { extraction: null },
+              { $expr: { $ne: ['$extraction.versions', versions] } },
+              { $expr: { $ne: ['$extraction.contentHash', '$contentHash'] } },
+            ],
+          },
+        },
+        { $project: { id: 1 } },
+      ])
+      .toArray();
+    return rows.map((row) => row.id);
+  }
+
+  async listEntities(itemId: string): Promise<StoredEntity[]> {
+    return (await this.entities.find(this.entities.filter({ itemId })).sort({ chunkId: 1, start: 1, _id: 1 }).toArray()).map(toStoredEntity);
+  }
+
+  async listClaims(itemId: string): Promise<StoredClaim[]> {
+    return (await this.claims.find(this.claims.filter({ itemId })).sort({ chunkId: 1, start: 1, _id: 1 }).toArray()).map(toStoredClaim);
+  }
+
+  /** Every entity key of the scope with its frequency, most frequent first (as the SQLite store's, from mentions grouped by key, type, surface, item). */
+  async summaries(): Promise<EntitySummary[]> {
+    const rows = this.entities.aggregate<{ _id: { key: string; type: EntityType; surface: string; itemId: string }; mentions: number }>(
+      [
+        { $match: this.entities.filter() },
+        { $group: { _id: { key: '$key', type: '$type', surface: '$surface', itemId: '$itemId' }, mentions: { $sum: 1 } } },
+      ],
+      { allowDiskUse: true },
+    );
+    const byKey = new Map<string, { type: EntityType; surfaces: Map<string, number>; items: Set<string> }>();
+    for await (const { _id: row, mentions } of rows) {
+      const entry = byKey.get(row.key) ?? { type: row.type, surfaces: new Map(), items: new Set() };
+      entry.surfaces.set(row.surface, (entry.surfaces.get(row.surface) ?? 0) + mentions);
+      entry.items.add(row.itemId);
+      byKey.set(row.key, entry);
+    }
+    return [...byKey.entries()]
+      .map(([key, entry]) => ({
+        key,
+        type: entry.type,
+        surface: [...entry.surfaces.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
+        frequency: entry.items.size,
+        itemIds: [...entry.items].sort(),
+      }))
+      .sort((a, b) => b.frequency - a.frequency || a.key.localeCompare(b.key));
+  }
+
+  async listPhrases(itemId: string): Promise<PhraseCount[]> {
+    return (await this.phrases.find(this.phrases.filter({ itemId })).sort({ count: -1, key: 1 }).toArray()).map(toPhraseCount);
+  }
+
+  async phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>> {
+    const frequencies = new Map<string, number>();
+    for (const key of keys) frequencies.set(key, await this.phrases.countDocuments(this.phrases.filter({ key })));
+    return frequencies;
+  }
+
+  /** Those of `keys` that some entity of the scope still carries (alias housekeeping after a forget). */
+  async mentionedKeys(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    return new Set((await this.entities.distinct('key', this.entities.filter({ key: { $in: [...new Set(keys)] } }))) as string[]);
+  }
+}
+
+async function insertInBatches<T extends { workspace: string; folder: string }>(
+  collection: ScopedCollection<T>,
+  documents: ReturnType<ScopedCollection<T>['document']>[],
+): Promise<void> {
+  for (let start = 0; start < documents.length; start += INSERT_BATCH) await collection.insertMany(documents.slice(start, start + INSERT_BATCH));
+}

@@ -1,0 +1,114 @@
+// Parse results on MongoDB. A parsed document can be far larger than MongoDB's 16 MiB document
+// limit (a 50 MB text file), so it is kept as texts cut into parts (documents.ts,
+// parsedTextStreams): its blocks, the rest of it, its heading texts and its item-level lexical
+// text. One header per item names the write whose parts are current.
+//
+// A write stores all its parts under a fresh write id first and switches the header to it last,
+// so a reader sees the old parse or the new one whole, never a mixture; a crash before the switch
+// leaves parts no header names, removed by the item's next write (or by forget).
+
+import { randomUUID } from 'node:crypto';
+import type { ParsedText } from '../contract.ts';
+import type { StoredParsedDocument } from '../exchange/records.ts';
+import type { ParsedTextDocument, ParsedTextPartDocument, ParsedTextStream } from './collections.ts';
+import { loadParsedDocument, parsedTextStreams, splitText } from './documents.ts';
+import type { ScopedCollection } from './scope.ts';
+
+const STREAMS: readonly ParsedTextStream[] = ['blocks', 'rest', 'headings', 'indexText'];
+
+export class ParsedTexts {
+  constructor(
+    private readonly headers: ScopedCollection<ParsedTextDocument>,
+    private readonly parts: ScopedCollection<ParsedTextPartDocument>,
+  ) {}
+
+  /**
+   * Store the item's parse (replacing any earlier one). `keepText`: the document's own `text` is
+   * stored as given (a document imported from a store that kept it), not joined from the blocks.
+   */
+  async write(itemId: string, parsed: ParsedText, keepText = false): Promise<void> {
+    const writeId = randomUUID();
+    const streams = parsedTextStreams(parsed.document, keepText);
+    const counts = {} as Record<ParsedTextStream, number>;
+    for (const stream of STREAMS) {
+      const pieces = splitText(streams[stream]);
+      counts[stream] = pieces.length;
+      // One insert per part: a batch of parts could pass the 48 MB message limit of one request.
+      for (const [n, text] of pieces.entries()) await this.parts.insertOne(this.parts.document({ itemId, writeId, stream, n, text }));
+    }
+    await this.headers.updateOne(
+      this.headers.filter({ itemId }),
+      { $set: { contentHash: parsed.contentHash, parserVersion: parsed.parserVersion, writeId, parts: counts } },
+      { upsert: true },
+    );
+    await this.parts.deleteMany(this.parts.filter({ itemId, writeId: { $ne: writeId } }));
+  }
+
+  private async header(itemId: string): Promise<ParsedTextDocument | null> {
+    return this.headers.findOne(this.headers.filter({ itemId }));
+  }
+
+  /** One stream of the header's write, joined; null when a part is missing (removed by a newer write while this was read). */
+  private async stream(header: ParsedTextDocument, stream: ParsedTextStream): Promise<string | null> {
+    const pieces = await this.parts
+      .find(this.parts.filter({ itemId: header.itemId, writeId: header.writeId, stream }), { projection: { n: 1, text: 1 } })
+      .sort({ n: 1 })
+      .toArray();
+    if (pieces.length !== header.parts[stream] || pieces.some((piece, n) => piece.n !== n)) return null;
+    return pieces.map((piece) => piece.text).join('');
+  }
+
+  /** Reads the header and the streams it names; once more if a newer write replaced the parts meanwhile. */
+  private async read<T>(itemId: string, streams: readonly ParsedTextStream[], build: (header: ParsedTextDocument, texts: string[]) => T): Promise<T | null> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const header = await this.header(itemId);
+      if (!header) return null;
+      const texts: string[] = [];
+      for (const stream of streams) {
+        const text = await this.stream(header, stream);
+        if (text === null) break;
+        texts.push(text);
+      }
+      if (texts.length === streams.length) return build(header, texts);
+    }
+    throw new Error(`the parsed text of item ${itemId} kept changing while it was read, or a part of it is missing from ${this.parts.name}`);
+  }
+
+  async get(itemId: string): Promise<ParsedText | null> {
+    return this.read(itemId, ['blocks', 'rest'], (header, [blocks, rest]) => ({
+      contentHash: header.contentHash,
+      parserVersion: header.parserVersion,
+      document: loadParsedDocument(blocks!, rest!),
+    }));
+  }
+
+  /** The document as stored, for an export: without a `text` unless it was stored with one of its own. */
+  async getStored(itemId: string): Promise<{ contentHash: string; parserVersion: string; document: StoredParsedDocument } | null> {
+    return this.read(itemId, ['blocks', 'rest'], (header, [blocks, rest]) => ({
+      contentHash: header.contentHash,
+      parserVersion: header.parserVersion,
+      document: { ...(JSON.parse(rest!) as Omit<StoredParsedDocument, 'blocks'>), blocks: JSON.parse(blocks!) as StoredParsedDocument['blocks'] },
+    }));
+  }
+
+  async storedBlocks(itemId: string): Promise<{ contentHash: string; blocksJson: string } | null> {
+    return this.read(itemId, ['blocks'], (header, [blocks]) => ({ contentHash: header.contentHash, blocksJson: blocks! }));
+  }
+
+  async headings(itemId: string): Promise<string[]> {
+    return (await this.read(itemId, ['headings'], (_header, [headings]) => JSON.parse(headings!) as string[])) ?? [];
+  }
+
+  /** The item-level lexical text of its stored parse (the first ITEM_INDEX_MAX_CHARS of its text); empty when it has none. */
+  async indexText(itemId: string): Promise<string> {
+    return (await this.read(itemId, ['indexText'], (_header, [text]) => text!)) ?? '';
+  }
+
+  async remove(itemIds: readonly string[]): Promise<void> {
+    if (itemIds.length === 0) return;
+    const ids = { $in: [...itemIds] };
+    // Header first: parts no header names are never read.
+    await this.headers.deleteMany(this.headers.filter({ itemId: ids }));
+    await this.parts.deleteMany(this.parts.filter({ itemId: ids }));
+  }
+}
