@@ -8,14 +8,8 @@ import net from 'node:net';
 import { test } from 'node:test';
 import { QdrantClient, QdrantClientUnexpectedResponseError } from '@qdrant/js-client-rest';
 import { MongoClient, MongoServerError } from 'mongodb';
-import {
-  describeRetry,
-  isStoreBusy,
-  isStoreUnreachable,
-  isWorthRetrying,
-  unreachableReason,
-  withoutCredentials,
-} from '../../server/src/engine/storeRetry.ts';
+import { describeRetry, unreachableReason, withoutCredentials } from '../../server/src/engine/storeRetry.ts';
+import { isStoreBusy, isStoreUnreachable, isWorthRetrying } from '../../server/src/store/transientFailure.ts';
 import { mongoFailureReason, qdrantFailureReason, StoreConnection, StoreUnreachableError } from '../../server/src/store/mongoQdrant/connection.ts';
 
 /** A local port that was just free: connecting to it is refused. */

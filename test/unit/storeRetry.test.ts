@@ -2,7 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeRetry, isStoreBusy, MAX_RETRY_MS, retryDelayMs } from '../../server/src/engine/storeRetry.ts';
+import { describeRetry, MAX_RETRY_MS, retryDelayMs } from '../../server/src/engine/storeRetry.ts';
+import { isStoreBusy } from '../../server/src/store/transientFailure.ts';
 import { StoreBusyError } from '../../server/src/store/storeBusy.ts';
 
 test('the wait starts at half a second, doubles with each failure in a row, and stops at ten seconds', () => {

@@ -24,7 +24,8 @@ import { statusCommand } from './commands/status.ts';
 import { workerCommand } from './commands/worker.ts';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
 import { DAMAGE_REMEDY, isDamageError } from '../store/storeErrors.ts';
-import { isStoreUnreachable, unreachableReason, withoutCredentials } from '../engine/storeRetry.ts';
+import { unreachableReason, withoutCredentials } from '../engine/storeRetry.ts';
+import { isStoreUnreachable } from '../store/transientFailure.ts';
 import { terminalText } from './terminalText.ts';
 
 const COMMANDS: Command[] = [

@@ -19,7 +19,8 @@ import type { WorkspaceStore } from '../store/contract.ts';
 import { openStoreWithBlobs } from '../store/index.ts';
 import { describeLocation, type StoreLocation } from '../store/location.ts';
 import { defaultWorkspace, stageContext } from './folderIndex.ts';
-import { describeRetry, isWorthRetrying, retryDelayMs } from './storeRetry.ts';
+import { isWorthRetrying } from '../store/transientFailure.ts';
+import { describeRetry, retryDelayMs } from './storeRetry.ts';
 
 /** Every stage but ingest, which must run where the files are. */
 export const WORKER_STAGES: readonly PipelineStage[] = ['parse', 'chunk', 'embed', 'extract', 'discover'];

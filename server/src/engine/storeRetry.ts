@@ -4,7 +4,8 @@
 // says how long to wait, which failures are worth waiting out, and how to say so, for the watcher
 // and the language server alike.
 
-import { isSqliteBusy, StoreBusyError } from '../store/storeBusy.ts';
+import { StoreBusyError } from '../store/storeBusy.ts';
+import { chain, CONNECTION_CODES, isStoreBusy, isStoreUnreachable } from '../store/transientFailure.ts';
 
 /** The first wait after a failure; each further failure doubles it, up to the cap. */
 export const FIRST_RETRY_MS = 500;
@@ -13,72 +14,6 @@ export const MAX_RETRY_MS = 10_000;
 /** The wait before retry number `failures` (0 for the first): 0.5 s, 1 s, 2 s, … 10 s, 10 s, … */
 export function retryDelayMs(failures: number): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures));
-}
-
-/** The errors and their causes, as deep as a wrapper of a wrapper goes (AggregateError's members too). */
-function* chain(error: unknown): Generator<Error> {
-  const seen = new Set<unknown>();
-  const queue = [error];
-  while (queue.length > 0 && seen.size < 20) {
-    const current = queue.shift();
-    if (!(current instanceof Error) || seen.has(current)) continue;
-    seen.add(current);
-    yield current;
-    queue.push(current.cause);
-    if (current instanceof AggregateError) queue.push(...current.errors);
-  }
-}
-
-/** True when the error says another process holds the store's lock, not that something is broken. */
-export function isStoreBusy(error: unknown): boolean {
-  for (const cause of chain(error)) {
-    if (cause instanceof StoreBusyError || isSqliteBusy(cause)) return true;
-  }
-  return false;
-}
-
-/**
- * Codes of a connection that could not be made or was lost (Node's sockets and DNS, undici's
- * fetch under the Qdrant client), and the store's own for a server it could not reach.
- */
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ETIMEDOUT', 'EPIPE',
-  'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'RELATA_STORE_UNREACHABLE',
-]);
-/** The MongoDB driver's errors for a server it cannot reach (matched by name: the engine never loads the driver itself). */
-const MONGODB_UNREACHABLE = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoServerSelectionError']);
-/** The Qdrant client's errors for a service that did not answer in time or asked to be left alone for a while. */
-const QDRANT_UNREACHABLE = new Set(['QdrantClientTimeoutError', 'QdrantClientResourceExhaustedError']);
-/** A gateway or service that is there but not serving yet (a restarting Qdrant behind a proxy). */
-const UNAVAILABLE_STATUS = /^Unexpected Response: (502|503|504)\b/;
-/** Refused credentials are not waited out: nothing changes until the person fixes them. */
-const REFUSED = /authentication failed|not authorized|requires authentication|refused the (credentials|api key|operation)|^Unexpected Response: (401|403)\b/i;
-
-/**
- * True when the MongoDB or Qdrant server could not be reached or dropped the connection: the
- * work is kept and tried again when it is back. Refused credentials are not this: waiting would
- * not fix them.
- */
-export function isStoreUnreachable(error: unknown): boolean {
-  let unreachable = false;
-  for (const cause of chain(error)) {
-    if (REFUSED.test(cause.message)) return false;
-    const code = (cause as { code?: unknown }).code;
-    if (
-      (typeof code === 'string' && CONNECTION_CODES.has(code)) ||
-      MONGODB_UNREACHABLE.has(cause.name) ||
-      QDRANT_UNREACHABLE.has(cause.name) ||
-      (cause.name === 'QdrantClientUnexpectedResponseError' && UNAVAILABLE_STATUS.test(cause.message))
-    ) {
-      unreachable = true;
-    }
-  }
-  return unreachable;
-}
-
-/** Busy or unreachable: a failure that passes with time, so the work is kept and retried. */
-export function isWorthRetrying(error: unknown): boolean {
-  return isStoreBusy(error) || isStoreUnreachable(error);
 }
 
 /** Any `scheme://user:password@` in a message becomes `scheme://***@`: a driver may quote its URI. */

@@ -29,7 +29,8 @@ import {
   type StatusReport,
 } from '../../../shared/protocol.ts';
 import { problemsWith, type Schema } from '../../../shared/schema.ts';
-import { isStoreUnreachable, unreachableReason } from '../engine/storeRetry.ts';
+import { unreachableReason } from '../engine/storeRetry.ts';
+import { isStoreUnreachable } from '../store/transientFailure.ts';
 import { FolderSession, serialQueue, type SessionEvents } from './folderSession.ts';
 import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';

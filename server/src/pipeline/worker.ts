@@ -7,6 +7,7 @@
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { JobRecord } from '../store/contract.ts';
 import { isStoreFault } from '../store/storeFault.ts';
+import { isWorthRetrying } from '../store/transientFailure.ts';
 import { isDeadLocalOwner, newOwnerId } from './owner.ts';
 import { markParseFailed } from './stages/parse.ts';
 import { FAILURE_FAILS_ITEM, STAGES, type StageContext } from './stages/index.ts';
@@ -68,10 +69,13 @@ export class Worker {
     const busy = { threaded: 0, other: 0 };
     const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'threaded' ? lanes : 1);
     let processed = 0;
+    // The first job that could not reach its outcome through the store (handed back, see runJob)
+    // stops the loop: claiming on would only hand the same jobs back again.
+    let halted: { error: unknown } | null = null;
     const stages = this.options.stages;
     // Stage threads take a while to start: not for a worker that will never run a threaded stage (ingest alone).
     if (!stages || stages.some((stage) => THREADED_STAGES.has(stage))) await this.context.threads.warmUp();
-    while (!this.options.signal?.aborted) {
+    while (!this.options.signal?.aborted && !halted) {
       if (full('threaded') && full('other')) {
         await Promise.race(running);
         continue;
@@ -86,11 +90,15 @@ export class Worker {
       const kind = THREADED_STAGES.has(job.stage) ? 'threaded' : 'other';
       while (full(kind)) await Promise.race(running);
       busy[kind] += 1;
-      const run: Promise<void> = this.runJob(job).finally(() => {
-        clearInterval(renewal);
-        busy[kind] -= 1;
-        running.delete(run);
-      });
+      const run: Promise<void> = this.runJob(job)
+        .catch((error: unknown) => {
+          halted ??= { error };
+        })
+        .finally(() => {
+          clearInterval(renewal);
+          busy[kind] -= 1;
+          running.delete(run);
+        });
       running.add(run);
       processed += 1;
       // Let the host answer what is waiting (an editor's search, a status request) between jobs:
@@ -98,6 +106,7 @@ export class Worker {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await Promise.all(running);
+    if (halted) throw (halted as { error: unknown }).error;
     return processed;
   }
 
@@ -124,6 +133,13 @@ export class Worker {
       await store.complete(job, this.owner);
       emit({ type: 'job-finished', job, elapsedMs: performance.now() - started });
     } catch (error) {
+      if (isWorthRetrying(error)) {
+        // The store could not be reached (a lock held too long, a server down): the document is
+        // not at fault, so its attempt is given back and the drain stops for the caller to wait
+        // it out. If the store cannot take even that, the lease expires and the job returns.
+        await store.handBack(job, this.owner).catch(() => undefined);
+        throw error;
+      }
       const reason = describeFailure(job, error);
       const outcome = await store.fail(job, this.owner, reason, {
         permanent: false,

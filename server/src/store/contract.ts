@@ -543,6 +543,12 @@ export interface WorkspaceStore {
   fail(job: JobRecord, owner: string, error: string, options: FailOptions): Promise<JobFailure>;
   /** Return leases held by owners that are known to be dead (e.g. a killed local process). */
   releaseLeases(isDeadOwner: (owner: string) => boolean): Promise<number>;
+  /**
+   * Return a leased job to the queue without spending its attempt: it never reached an outcome
+   * because the store itself could not be reached (a busy lock, a server that did not answer), so
+   * the document was not at fault. False when the job is no longer this owner's lease.
+   */
+  handBack(job: JobRecord, owner: string): Promise<boolean>;
   pendingJobs(): Promise<number>;
   jobCounts(): Promise<StageCounts[]>;
   leases(): Promise<LeaseView[]>;

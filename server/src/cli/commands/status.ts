@@ -4,7 +4,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { thresholdsFromEnv } from '../../scoring/index.ts';
-import { isStoreUnreachable, unreachableReason, withoutCredentials } from '../../engine/storeRetry.ts';
+import { unreachableReason, withoutCredentials } from '../../engine/storeRetry.ts';
+import { isStoreUnreachable } from '../../store/transientFailure.ts';
 import { describeLocation, type StoreLocation } from '../../store/location.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
 import { DATABASE_FILE } from '../../store/sqlite/sqliteStore.ts';

@@ -291,6 +291,15 @@ export class MongoJobQueue implements JobMaintenance {
     return released;
   }
 
+  async handBack(job: JobRecord, owner: string): Promise<boolean> {
+    // One conditional write: the attempt taken at claim is given back only while the lease is still ours.
+    const result = await this.jobs.updateOne(this.jobs.filter({ id: job.id, owner, status: 'leased', attempts: { $gt: 0 } }), {
+      $set: { status: 'queued', owner: null, leaseExpiresAt: null, updatedAt: now() },
+      $inc: { attempts: -1 },
+    });
+    return result.matchedCount > 0;
+  }
+
   async pendingJobs(): Promise<number> {
     return this.jobs.countDocuments(this.jobs.filter({ status: { $in: ['queued', 'leased'] } }));
   }

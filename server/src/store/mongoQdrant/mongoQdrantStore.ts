@@ -611,6 +611,10 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('fail a job', ({ jobs }) => jobs.fail(job, owner, error, options));
   }
 
+  handBack(job: JobRecord, owner: string): Promise<boolean> {
+    return this.writing('hand back a job', ({ jobs }) => jobs.handBack(job, owner));
+  }
+
   releaseLeases(isDeadOwner: (owner: string) => boolean): Promise<number> {
     return this.writing('release leases', ({ jobs }) => jobs.releaseLeases(isDeadOwner));
   }

@@ -1265,6 +1265,15 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       .immediate();
   }
 
+  async handBack(job: JobRecord, owner: string): Promise<boolean> {
+    const result = this.run(
+      `UPDATE jobs SET status = 'queued', owner = NULL, lease_expires_at = NULL, attempts = MAX(attempts - 1, 0), updated_at = @now
+       WHERE workspace = @ws AND id = @id AND owner = @owner AND status = 'leased'`,
+      { now: now(), id: job.id, owner },
+    );
+    return result.changes > 0;
+  }
+
   async pendingJobs(): Promise<number> {
     return this.row<{ n: number }>(
       `SELECT COUNT(*) AS n FROM jobs WHERE workspace = @ws AND status IN ('queued', 'leased')`,
