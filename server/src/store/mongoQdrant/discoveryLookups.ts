@@ -71,10 +71,11 @@ export class DiscoveryLookups {
 
   /** Insertion order (`_id`), as SQLite's `items.seq`. */
   async itemsWithContentHash(contentHash: string, exceptItemId: string, limit: number): Promise<string[]> {
+    if (limit <= 0) return []; // a cursor's limit(0) means no limit at all
     const rows = await this.items
       .find(this.items.filter({ ...DISCOVERABLE, contentHash, id: { $ne: exceptItemId } }), { projection: { id: 1 } })
       .sort({ _id: 1 })
-      .limit(Math.max(0, limit))
+      .limit(limit)
       .toArray();
     return rows.map((row) => row.id);
   }
@@ -114,12 +115,14 @@ export class DiscoveryLookups {
   }
 
   async itemsMentioning(key: string, exceptItemId: string, limit: number): Promise<string[]> {
+    if (limit <= 0) return []; // as SQLite's LIMIT 0 ($limit must be positive)
     const entities = this.extraction.entities;
     return this.liveItemsOf(entities.aggregate<{ _id: string }>(this.distinctLiveItems(entities.filter({ key, itemId: { $ne: exceptItemId } }), limit)));
   }
 
   /** Items with a claim of the same kind, attribute and unit: the only claims a comparison can match. */
   async itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
     const claims = this.extraction.claims;
     const filter = claims.filter({ kind: kind as never, attribute, unit, itemId: { $ne: exceptItemId } });
     return this.liveItemsOf(claims.aggregate<{ _id: string }>(this.distinctLiveItems(filter, limit)));
@@ -141,7 +144,7 @@ export class DiscoveryLookups {
         },
       },
       { $match: { 'item.0': { $exists: true } } },
-      { $limit: Math.max(1, limit) },
+      { $limit: limit },
       { $project: { _id: 1 } },
     ];
   }

@@ -39,10 +39,15 @@ export class GridFsBlobStore implements BlobStore {
   constructor(private readonly access: GridFsAccess) {}
 
   private bucket(): Promise<GridFSBucket> {
-    return (this.bucketReady ??= (async () => {
+    const attempt = (this.bucketReady ??= (async () => {
       const [db, { GridFSBucket: Bucket }] = await Promise.all([this.access.db(), this.access.driver()]);
       return new Bucket(db, { bucketName: BLOB_BUCKET });
     })());
+    // A server that was down is tried again by the next operation, not reported down for good.
+    attempt.catch(() => {
+      if (this.bucketReady === attempt) this.bucketReady = null;
+    });
+    return attempt;
   }
 
   private async filesCollection() {
@@ -51,10 +56,14 @@ export class GridFsBlobStore implements BlobStore {
 
   /** The unique filename index, created by the first write of this process (a reader creates nothing). */
   private uniqueNames(): Promise<void> {
-    return (this.indexReady ??= (async () => {
+    const attempt = (this.indexReady ??= (async () => {
       const files = await this.filesCollection();
       await files.createIndex({ filename: 1 }, { unique: true, name: 'relata_blob_hash' });
     })());
+    attempt.catch(() => {
+      if (this.indexReady === attempt) this.indexReady = null;
+    });
+    return attempt;
   }
 
   async has(hash: string): Promise<boolean> {

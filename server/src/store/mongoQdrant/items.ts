@@ -216,7 +216,8 @@ export class Items {
         live: true,
         updatedAt: now(),
         ...(wasTombstoned ? { status: 'pending' as const } : {}),
-        followUp,
+        // A live item moved keeps any note an earlier decision left on it, finished by the next ingest of its new path.
+        ...(followUp ? { followUp } : {}),
       });
       if (followUp) await this.finishFollowUp(moved.id, followUp);
       return { kind: 'renamed', itemId: moved.id, fromPath: moved.path, needsParse: wasTombstoned };

@@ -301,18 +301,26 @@ export class MongoQdrantStore implements WorkspaceStore {
    * The parse is stored (its parts, then its header: parsedTexts.ts), then the item takes its
    * title and flags in a write guarded by the bytes parsed, then `chunk` is queued. A crash
    * before the queueing leaves the parse job unfinished, so it runs again and queues it then.
+   * When the guarded write finds the item changed, this stale parse may have replaced the parse of
+   * its current bytes (it passed the first check, then a newer parse stored its header before this
+   * one did): if its header still stands, the item is queued to be parsed again.
    */
   recordParse(itemId: string, parsed: ParsedText, title: string): Promise<boolean> {
     return this.writing('record a parse', async ({ items, texts, jobs }) => {
       const item = await items.byId(itemId);
       if (!item || item.deletedAt || item.contentHash !== parsed.contentHash || item.status === 'duplicate') return false;
-      await texts.write(itemId, parsed);
+      const writeId = await texts.write(itemId, parsed);
       const current = await items.update(
         itemId,
         { title, parserVersion: parsed.parserVersion, flags: [...parsed.document.flags], reason: null, updatedAt: now() },
         { contentHash: parsed.contentHash, live: true, status: { $ne: 'duplicate' } },
       );
-      if (!current) return false;
+      if (!current) {
+        const latest = await items.byId(itemId);
+        const parseable = latest && !latest.deletedAt && latest.contentHash !== null && latest.status !== 'duplicate' && latest.status !== 'skipped';
+        if (parseable && (await texts.isCurrent(itemId, writeId))) await jobs.enqueue('parse', itemId);
+        return false;
+      }
       await jobs.enqueue('chunk', itemId);
       return true;
     });
@@ -434,9 +442,11 @@ export class MongoQdrantStore implements WorkspaceStore {
       const flags: ItemFlag[] = item.flags.filter((flag) => flag !== 'extraction_capped');
       if (extraction.capped) flags.push('extraction_capped');
       const changed = flags.length !== item.flags.length || flags.some((flag, n) => flag !== item.flags[n]);
+      const after = changed ? null : await items.byId(itemId);
+      // Tombstoned or re-chunked meanwhile: its extraction was dropped, and must not come back with these findings.
       const current = changed
         ? await items.update(itemId, { flags }, { contentHash, live: true, status: 'indexed' })
-        : (await items.byId(itemId))?.contentHash === contentHash;
+        : after !== null && !after.deletedAt && after.status === 'indexed' && after.contentHash === contentHash;
       if (!current) {
         await findings.drop([itemId], 'deterministic');
         return false;

@@ -4,8 +4,11 @@
 // text. One header per item names the write whose parts are current.
 //
 // A write stores all its parts under a fresh write id first and switches the header to it last,
-// so a reader sees the old parse or the new one whole, never a mixture; a crash before the switch
-// leaves parts no header names, removed by the item's next write (or by forget).
+// so a reader sees the old parse or the new one whole, never a mixture. It then removes the parts
+// of the write its switch replaced, and only those: two writes of one item at once (a lease that
+// ran out mid-parse) must not remove each other's parts, or the header would name parts that are
+// gone. A crash before the switch leaves parts no header names, never read, removed when the item
+// is forgotten.
 
 import { randomUUID } from 'node:crypto';
 import type { ParsedText } from '../contract.ts';
@@ -26,7 +29,7 @@ export class ParsedTexts {
    * Store the item's parse (replacing any earlier one). `keepText`: the document's own `text` is
    * stored as given (a document imported from a store that kept it), not joined from the blocks.
    */
-  async write(itemId: string, parsed: ParsedText, keepText = false): Promise<void> {
+  async write(itemId: string, parsed: ParsedText, keepText = false): Promise<string> {
     const writeId = randomUUID();
     const streams = parsedTextStreams(parsed.document, keepText);
     const counts = {} as Record<ParsedTextStream, number>;
@@ -36,12 +39,18 @@ export class ParsedTexts {
       // One insert per part: a batch of parts could pass the 48 MB message limit of one request.
       for (const [n, text] of pieces.entries()) await this.parts.insertOne(this.parts.document({ itemId, writeId, stream, n, text }));
     }
-    await this.headers.updateOne(
+    const replaced = await this.headers.findOneAndUpdate(
       this.headers.filter({ itemId }),
       { $set: { contentHash: parsed.contentHash, parserVersion: parsed.parserVersion, writeId, parts: counts } },
-      { upsert: true },
+      { upsert: true, returnDocument: 'before', projection: { writeId: 1 } },
     );
-    await this.parts.deleteMany(this.parts.filter({ itemId, writeId: { $ne: writeId } }));
+    if (replaced && replaced.writeId !== writeId) await this.parts.deleteMany(this.parts.filter({ itemId, writeId: replaced.writeId }));
+    return writeId;
+  }
+
+  /** Whether the item's header still names this write (no later write replaced it). */
+  async isCurrent(itemId: string, writeId: string): Promise<boolean> {
+    return (await this.headers.findOne(this.headers.filter({ itemId, writeId }), { projection: { _id: 1 } })) !== null;
   }
 
   private async header(itemId: string): Promise<ParsedTextDocument | null> {
