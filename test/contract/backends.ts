@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { openStoreWithBlobs, type OpenedStore } from '../../server/src/store/index.ts';
-import type { StoreLocation } from '../../server/src/store/location.ts';
+import { redactUri, type StoreLocation } from '../../server/src/store/location.ts';
 
 export const MONGO_QDRANT_SKIP =
   'RELATA_TEST_MONGODB_URI and RELATA_TEST_QDRANT_URL are not set: the MongoDB + Qdrant half of the contract suite needs real servers';
@@ -122,7 +122,13 @@ function mongoQdrant(): BackendUnderTest {
   const runUri = withDatabaseSuffix(mongodbUri, run);
   const folders: string[] = [];
   let sites = 0;
-  after(() => removeRun(runUri, qdrantUrl, qdrantApiKey, folders));
+  after(async () => {
+    try {
+      await removeRun(runUri, qdrantUrl, qdrantApiKey, folders);
+    } catch (error) {
+      throw new Error(`could not remove this run's database and points (${redactUri(runUri)}, ${qdrantUrl}): ${(error as Error).message}`);
+    }
+  });
   return backend('mongodb-qdrant', false, (t) => {
     const prefix = `contract-${run}-${(sites += 1)}`;
     return siteOf(
@@ -148,7 +154,7 @@ async function removeRun(runUri: string, qdrantUrl: string, apiKey: string | und
   }
   if (folders.length === 0) return;
   const { QdrantClient } = await import('@qdrant/js-client-rest');
-  const qdrant = new QdrantClient({ url: qdrantUrl, apiKey });
+  const qdrant = new QdrantClient({ url: qdrantUrl, apiKey, checkCompatibility: false });
   const { collections } = await qdrant.getCollections();
   for (const { name } of collections) {
     await qdrant.delete(name, { wait: true, filter: { must: [{ key: 'folder', match: { any: [...folders] } }] } });

@@ -297,6 +297,22 @@ forEachBackend((backend) => {
     assert.equal(leased.attempts, 1);
   });
 
+  // Claims by stage and handing a job back are in claimStages.test.ts and handBack.test.ts.
+  backend.test('a job no longer held, reclaimed by another or finished, is not handed back', async (t) => {
+    const { store } = await backend.open(t);
+    await store.enqueue('parse', 'item-1');
+    const lost = (await store.claim('host/1/a', 1))!;
+    await sleep(10);
+    const reclaimed = (await store.claim('host/2/b', 60_000))!;
+    assert.equal(await store.handBack(lost, 'host/1/a'), false, 'its lease expired and was taken');
+    assert.equal((await store.listJobs())[0]?.owner, 'host/2/b');
+    await store.complete(reclaimed, 'host/2/b');
+    assert.equal(await store.handBack(reclaimed, 'host/2/b'), false, 'a finished job stays done');
+    const [done] = await store.listJobs();
+    assert.equal(done?.status, 'done');
+    assert.equal(done?.attempts, 2);
+  });
+
   backend.test('two handles on one store claiming at once never get the same job', async (t) => {
     const site = backend.site(t);
     const { store: first } = await site.open();
@@ -338,7 +354,10 @@ const WORKER = path.join(import.meta.dirname, 'claimingWorker.ts');
 
 /** A worker process (claimingWorker.ts) that opens the store, waits for "go", then drains the queue. */
 function startWorker(location: string, workspace: string, owner: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, location, workspace, owner], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, workspace, owner], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, RELATA_TEST_WORKER_LOCATION: location },
+  });
   const lines = createInterface({ input: child.stdout! });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   const next = () =>

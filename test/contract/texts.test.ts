@@ -190,6 +190,13 @@ forEachBackend((backend) => {
     const hits = await store.searchItemsLexical('What did the refurbishment cost?', 10);
     assert.deepEqual(hits.map((hit) => hit.itemId), [report.itemId]);
     assert.ok(!hits.some((hit) => hit.itemId === other.itemId));
-    assert.deepEqual((await store.searchItemsLexical('who did what', 10)).map((hit) => hit.itemId), [other.itemId], 'a query of function words only still finds');
+    const functionWordsOnly = (await store.searchItemsLexical('who did what', 10)).map((hit) => hit.itemId);
+    if (backend.name === 'sqlite') {
+      assert.deepEqual(functionWordsOnly, [other.itemId], 'a query of function words only still finds');
+    } else {
+      // MongoDB's English text index leaves its stop words out of the index itself, so a query of
+      // nothing else finds nothing (docs/SCALE.md, "Differences from SQLite"); it must not fail.
+      assert.deepEqual(functionWordsOnly, []);
+    }
   });
 });

@@ -1,5 +1,5 @@
 // The leased job queue in MongoDB, with the SQLite queue's semantics (sqliteStore.ts, "Leased job
-// queue"; test/unit/jobQueue.test.ts): one job per (stage, subject), re-armed by bumping its
+// queue"; test/contract/jobQueue.test.ts): one job per (stage, subject), re-armed by bumping its
 // generation; a claim atomically leases the oldest claimable job (queued, or leased with a lease
 // that ran out) and counts an attempt; only the owner renews or finishes a lease; a completion or
 // failure that finds a newer generation queues the job again instead of losing the change.
