@@ -104,3 +104,15 @@ test('an existing store on a shared server is the key of the directory a command
   await openStore({ dataDir: data, workspace: 'flags' }).close();
   assert.deepEqual(existingStoreLocation(storeChoice({ data }, NO_ENV), folder), { backend: 'sqlite', dataDir: data });
 });
+
+test('a Qdrant API key is never sent over plain http to another machine; https, or http on this machine, is fine', () => {
+  const key = { RELATA_QDRANT_API_KEY: 'secret-key' };
+  assert.throws(
+    () => storeChoice({ store: MONGO, qdrant: 'http://qdrant.example:6333' }, key),
+    (error: Error) => error instanceof UsageError && /plain http to http:\/\/qdrant\.example:6333/.test(error.message) && !error.message.includes('secret-key'),
+  );
+  assert.equal(storeChoice({ store: MONGO, qdrant: 'https://qdrant.example:6333' }, key).backend, 'mongodb-qdrant');
+  assert.equal(storeChoice({ store: MONGO, qdrant: 'http://127.0.0.1:6333' }, key).backend, 'mongodb-qdrant');
+  // Without a key, plain http carries no secret (vectors and ids only) and is allowed.
+  assert.equal(storeChoice({ store: MONGO, qdrant: 'http://qdrant.example:6333' }, {}).backend, 'mongodb-qdrant');
+});

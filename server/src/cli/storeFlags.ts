@@ -7,6 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { STORE_ENV } from '../../../shared/storeEnvironment.ts';
+import { isLoopbackHost } from '../answer/endpointPolicy.ts';
 import { defaultDataDir, folderKey } from '../store/dataDir.ts';
 import { redactUri, type StoreLocation } from '../store/location.ts';
 import type { CommandValues, OptionSpec } from './command.ts';
@@ -85,7 +86,21 @@ export function storeChoice(values: CommandValues, env: NodeJS.ProcessEnv = proc
     throw new UsageError(`${qdrantFlag !== undefined ? '--qdrant' : 'RELATA_QDRANT_URL'} must be an http:// or https:// address, not ${redactUri(qdrantUrl)}`);
   }
   const qdrantApiKey = env[STORE_ENV.qdrantApiKey]?.trim();
+  if (qdrantApiKey && !keySafeOver(qdrantUrl)) {
+    // The key travels as a header on every request: over plain http off this machine, anyone on the
+    // network path could read it (the rule the answers endpoint follows too).
+    throw new UsageError(
+      `refusing to send the Qdrant API key (RELATA_QDRANT_API_KEY) over plain http to ${redactUri(new URL(qdrantUrl).origin)}, ` +
+        'which is not this machine: use https://',
+    );
+  }
   return { backend: 'mongodb-qdrant', mongodbUri, qdrantUrl, ...(qdrantApiKey ? { qdrantApiKey } : {}), folder };
+}
+
+/** An API key may go to an https:// address, or to plain http on this machine. */
+function keySafeOver(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' || isLoopbackHost(parsed.hostname);
 }
 
 function isHttpUrl(text: string): boolean {
