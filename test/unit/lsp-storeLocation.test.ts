@@ -12,7 +12,7 @@ import { folderKey } from '../../server/src/store/dataDir.ts';
 const folder = path.resolve('/work/contracts');
 const settings = { ...DEFAULT_SERVER_SETTINGS, dataLocation: '/data/relata' };
 const URI = 'mongodb://alice:p%40ss@db.example:27017/relata';
-const QDRANT = 'http://qdrant.example:6333';
+const QDRANT = 'https://qdrant.example:6333';
 
 test('without store variables the folder keeps its SQLite store where the settings put it', () => {
   assert.deepEqual(storeLocationFor(folder, settings, {}), { backend: 'sqlite', dataDir: dataDirFor(folder, settings) });
