@@ -9,7 +9,6 @@ import { openStoreWithBlobs } from '../../store/index.ts';
 import { describeLocation } from '../../store/location.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { existingLocation } from '../openStore.ts';
-import { STORE_OPTIONS, STORE_USAGE } from '../storeFlags.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 
@@ -22,9 +21,8 @@ export const exportCommand: Command = {
   <folder>          the indexed folder whose store to export (default: the one containing the current directory)
   Writes manifest.json, one JSON Lines file per kind of record and blobs/<sha256> (docs/EXPORT_FORMAT.md).
   The job queue is not exported: after \`relata import\`, \`relata index\` queues whatever is unfinished.
-${STORE_USAGE}
 ${COMMON_USAGE}`,
-  options: { ...COMMON_OPTIONS, ...STORE_OPTIONS },
+  options: COMMON_OPTIONS,
   async run({ values, positionals, out, log }) {
     if (positionals.length < 1 || positionals.length > 2) throw new UsageError('export takes a target directory and at most one folder');
     const dir = path.resolve(positionals[0]!);

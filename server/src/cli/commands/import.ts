@@ -6,10 +6,11 @@ import path from 'node:path';
 import { defaultWorkspace } from '../../engine/folderIndex.ts';
 import { importFromDirectory, readManifest } from '../../store/exchange/importDir.ts';
 import { openStoreWithBlobs } from '../../store/index.ts';
-import { describeLocation } from '../../store/location.ts';
+import { defaultDataDir } from '../../store/dataDir.ts';
+import { describeLocation, type StoreLocation } from '../../store/location.ts';
 import { dataDirOverlap } from '../../workspace/folderBoundary.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
-import { locationForFolder, storeChoice, STORE_OPTIONS, STORE_USAGE } from '../storeFlags.ts';
+import { locationForFolder, storeChoice } from '../storeFlags.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
 
@@ -24,9 +25,8 @@ export const importCommand: Command = {
   The store must hold nothing for the workspace yet. Everything is checked (the manifest's format,
   every file's sha-256, every record, every original file's hash) before anything is loaded.
   Afterwards, \`relata index <folder>\` catches up with the folder and queues anything unfinished.
-${STORE_USAGE}
 ${COMMON_USAGE}`,
-  options: { ...COMMON_OPTIONS, ...STORE_OPTIONS },
+  options: COMMON_OPTIONS,
   async run({ values, positionals, out, log }) {
     if (positionals.length < 1 || positionals.length > 2) throw new UsageError('import takes an export directory and at most one folder');
     const dir = path.resolve(positionals[0]!);
@@ -63,7 +63,7 @@ ${COMMON_USAGE}`,
         out(
           `imported ${counts.item} items, ${counts.chunk} passages, ${counts.vector} vectors, ${counts.relationship} relationships, ` +
             `${counts.alias} aliases and ${counts.blob} original files into ${terminalLine(summary.store.location)} (workspace ${terminalLine(store.workspace)}); ` +
-            `run \`relata index ${terminalLine(folder)}\` to catch up with the folder`,
+            `run \`relata index ${terminalLine(folder)}${terminalLine(sameStoreFlags(location, folder))}\` to catch up with the folder`,
         );
       }
       return 0;
@@ -72,3 +72,9 @@ ${COMMON_USAGE}`,
     }
   },
 };
+
+/** What `relata index` needs to find this same store again: nothing for a folder's default data directory. */
+function sameStoreFlags(location: StoreLocation, folder: string): string {
+  if (location.backend === 'mongodb-qdrant') return ' --store … --qdrant … (the same servers)';
+  return path.resolve(location.dataDir) === defaultDataDir(folder) ? '' : ` --data ${location.dataDir}`;
+}
