@@ -43,7 +43,7 @@ import {
   vectorPoint,
   windowsByChunk,
 } from '../../server/src/store/mongoQdrant/vectorPoints.ts';
-import { pairKey } from '../../server/src/store/sqlite/relationshipTables.ts';
+import { pairKey } from '../../server/src/store/relationshipRules.ts';
 import { DATABASE_FILE } from '../../server/src/store/sqlite/sqliteStore.ts';
 import { EVAL_ROOT, REPO_ROOT } from '../support/tempFolder.ts';
 

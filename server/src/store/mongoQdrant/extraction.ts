@@ -8,6 +8,7 @@ import type { EntitySummary, ItemExtraction, StoredClaim, StoredEntity } from '.
 import type { EntityType } from '../../extract/types.ts';
 import type { ClaimDocument, EntityDocument, ExtractionDocument, ItemDocument, PhraseDocument } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
+import { summariseMentions } from '../entitySummaries.ts';
 import { claimDocument, entityDocument, phraseDocument, toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';
 import type { ScopedCollection, ScopedDb } from './scope.ts';
 
@@ -98,22 +99,11 @@ export class Extraction {
       ],
       { allowDiskUse: true },
     );
-    const byKey = new Map<string, { type: EntityType; surfaces: Map<string, number>; items: Set<string> }>();
-    for await (const { _id: row, mentions } of rows) {
-      const entry = byKey.get(row.key) ?? { type: row.type, surfaces: new Map(), items: new Set() };
-      entry.surfaces.set(row.surface, (entry.surfaces.get(row.surface) ?? 0) + mentions);
-      entry.items.add(row.itemId);
-      byKey.set(row.key, entry);
-    }
-    return [...byKey.entries()]
-      .map(([key, entry]) => ({
-        key,
-        type: entry.type,
-        surface: [...entry.surfaces.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
-        frequency: entry.items.size,
-        itemIds: [...entry.items].sort(),
-      }))
-      .sort((a, b) => b.frequency - a.frequency || a.key.localeCompare(b.key));
+    return summariseMentions(
+      (async function* () {
+        for await (const { _id: group, mentions } of rows) yield { ...group, mentions };
+      })(),
+    );
   }
 
   async listPhrases(itemId: string): Promise<PhraseCount[]> {

@@ -27,7 +27,7 @@ import type {
   ReviewedProposal,
 } from '../contract.ts';
 import type { RelationshipEventExchange, RelationshipExchange } from '../exchange/records.ts';
-import { DECISION_SIGNALS, pairKey, redactQuotes, relationshipId } from '../sqlite/relationshipTables.ts';
+import { evidenceOf, pairKey, redactQuotes, relationshipId } from '../relationshipRules.ts';
 import { isDuplicateKey } from './duplicateKey.ts';
 import type { LiveItems, RecordImporter, RelationshipMaintenance } from './hooks.ts';
 import type { IndexSpec } from './collections.ts';
@@ -344,18 +344,7 @@ export class MongoRelationships implements RelationshipMaintenance {
       const id = existing?.id ?? relationshipId(this.db.scope.workspace, key);
       await this.appendEvents(history.map((event, index) => carriedEvent(id, event, index - history.length, `restored:${index}`)));
       if (existing) {
-        const found = toRelationshipRecord(existing);
-        const evidence: RelationshipProposal = {
-          fromItemId: found.fromItemId,
-          toItemId: found.toItemId,
-          type: found.type,
-          score: found.proposedScore,
-          proposedScore: found.proposedScore,
-          scoreVersion: found.scoreVersion,
-          nearDuplicate: found.nearDuplicate,
-          signals: found.signals.filter((signal) => !DECISION_SIGNALS.has(signal.type)),
-          producedBy: found.producedBy,
-        };
+        const evidence = evidenceOf(toRelationshipRecord(existing));
         await this.upsertRelationship(evidence, (proposal) => review(proposal, { ...carried, id }));
         return 'reattached';
       }

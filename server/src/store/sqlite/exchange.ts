@@ -21,7 +21,8 @@ import {
 } from '../exchange/records.ts';
 import { toView, type AliasRow } from './aliasTables.ts';
 import { itemIndexTextSql } from './itemText.ts';
-import { pairKey, toRecord, type RelationshipRow } from './relationshipTables.ts';
+import { pairKey } from '../relationshipRules.ts';
+import { toRecord, type RelationshipRow } from './relationshipTables.ts';
 import { toChunk, toClaim, toEntity, toEvent, type ChunkRow, type ClaimRow, type EntityRow, type EventRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';

@@ -4,8 +4,8 @@
 // nor a rediscovery overwrites the other. Nothing here deletes a relationship; forgetting a
 // document only redacts what its relationships quote from it.
 
-import { createHash } from 'node:crypto';
-import type { ChangedSinceDecision, RelationshipStatus, RelationshipType, SignalType, SignalView } from '../../../../shared/types.ts';
+import type { ChangedSinceDecision, RelationshipStatus, RelationshipType, SignalView } from '../../../../shared/types.ts';
+import { evidenceOf, pairKey, redactQuotes, relationshipId } from '../relationshipRules.ts';
 import type {
   DecisionBasis,
   ProposalOutcome,
@@ -62,48 +62,6 @@ export const toRecord = (row: RelationshipRow): RelationshipRecord => ({
 });
 
 const jsonOrNull = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
-
-/**
- * Signals whose value or detail quotes a document: a name, a phrase, a figure, a date. When one of
- * the two documents is forgotten they keep their type, strength and weight (the score stays
- * explainable) and lose the words. Similarity, identical bytes, a model's type and a person's
- * decision quote nothing from the document and stay as they were.
- */
-const QUOTING_SIGNALS: ReadonlySet<SignalType> = new Set([
-  'shared_entity',
-  'alias_entity',
-  'claim_support',
-  'claim_contradiction',
-  'shared_concept',
-  'temporal_proximity',
-  'shared_metadata',
-]);
-
-/** A person's decision as a signal: not evidence about the pair. */
-export const DECISION_SIGNALS: ReadonlySet<SignalType> = new Set(['user_confirmation', 'user_rejection']);
-
-export const FORGOTTEN_VALUE = '(forgotten)';
-
-export function redactQuotes(signals: SignalView[]): SignalView[] {
-  return signals.map((signal) =>
-    QUOTING_SIGNALS.has(signal.type)
-      ? { ...signal, value: FORGOTTEN_VALUE, detail: 'One of the two documents was forgotten (relata forget); what this signal quoted from it was removed.' }
-      : signal,
-  );
-}
-
-export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
-
-/**
- * Derived from the pair's item ids, and written once, when the pair is first proposed: the pair
- * keeps its id through every reprocess and rediscovery in this store, and no two pairs share one.
- * Item ids are random (a file's identity in this store, not its path or bytes), so another store
- * over the same folder gives the same pair another id: match relationships across stores by the
- * two items' paths, not by id.
- */
-export function relationshipId(workspace: string, key: string): string {
-  return `rel_${createHash('sha256').update(`${workspace}\n${key}`).digest('hex').slice(0, 16)}`;
-}
 
 /** Only relationships whose two ends are live items are served; the rows stay either way. */
 const LIVE_ENDS = `
@@ -204,18 +162,7 @@ export class RelationshipTables {
         );
       }
       if (existing) {
-        const found = toRecord(existing);
-        const evidence: RelationshipProposal = {
-          fromItemId: found.fromItemId,
-          toItemId: found.toItemId,
-          type: found.type,
-          score: found.proposedScore,
-          proposedScore: found.proposedScore,
-          scoreVersion: found.scoreVersion,
-          nearDuplicate: found.nearDuplicate,
-          signals: found.signals.filter((signal) => !DECISION_SIGNALS.has(signal.type)),
-          producedBy: found.producedBy,
-        };
+        const evidence = evidenceOf(toRecord(existing));
         this.upsert(evidence, (proposal) => review(proposal, { ...carried, id }), now);
         return 'reattached';
       }

@@ -50,6 +50,7 @@ import type {
   WorkspaceStore,
 } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
+import { summariseMentions } from '../entitySummaries.ts';
 import { migrate, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
 import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
@@ -1064,22 +1065,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       `SELECT key, type, surface, item_id, COUNT(*) AS mentions FROM entities
        WHERE workspace = @ws GROUP BY key, type, surface, item_id`,
     );
-    const byKey = new Map<string, { type: EntityType; surfaces: Map<string, number>; items: Set<string> }>();
-    for (const row of rows) {
-      const entry = byKey.get(row.key) ?? { type: row.type, surfaces: new Map(), items: new Set() };
-      entry.surfaces.set(row.surface, (entry.surfaces.get(row.surface) ?? 0) + row.mentions);
-      entry.items.add(row.item_id);
-      byKey.set(row.key, entry);
-    }
-    return [...byKey.entries()]
-      .map(([key, entry]) => ({
-        key,
-        type: entry.type,
-        surface: [...entry.surfaces.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
-        frequency: entry.items.size,
-        itemIds: [...entry.items].sort(),
-      }))
-      .sort((a, b) => b.frequency - a.frequency || a.key.localeCompare(b.key));
+    return summariseMentions(rows.map(({ item_id: itemId, ...row }) => ({ ...row, itemId })));
   }
 
   async listPhrases(itemId: string): Promise<PhraseCount[]> {
