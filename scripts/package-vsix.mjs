@@ -49,6 +49,14 @@ function packageDir(name, from) {
   }
 }
 
+/** Whether `name` resolves from a staged package folder without leaving the stage. */
+function stagedPackage(name, from) {
+  for (let dir = from; dir.startsWith(stage); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'node_modules', name, 'package.json'))) return true;
+  }
+  return false;
+}
+
 /** GPU builds of the local LLM runtime: the server runs it on the CPU (getLlama({ gpu: false })). */
 const GPU_VARIANT = /-(?:cuda|vulkan|metal)(?:-|$)/;
 
@@ -92,6 +100,17 @@ const imports = new Set([...bundles.flatMap((name) => [...runtimeImports(path.jo
 const packages = closure(imports);
 for (const dir of packages.keys()) {
   cpSync(dir, path.join(stage, path.relative(root, dir)), { recursive: true, filter: keep, dereference: true });
+}
+// A peer dependency that nothing staged provides (@qdrant/js-client-rest names typescript, for
+// its type declarations only) would make vsce's `npm list` fail as missing; the bundles never load
+// it, so the staged copy marks it optional.
+for (const [dir, pkg] of packages) {
+  const staged = path.join(stage, path.relative(root, dir));
+  const missing = Object.keys(pkg.peerDependencies ?? {}).filter((peer) => !stagedPackage(peer, staged));
+  if (missing.length === 0) continue;
+  const meta = { ...pkg.peerDependenciesMeta };
+  for (const peer of missing) meta[peer] = { ...meta[peer], optional: true };
+  writeFileSync(path.join(stage, path.relative(root, dir), 'package.json'), `${JSON.stringify({ ...pkg, peerDependenciesMeta: meta }, null, 2)}\n`);
 }
 for (const name of bundles) cpSync(path.join(root, 'dist', name), path.join(stage, 'dist', name));
 cpSync(path.join(root, 'dist', 'webview'), path.join(stage, 'dist', 'webview'), { recursive: true });
