@@ -9,8 +9,8 @@
 // (filled by a trigger, migration 6). A graph is saved under the data directory with those two
 // sequences, and checked against a checksum and the database's identity when loaded again.
 // Every candidate is looked up in `vectors` (bound to the workspace) and re-scored with a float64
-// cosine, so a hit is live, in this workspace, and carries the true similarity whichever path
-// found it.
+// cosine of its stored vector, so a hit is live, in this workspace, and carries the same similarity
+// whichever path found it.
 
 import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
 import { createHash, randomUUID } from 'node:crypto';
@@ -34,8 +34,9 @@ export const VECTOR_INDEX_SETTINGS = {
   efSearch: 160,
   /**
    * Candidates past the k-th that are re-scored with the exact cosine. The graph ranks by float32
-   * cosine, which differs from the exact value by ~1e-7, so only near-ties at the boundary can
-   * change places; re-scoring every candidate would cost ~40 µs each for nothing.
+   * cosine, which differs from the exact value by up to ~5e-7 (measured at 512 dimensions), so only
+   * near-ties at the boundary can change places; re-scoring every candidate would cost ~1 µs each
+   * (~20 µs while a loaded graph's vectors are still read from sqlite-vec) for nothing.
    */
   rescoreBeyondK: 16,
   /** Most new vectors a query adds before answering; with more, it answers exactly and the graph catches up in the background. */
@@ -80,6 +81,8 @@ interface Manifest {
 interface ModelGraph {
   model: VectorModel;
   graph: HierarchicalNSW;
+  /** The stored vectors of the windows in the graph, for re-scoring. */
+  vectors: VectorSlots;
   /** vector_indexes.generation when the graph was built or loaded (undefined: none was recorded yet). */
   generation: string | undefined;
   vectorSeq: number;
@@ -93,20 +96,76 @@ interface CandidateRow {
   chunk_id: string;
   item_id: string;
   window: number;
+  /** The window's vector: `vector[offset]` to `vector[offset + dims - 1]`. */
   vector: Float32Array;
+  offset: number;
 }
 
 const toFloats = (bytes: Buffer) => new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 const asBlob = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
-function cosine(query: Float32Array, queryNorm: number, vector: Float32Array): number {
+function cosine(query: Float32Array, queryNorm: number, vector: Float32Array, offset: number): number {
   let dot = 0;
   let norm = 0;
-  for (let i = 0; i < vector.length; i += 1) {
-    dot += query[i]! * vector[i]!;
-    norm += vector[i]! * vector[i]!;
+  for (let i = 0; i < query.length; i += 1) {
+    const value = vector[offset + i]!;
+    dot += query[i]! * value;
+    norm += value * value;
   }
   return queryNorm === 0 || norm === 0 ? 0 : dot / (queryNorm * Math.sqrt(norm));
+}
+
+/**
+ * The stored vectors (as sqlite-vec holds them, not the graph's unit-length copies) of the windows
+ * in one graph, side by side in one Float32Array, one slot per window: re-scoring a candidate held
+ * here costs ~1 µs. hnswlib hands a point out only as a JavaScript array of numbers (~40 µs, ~60 µs
+ * with its copy into a Float32Array), and sqlite-vec reads one in ~20 µs at 100k windows
+ * (docs/PERFORMANCE.md, "Search"). The price is a second copy of the vectors beside the graph's:
+ * 4 bytes per dimension and window, up to 205 MB at 100k windows of 512 dimensions, next to the
+ * graph's ~220 MB. A graph built here holds every vector it added; a graph loaded from its file
+ * starts empty, so that loading costs no more than before, and is filled in the background.
+ */
+class VectorSlots {
+  private data: Float32Array;
+  private readonly slotOf = new Map<number, number>();
+  private readonly free: number[] = [];
+  private used = 0;
+
+  constructor(readonly dims: number, capacity: number) {
+    this.data = new Float32Array(dims * Math.max(1, capacity));
+  }
+
+  set(seq: number, vector: Float32Array): void {
+    let slot = this.slotOf.get(seq) ?? this.free.pop();
+    if (slot === undefined) {
+      slot = this.used;
+      this.used += 1;
+      if (this.used * this.dims > this.data.length) {
+        const grown = new Float32Array(Math.ceil(this.used * 1.25 + 1024) * this.dims);
+        grown.set(this.data);
+        this.data = grown;
+      }
+    }
+    this.data.set(vector, slot * this.dims);
+    this.slotOf.set(seq, slot);
+  }
+
+  delete(seq: number): void {
+    const slot = this.slotOf.get(seq);
+    if (slot === undefined) return;
+    this.slotOf.delete(seq);
+    this.free.push(slot);
+  }
+
+  /** Where the vector of `seq` starts in `data`, or -1 when this graph does not hold it. */
+  offsetOf(seq: number): number {
+    const slot = this.slotOf.get(seq);
+    return slot === undefined ? -1 : slot * this.dims;
+  }
+
+  get vectors(): Float32Array {
+    return this.data;
+  }
 }
 
 function sha256OfFile(file: string): string {
@@ -152,7 +211,7 @@ export class WorkspaceVectorIndex {
     const depth = Math.min(Math.max(k, this.settings.efSearch), graph.graph.getMaxElements());
     graph.graph.setEf(depth);
     const candidates = queries.map((query) => graph.graph.searchKnn(Array.from(query), depth).neighbors);
-    return this.rescore(model, queries, candidates, k, graph.graph);
+    return this.rescore(model, queries, candidates, k, graph.vectors);
   }
 
   /**
@@ -196,6 +255,7 @@ export class WorkspaceVectorIndex {
       if (typeof loaded === 'string') this.reportOnce(model, loaded);
       graph = typeof loaded === 'string' ? this.emptyGraph(model) : loaded;
       this.graphs.set(model.id, graph);
+      if (typeof loaded !== 'string') this.holdVectorsInBackground(graph);
     }
     if (graph.catchingUp) return null;
     try {
@@ -246,10 +306,12 @@ export class WorkspaceVectorIndex {
     const count = this.sql.row<{ n: number }>('SELECT COUNT(*) AS n FROM vectors WHERE workspace = @ws AND model_id = @modelId', {
       modelId: model.id,
     })!.n;
-    graph.initIndex(Math.max(1024, Math.ceil(count * 1.1)), this.settings.m, this.settings.efConstruction, RANDOM_SEED, true);
+    const capacity = Math.max(1024, Math.ceil(count * 1.1));
+    graph.initIndex(capacity, this.settings.m, this.settings.efConstruction, RANDOM_SEED, true);
     // Removals before this point concern rows that are gone already; the rows are read afterwards.
     const { last } = this.removalState(model);
-    return { model, graph, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null };
+    const vectors = new VectorSlots(model.dims, capacity);
+    return { model, graph, vectors, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null };
   }
 
   /** Marks removed vectors deleted; after the log was pruned past this graph, compares ids instead. */
@@ -272,6 +334,7 @@ export class WorkspaceVectorIndex {
   }
 
   private markDeleted(graph: ModelGraph, label: number): void {
+    graph.vectors.delete(label);
     try {
       graph.graph.markDelete(label);
       graph.unsaved += 1;
@@ -331,6 +394,7 @@ export class WorkspaceVectorIndex {
       graph.graph.resizeIndex(Math.ceil(graph.graph.getMaxElements() * 1.25) + 1024);
     }
     graph.graph.addPoint(point, label, true);
+    graph.vectors.set(label, toFloats(embedding));
     graph.unsaved += 1;
   }
 
@@ -363,6 +427,35 @@ export class WorkspaceVectorIndex {
     graph.catchingUp = run();
   }
 
+  /**
+   * Reads the stored vectors of a graph loaded from its file into the array beside it, in slices of
+   * at most sliceMs (~1.4 s in all at 100k windows); until then a search reads the ones it needs.
+   */
+  private holdVectorsInBackground(graph: ModelGraph): void {
+    const { model, vectors } = graph;
+    const run = async () => {
+      for (let after = 0; ; ) {
+        await yieldToEventLoop();
+        if (this.closed || this.graphs.get(model.id) !== graph) return;
+        const started = performance.now();
+        do {
+          const rows = this.sql.rows<{ seq: number; embedding: Buffer }>(
+            `SELECT v.seq, e.embedding FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
+             WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq > @after AND v.seq <= @through ORDER BY v.seq LIMIT 256`,
+            { modelId: model.id, after, through: graph.vectorSeq },
+          );
+          if (rows.length === 0) return;
+          for (const row of rows) if (vectors.offsetOf(row.seq) < 0) vectors.set(row.seq, toFloats(row.embedding));
+          after = rows[rows.length - 1]!.seq;
+        } while (performance.now() - started < this.settings.sliceMs);
+      }
+    };
+    run().catch((error: unknown) => {
+      // Searches still read the vectors they need.
+      if (!this.closed) this.log(`vector index for model ${model.id}: stored vectors not read ahead (${(error as Error).message})`);
+    });
+  }
+
   // Exact search and re-scoring --------------------------------------------------------
 
   private exact(model: VectorModel, query: Float32Array, k: number): VectorHit[] {
@@ -378,46 +471,51 @@ export class WorkspaceVectorIndex {
   /**
    * Exact cosine of the leading candidates that still exist (best first, ties by age, k per query).
    * Candidates come best first; when rows removed meanwhile leave fewer than k, the rest are read too.
-   * Which candidates exist, and where, is read from `vectors`; the vector itself from the graph when
-   * there is one (its float32 copy, scaled to unit length): reading a vector by rowid from sqlite-vec
-   * costs ~0.3 ms once the table outgrows the page cache (measured at 100k windows), 40 µs here.
+   * Which candidates exist, and where, is read from `vectors`; the vector itself from the vectors
+   * kept beside the graph when there is one (the same bytes as in sqlite-vec, so both paths give the
+   * same similarity), otherwise from sqlite-vec.
    */
   private rescore(
     model: VectorModel,
     queries: readonly Float32Array[],
     candidates: number[][],
     k: number,
-    graph: HierarchicalNSW | null,
+    stored: VectorSlots | null,
   ): VectorHit[][] {
     const rows = new Map<number, CandidateRow>();
-    const fromGraph = (row: Omit<CandidateRow, 'vector'>): CandidateRow | null => {
-      try {
-        return { ...row, vector: Float32Array.from(graph!.getPoint(row.seq)) };
-      } catch {
-        return null; // removed from the graph meanwhile
-      }
-    };
+    const withVectors = (seqs: number[]) =>
+      this.sql
+        .rows<Omit<CandidateRow, 'vector' | 'offset'> & { embedding: Buffer }>(
+          `SELECT v.seq, v.chunk_id, v.item_id, v.window, e.embedding
+           FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
+           WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq IN (SELECT value FROM json_each(@seqs))`,
+          { modelId: model.id, seqs: JSON.stringify(seqs) },
+        )
+        .map(({ embedding, ...row }) => ({ ...row, vector: toFloats(embedding), offset: 0 }));
     const read = (seqs: number[]) => {
       const unique = [...new Set(seqs)].filter((seq) => !rows.has(seq));
       for (let start = 0; start < unique.length; start += 2048) {
-        const params = { modelId: model.id, seqs: JSON.stringify(unique.slice(start, start + 2048)) };
-        const found: (CandidateRow | null)[] = graph
-          ? this.sql
-              .rows<Omit<CandidateRow, 'vector'>>(
-                `SELECT seq, chunk_id, item_id, window FROM vectors
-                 WHERE workspace = @ws AND model_id = @modelId AND seq IN (SELECT value FROM json_each(@seqs))`,
-                params,
-              )
-              .map(fromGraph)
-          : this.sql
-              .rows<Omit<CandidateRow, 'vector'> & { embedding: Buffer }>(
-                `SELECT v.seq, v.chunk_id, v.item_id, v.window, e.embedding
-                 FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
-                 WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq IN (SELECT value FROM json_each(@seqs))`,
-                params,
-              )
-              .map(({ embedding, ...row }) => ({ ...row, vector: toFloats(embedding) }));
-        for (const row of found) if (row) rows.set(row.seq, row);
+        const batch = unique.slice(start, start + 2048);
+        if (!stored) {
+          for (const row of withVectors(batch)) rows.set(row.seq, row);
+          continue;
+        }
+        const unheld: number[] = [];
+        for (const row of this.sql.rows<Omit<CandidateRow, 'vector' | 'offset'>>(
+          `SELECT seq, chunk_id, item_id, window FROM vectors
+           WHERE workspace = @ws AND model_id = @modelId AND seq IN (SELECT value FROM json_each(@seqs))`,
+          { modelId: model.id, seqs: JSON.stringify(batch) },
+        )) {
+          const offset = stored.offsetOf(row.seq);
+          if (offset >= 0) rows.set(row.seq, { ...row, vector: stored.vectors, offset });
+          else unheld.push(row.seq);
+        }
+        // A graph loaded from its file holds a vector from the first time it is re-scored.
+        if (unheld.length === 0) continue;
+        for (const row of withVectors(unheld)) {
+          stored.set(row.seq, row.vector);
+          rows.set(row.seq, { ...row, vector: stored.vectors, offset: stored.offsetOf(row.seq) });
+        }
       }
     };
     const leading = k + this.settings.rescoreBeyondK;
@@ -433,7 +531,7 @@ export class WorkspaceVectorIndex {
       return considered[index]!
         .flatMap((seq) => {
           const row = rows.get(seq);
-          return row ? [{ seq, row, similarity: cosine(query, queryNorm, row.vector) }] : [];
+          return row ? [{ seq, row, similarity: cosine(query, queryNorm, row.vector, row.offset) }] : [];
         })
         .sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)
         .slice(0, k)
@@ -473,6 +571,8 @@ export class WorkspaceVectorIndex {
       return {
         model,
         graph,
+        // Filled in the background (holdVectorsInBackground) and by searches meanwhile.
+        vectors: new VectorSlots(model.dims, graph.getCurrentCount()),
         generation: manifest.generation,
         vectorSeq: manifest.vectorSeq,
         removalSeq: manifest.removalSeq,
