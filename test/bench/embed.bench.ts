@@ -1,21 +1,36 @@
-// npm run bench:embed — embedding throughput and latency per embedder, vector search latency and
-// recall in the embedded store at 10k and 100k windows (exact and approximate), and the engine's responsiveness (a lexical query)
-// while a 5,000-chunk folder is being embedded. Prints figures; asserts nothing.
+// npm run bench:embed — embedding throughput and latency per embedder, where USE-lite's time per
+// window goes on real SciFact windows (before and after useLite/kernels.ts, side by side), vector
+// search latency and recall in the embedded store at 10k and 100k windows (exact and approximate),
+// and the engine's responsiveness (a lexical query) while a 5,000-chunk folder is being embedded.
+// Prints figures; asserts nothing.
 //
-//   RELATA_BENCH_ONLY=embedders|vectors|responsiveness   run one section
+//   RELATA_BENCH_ONLY=embedders|throughput|vectors|responsiveness   run one section
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { createEmbedder, type EmbeddingChoice } from '../../server/src/embed/choice.ts';
 import type { Embedder } from '../../server/src/embed/types.ts';
+import { useFastKernels, type KernelRegistry } from '../../server/src/embed/useLite/kernels.ts';
+import { USE_LITE_DIMS, USE_LITE_MAX_TOKENS } from '../../server/src/embed/useLite/descriptor.ts';
+import { loadVocabulary, requireRuntime } from '../../server/src/embed/useLite/modelFiles.ts';
+import type { UseLiteWorkerData } from '../../server/src/embed/useLite/protocol.ts';
+import { UseLiteTokenizer } from '../../server/src/embed/useLite/tokenizer.ts';
+import { UseLiteEmbedder } from '../../server/src/embed/useLite/useLiteEmbedder.ts';
+import { UseLiteModel } from '../../server/src/embed/useLite/useLiteModel.ts';
+import { startUseLiteWorker } from '../../server/src/embed/useLite/workerScript.ts';
+import { packWindows } from '../../server/src/embed/windows.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
 import { VECTOR_INDEX_SETTINGS, type VectorIndexSettings } from '../../server/src/store/sqlite/vectorIndex.ts';
 import { clusteredVectors } from '../support/clusteredVectors.ts';
 import { seededRandom, writeCorpus } from '../support/generateCorpus.ts';
-import { writeTinyOnnxModel } from '../support/tinyOnnxModel.ts';
+import { loadAbstracts, scifactAvailable } from '../support/scifact.ts';
+import { tinyBertModel, writeTinyOnnxModel } from '../support/tinyOnnxModel.ts';
 
 const only = process.env.RELATA_BENCH_ONLY;
 const section = (name: string) => !only || only === name;
@@ -137,6 +152,273 @@ async function benchVectors(count: number): Promise<void> {
   }
 }
 
+// ---- Where USE-lite's time per window goes (RELATA_BENCH_ONLY=throughput) ----
+
+const median = (values: number[]) => percentile(values, 50);
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+
+/** SciFact abstracts (title, blank line, text) cut into windows as the embed stage cuts a chunk, one list per abstract. */
+function scifactWindows(atLeast: number): string[][] {
+  const tokenizer = new UseLiteTokenizer(loadVocabulary());
+  const items: string[][] = [];
+  let count = 0;
+  for (const abstract of loadAbstracts()) {
+    if (count >= atLeast) break;
+    const windows = packWindows(`${abstract.title}\n\n${abstract.text}`, USE_LITE_MAX_TOKENS, (text) => tokenizer.countTokens(text));
+    items.push(windows.map((window) => window.text));
+    count += windows.length;
+  }
+  return items;
+}
+
+function byLength(texts: readonly string[]): string[] {
+  return [...texts].sort((a, b) => a.length - b.length);
+}
+
+function minCosine(a: Float32Array, b: Float32Array): { min: number; median: number } {
+  const cosines: number[] = [];
+  for (let row = 0; row < a.length / USE_LITE_DIMS; row++) {
+    let dot = 0;
+    for (let i = row * USE_LITE_DIMS; i < (row + 1) * USE_LITE_DIMS; i++) dot += a[i]! * b[i]!;
+    cosines.push(dot);
+  }
+  return { min: Math.min(...cosines), median: median(cosines) };
+}
+
+type Runtime = KernelRegistry & {
+  env(): { getAsync(flag: string): Promise<boolean> };
+  profile(run: () => Promise<void>): Promise<{ kernels: { name: string; inputShapes: number[][]; kernelTimeMs: number }[] }>;
+};
+
+/**
+ * A child process that loads the model with or without WebAssembly SIMD and times 64 windows.
+ * TF.js decides when @energetic-ai/core is first required (it starts its backend at import, before
+ * any flag can be set) by validating a SIMD module, so the child without SIMD fails that check.
+ */
+async function wasmSimdChild(): Promise<void> {
+  if (process.env.RELATA_BENCH_SIMD === '0') (globalThis as unknown as { WebAssembly: { validate(): boolean } }).WebAssembly.validate = () => false;
+  const tf = requireRuntime() as Runtime;
+  const model = await UseLiteModel.load();
+  const windows = scifactWindows(64).flat().slice(0, 64);
+  await model.embed(windows.slice(0, 8));
+  const started = performance.now();
+  for (let at = 0; at < windows.length; at += 32) await model.embed(windows.slice(at, at + 32));
+  console.log(JSON.stringify({ simd: await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'), msPerWindow: (performance.now() - started) / windows.length }));
+}
+
+function runSimdChild(simd: boolean): string {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, RELATA_BENCH_CHILD: 'wasm-simd', RELATA_BENCH_SIMD: simd ? '1' : '0' },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  try {
+    const result = JSON.parse(child.stdout.trim().split('\n').pop() ?? '') as { simd: boolean; msPerWindow: number };
+    return `${result.msPerWindow.toFixed(1)} ms/window (SIMD flag ${result.simd})`;
+  } catch {
+    return `failed: ${child.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 200)}`;
+  }
+}
+
+async function benchThroughput(): Promise<void> {
+  if (!scifactAvailable()) {
+    console.log('throughput: SciFact (shared/eval/scifact) is absent: skipped');
+    return;
+  }
+  const items = scifactWindows(1000);
+  const windows = items.flat();
+  const tokenizer = new UseLiteTokenizer(loadVocabulary());
+  const tokens = windows.map((text) => Math.min(USE_LITE_MAX_TOKENS, tokenizer.modelIds(text).length));
+  console.log(
+    `\nUSE-lite throughput on ${windows.length} SciFact windows (${items.length} abstracts, ${(windows.length / items.length).toFixed(1)} windows each, ` +
+      `${median(tokens)} tokens median, ${(tokens.reduce((a, b) => a + b, 0) / tokens.length).toFixed(0)} mean); load at start ${load()}`,
+  );
+
+  // 1. The tokenizer, in the calling thread.
+  const tokenizerRuns: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const started = performance.now();
+    for (const text of windows) tokenizer.modelIds(text);
+    tokenizerRuns.push((performance.now() - started) / windows.length);
+  }
+  console.log(`  tokenizer (tokenizer.ts): ${median(tokenizerRuns).toFixed(3)} ms/window`);
+
+  // 2. Padding: the graph runs every text of a batch at the batch's longest.
+  const padding = (batch: number, sorted: boolean) => {
+    const order = sorted ? [...tokens].sort((a, b) => a - b) : tokens;
+    let padded = 0;
+    for (let at = 0; at < order.length; at += batch) {
+      const slice = order.slice(at, at + batch);
+      padded += slice.length * Math.max(...slice);
+    }
+    return tokens.reduce((a, b) => a + b, 0) / padded;
+  };
+  const perItem = items.reduce((sum, item) => {
+    const lengths = item.map((text) => Math.min(USE_LITE_MAX_TOKENS, tokenizer.modelIds(text).length));
+    return sum + lengths.length * Math.max(...lengths);
+  }, 0);
+  console.log(
+    `  real tokens / tokens run (padding): ` +
+      [8, 16, 32, 64, 128].map((b) => `batch ${b} ${(padding(b, false) * 100).toFixed(0)}% in order, ${(padding(b, true) * 100).toFixed(0)}% sorted`).join('; ') +
+      `; one abstract per run ${((tokens.reduce((a, b) => a + b, 0) / perItem) * 100).toFixed(0)}%`,
+  );
+
+  // 3. One model in this thread: the backend's kernels against kernels.ts, batch sizes,
+  //    input order against sorted by length. Interleaved rounds, medians.
+  const model = await UseLiteModel.load();
+  const tf = requireRuntime() as Runtime;
+  console.log(
+    `  TF.js WASM backend here: SIMD ${await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')} (tfjs-backend-wasm-simd.wasm), ` +
+      `multithreading ${await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT')} (the flag is false under Node by TF.js's own check)`,
+  );
+  const sample = windows.slice(0, 192);
+  const timePass = async (fast: boolean, sorted: boolean, batch: number) => {
+    useFastKernels(tf, fast);
+    const texts = sorted ? byLength(sample) : sample;
+    const started = performance.now();
+    for (let at = 0; at < texts.length; at += batch) await model.embed(texts.slice(at, at + batch));
+    return (performance.now() - started) / texts.length;
+  };
+  const configs: { label: string; fast: boolean; sorted: boolean; batch: number }[] = [
+    { label: 'backend kernels (before), in order, batch 32', fast: false, sorted: false, batch: 32 },
+  ];
+  for (const batch of [4, 8, 16, 32, 64, 128]) configs.push({ label: `fast kernels, in order, batch ${batch}`, fast: true, sorted: false, batch });
+  for (const batch of [8, 16, 32, 64, 128]) configs.push({ label: `fast kernels, sorted by length, batch ${batch}`, fast: true, sorted: true, batch });
+  await timePass(true, false, 32);
+  const timings = configs.map(() => [] as number[]);
+  for (let round = 0; round < 2; round++) {
+    for (const [n, config] of configs.entries()) timings[n]!.push(await timePass(config.fast, config.sorted, config.batch));
+  }
+  console.log(`  one model, one thread, ${sample.length} windows, median of 2 interleaved rounds (load ${load()}):`);
+  const before = median(timings[0]!);
+  for (const [n, config] of configs.entries()) {
+    const ms = median(timings[n]!);
+    console.log(`    ${config.label.padEnd(48)} ${ms.toFixed(1).padStart(5)} ms/window  ${(1000 / ms).toFixed(1).padStart(5)} windows/s  ×${(before / ms).toFixed(2)}`);
+  }
+
+  // 4. Where a batch's time goes, kernel by kernel (tf.profile), before and after.
+  const batch = sample.slice(0, 32);
+  const groups = async (fast: boolean) => {
+    useFastKernels(tf, fast);
+    const { kernels } = await tf.profile(async () => void (await model.embed(batch)));
+    const sums = new Map<string, number>();
+    for (const kernel of kernels) {
+      const group =
+        kernel.name === 'BatchMatMul' && kernel.inputShapes[0]!.length === 4 ? 'attention products (BatchMatMul, 4-D)'
+        : kernel.name === 'BatchMatMul' ? 'dense layers on real tokens (XNNPACK)'
+        : kernel.name === 'Conv2D' ? 'q/k/v and output projections (1×1 Conv2D, padded)'
+        : kernel.name === 'SplitV' ? 'SplitV (q/k/v split)'
+        : kernel.name === 'GatherV2' ? 'GatherV2 (token embeddings)'
+        : kernel.name === 'Sin' || kernel.name === 'Cos' ? 'Sin, Cos (position encodings)'
+        : 'everything else (norms, softmax, reshapes...)';
+      sums.set(group, (sums.get(group) ?? 0) + kernel.kernelTimeMs);
+    }
+    return sums;
+  };
+  const profiles = { before: [] as Map<string, number>[], after: [] as Map<string, number>[] };
+  for (let round = 0; round < 3; round++) {
+    profiles.before.push(await groups(false));
+    profiles.after.push(await groups(true));
+  }
+  const total = (maps: Map<string, number>[]) => median(maps.map((map) => [...map.values()].reduce((a, b) => a + b, 0)));
+  console.log(`  kernel time for one batch of 32 windows in order (tf.profile, median of 3, ms per window): before ${(total(profiles.before) / 32).toFixed(1)}, after ${(total(profiles.after) / 32).toFixed(1)}`);
+  for (const group of profiles.before[0]!.keys()) {
+    const b = median(profiles.before.map((map) => map.get(group) ?? 0)) / 32;
+    const a = median(profiles.after.map((map) => map.get(group) ?? 0)) / 32;
+    console.log(`    ${group.padEnd(66)} ${b.toFixed(1).padStart(5)} → ${a.toFixed(1).padStart(5)} ms/window`);
+  }
+
+  // 5. The vectors: every window, before (backend kernel, input order, batch 32) against after
+  //    (fast kernels, sorted by length, batch 32).
+  const embedAll = async (fast: boolean, sorted: boolean) => {
+    useFastKernels(tf, fast);
+    const order = windows.map((_, i) => i);
+    if (sorted) order.sort((a, b) => windows[a]!.length - windows[b]!.length);
+    const vectors = new Float32Array(windows.length * USE_LITE_DIMS);
+    for (let at = 0; at < order.length; at += 32) {
+      const rows = order.slice(at, at + 32);
+      const out = await model.embed(rows.map((i) => windows[i]!));
+      rows.forEach((i, r) => vectors.set(out.subarray(r * USE_LITE_DIMS, (r + 1) * USE_LITE_DIMS), i * USE_LITE_DIMS));
+    }
+    return vectors;
+  };
+  const cosine = minCosine(await embedAll(false, false), await embedAll(true, true));
+  console.log(`  vectors, all ${windows.length} windows, before vs after: min cosine ${cosine.min.toFixed(7)}, median ${cosine.median.toFixed(7)}`);
+  model.dispose();
+
+  // 6. SIMD, each in a child process (TF.js reads the flag once, when it starts).
+  const simd = { on: [] as string[], off: [] as string[] };
+  for (let round = 0; round < 2; round++) {
+    simd.on.push(runSimdChild(true));
+    simd.off.push(runSimdChild(false));
+  }
+  console.log(`  64 windows, batch 32, fast kernels, own process: with SIMD ${simd.on.join(', ')}; without ${simd.off.join(', ')}`);
+
+  // 7. The embedder as the embed stage calls it (one abstract's windows per call, one call at a
+  //    time): worker threads running TF.js's kernels against kernels.ts (the embedder sorts each
+  //    call by length in both). Then calls of 32 windows: what batching across abstracts would add.
+  const rate = async (threads: number, fastKernels: boolean, calls: string[][] = items) => {
+    const workerData: UseLiteWorkerData = { fastKernels };
+    const embedder = await UseLiteEmbedder.start({ threads, startWorker: () => startUseLiteWorker({ workerData }) });
+    try {
+      await embedder.embed(items[0]!);
+      const started = performance.now();
+      for (const call of calls) await embedder.embed(call);
+      return windows.length / ((performance.now() - started) / 1000);
+    } finally {
+      await embedder.close();
+    }
+  };
+  const lanes = { before: [] as number[], after: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    lanes.before.push(await rate(2, false));
+    lanes.after.push(await rate(2, true));
+  }
+  const [one, three] = [await rate(1, true), await rate(3, true)];
+  const thirtyTwos = Array.from({ length: Math.ceil(windows.length / 32) }, (_, i) => windows.slice(i * 32, i * 32 + 32));
+  const batched = await rate(2, true, thirtyTwos);
+  console.log(
+    `  embedder, ${windows.length} windows one abstract per call (load ${load()}):\n` +
+      `    2 threads: before ${lanes.before.map((r) => r.toFixed(1)).join(', ')} windows/s, after ${lanes.after.map((r) => r.toFixed(1)).join(', ')} windows/s ` +
+      `(×${(median(lanes.after) / median(lanes.before)).toFixed(2)})\n` +
+      `    after, by threads on ${cpus().length} cores: 1 → ${one.toFixed(1)}, 2 → ${median(lanes.after).toFixed(1)}, 3 → ${three.toFixed(1)} windows/s\n` +
+      `    after, 2 threads, calls of 32 windows across abstracts: ${batched.toFixed(1)} windows/s`,
+  );
+
+  // 8. What a native runtime would give: onnxruntime-node on a generated graph of USE-lite's
+  //    arithmetic (2 transformer layers 512 wide, 1536 feed-forward; ~5.2M multiply-adds per token
+  //    against USE-lite's ~4.7M), random weights, one intra-op thread, 32 × 128 tokens.
+  const session = await InferenceSession.create(
+    tinyBertModel({ hidden: 512, layers: 2, ffn: 1536, attention: true, maxPositions: USE_LITE_MAX_TOKENS }),
+    { intraOpNumThreads: 1, interOpNumThreads: 1 },
+  );
+  const shape = [32, USE_LITE_MAX_TOKENS];
+  const size = shape[0]! * shape[1]!;
+  const feeds = {
+    input_ids: new Tensor('int64', BigInt64Array.from({ length: size }, (_, i) => BigInt(12 + (i % 30))), shape),
+    attention_mask: new Tensor('int64', new BigInt64Array(size).fill(1n), shape),
+    token_type_ids: new Tensor('int64', new BigInt64Array(size), shape),
+  };
+  const full = Array.from({ length: 32 }, (_, i) => `${windows[i]} ${windows[i + 1]} ${windows[i + 2]}`); // every one past 128 tokens
+  const useLite = await UseLiteModel.load();
+  await session.run(feeds);
+  const times = { onnx: [] as number[], useLite: [] as number[] };
+  for (let round = 0; round < 5; round++) {
+    let started = performance.now();
+    await session.run(feeds);
+    times.onnx.push((performance.now() - started) / 32);
+    started = performance.now();
+    await useLite.embed(full);
+    times.useLite.push((performance.now() - started) / 32);
+  }
+  await session.release();
+  useLite.dispose();
+  console.log(
+    `  32 windows of 128 tokens, one thread: USE-lite on TF.js WASM (fast kernels) ${median(times.useLite).toFixed(1)} ms/window; ` +
+      `the same-sized generated graph on onnxruntime-node ${median(times.onnx).toFixed(1)} ms/window (load ${load()})`,
+  );
+}
+
 const RESPONSIVENESS_SECONDS = 90;
 
 async function benchResponsiveness(): Promise<void> {
@@ -191,7 +473,11 @@ async function benchResponsiveness(): Promise<void> {
   );
 }
 
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+if (process.env.RELATA_BENCH_CHILD === 'wasm-simd') {
+  await wasmSimdChild();
+  process.exit(0);
+}
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${load()}`);
 if (section('embedders')) {
   await benchEmbedder('USE-lite, 1 thread', { kind: 'use-lite', threads: 1 });
   await benchEmbedder(`USE-lite, ${cpus().length} threads`, { kind: 'use-lite' });
@@ -200,6 +486,7 @@ if (section('embedders')) {
   await benchEmbedder('ONNX path, tiny generated BERT-shaped model (not a real model: measures the runtime path only)', { kind: 'onnx', modelDir });
   rmSync(modelDir, { recursive: true, force: true });
 }
+if (section('throughput')) await benchThroughput();
 if (section('vectors')) {
   await benchVectors(10_000);
   await benchVectors(100_000);

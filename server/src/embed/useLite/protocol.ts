@@ -14,3 +14,9 @@ export type WorkerMessage =
   | { kind: 'failed'; job: number; message: string }
   /** The worker cannot go on (model did not load): every job it holds or will get fails. */
   | { kind: 'broken'; message: string };
+
+/** What a worker thread is started with (`workerData`); absent means the defaults. */
+export interface UseLiteWorkerData {
+  /** false: TF.js's own kernels, for comparing against the path before kernels.ts. */
+  fastKernels?: boolean;
+}

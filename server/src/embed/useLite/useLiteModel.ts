@@ -2,11 +2,13 @@
 // The graph takes a sparse batch (row, position) -> token id, so this file builds that from the
 // fast tokenizer's ids and never calls the package's slow tokenizer. Ids past the 128th are
 // dropped before the graph: it ignores them anyway (measured: identical vectors), and they cost.
+// Five of the backend's kernels are replaced by faster ones (kernels.ts).
 
 import { useLiteFiles, loadVocabulary, requireRuntime, type UseLiteFiles } from './modelFiles.ts';
 import { UseLiteTokenizer } from './tokenizer.ts';
 import { normalizeRows } from '../vectors.ts';
 import { USE_LITE_DIMS, USE_LITE_MAX_TOKENS } from './descriptor.ts';
+import { useFastKernels, type KernelRegistry } from './kernels.ts';
 
 /** The part of TF.js (via @energetic-ai/core) this file uses. */
 interface Tensor {
@@ -17,7 +19,7 @@ interface GraphModel {
   executeAsync(inputs: Record<string, Tensor>): Promise<Tensor | Tensor[]>;
   dispose(): void;
 }
-interface Runtime {
+interface Runtime extends KernelRegistry {
   setWasmPaths(prefix: string): void;
   ready(): Promise<void>;
   getBackend(): string;
@@ -44,10 +46,15 @@ export class UseLiteModel {
     readonly tokenizer: UseLiteTokenizer,
   ) {}
 
-  static async load(files: UseLiteFiles = useLiteFiles()): Promise<UseLiteModel> {
+  /**
+   * `fastKernels: false` keeps TF.js's own kernels, the path before kernels.ts: for comparing the
+   * two (tests, `npm run bench:embed`), not for use.
+   */
+  static async load(files: UseLiteFiles = useLiteFiles(), { fastKernels = true } = {}): Promise<UseLiteModel> {
     const tf = startRuntime(files);
     await tf.ready();
     if (tf.getBackend() !== 'wasm') throw new Error(`TF.js started the "${tf.getBackend()}" backend, not wasm`);
+    useFastKernels(tf, fastKernels);
     const graph = await tf.loadGraphModel(files.modelUrl);
     const model = new UseLiteModel(tf, graph, new UseLiteTokenizer(loadVocabulary(files)));
     // TF.js reports a missing .wasm file on the console and carries on; a first run is what

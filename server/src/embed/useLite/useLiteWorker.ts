@@ -2,8 +2,8 @@
 // event loop instead of on it (TF.js on WASM computes on the thread that calls it). Bundled by
 // esbuild as dist/useLiteWorker.js; see ../workerThread.ts for how the embedder finds it.
 
-import { parentPort } from 'node:worker_threads';
-import type { EmbedRequest, WorkerMessage } from './protocol.ts';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { EmbedRequest, UseLiteWorkerData, WorkerMessage } from './protocol.ts';
 import { UseLiteModel } from './useLiteModel.ts';
 
 const port = parentPort;
@@ -14,7 +14,8 @@ function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
 }
 
 const started = performance.now();
-const loading = UseLiteModel.load();
+const data = (workerData ?? {}) as UseLiteWorkerData;
+const loading = UseLiteModel.load(undefined, { fastKernels: data.fastKernels ?? true });
 
 loading.then(
   () => send({ kind: 'ready', loadMs: Math.round(performance.now() - started) }),
