@@ -6,6 +6,8 @@
 // onnxruntime-node load compiled binaries; pdfjs-dist finds its character maps and fonts, and
 // USE-lite's packages their weights and .wasm files, inside their own package folders. Embedder
 // and stage worker threads are entries of their own, written beside cli.js where their starters look.
+// dist/cli.js, the executable, is a small launcher (server/src/cli/launch.ts) that starts a
+// search's query model before it loads the command line itself, dist/relata.js.
 
 import * as esbuild from 'esbuild';
 
@@ -29,7 +31,8 @@ const external = [
 /** @type {import('esbuild').BuildOptions} */
 const cli = {
   entryPoints: {
-    cli: 'server/src/cli/main.ts',
+    cli: 'server/src/cli/launch.ts',
+    relata: 'server/src/cli/main.ts',
     useLiteWorker: 'server/src/embed/useLite/useLiteWorker.ts',
     onnxWorker: 'server/src/embed/onnx/onnxWorker.ts',
     stageThread: 'server/src/pipeline/threads/stageThread.ts',

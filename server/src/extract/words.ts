@@ -3,16 +3,30 @@
 // English plural rules and its word list; the guards below cover the plural-only and Latin words
 // its singular rule gets wrong ("premises", "series", "status", "data").
 
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
 
 interface CompromiseWorld {
   model: { one: { lexicon: Record<string, string | string[]> }; two: { uncountable: Record<string, boolean> } };
   methods: { two: { transform: { noun: { toSingular: (word: string, model: unknown) => string } } } };
 }
 
-const world = (nlp as unknown as { world(): CompromiseWorld }).world();
-const lexicon = world.model.one.lexicon;
-const uncountable = world.model.two.uncountable;
+let loaded: CompromiseWorld | undefined;
+
+/**
+ * compromise's word model, loaded on first use, never at import: unpacking its lexicon takes
+ * ~0.2 s, which every process importing an extractor for a constant (`relata --help`, `relata
+ * search`, the language server before it extracts) would otherwise pay. A plain require() is
+ * what lets the bundle defer it (esbuild inlines the package and evaluates it at this call); from
+ * source (tsx, tests) Node loads it by name. Both get the package's CommonJS build, so the bundle
+ * and the tests run the same code. test/unit/coldStart.test.ts keeps it off the import graph.
+ */
+function world(): CompromiseWorld {
+  if (loaded === undefined) {
+    const nlp = (import.meta.url.endsWith('.ts') ? createRequire(import.meta.url)('compromise') : require('compromise')) as { world(): CompromiseWorld };
+    loaded = nlp.world();
+  }
+  return loaded;
+}
 
 /** Words that look plural but are not, or whose singular means something else. */
 const KEEP_AS_IS = new Set([
@@ -37,10 +51,10 @@ export function singular(word: string): string {
     word.endsWith('s') &&
     !/(ss|us|is|ous|ics)$/.test(word) &&
     !KEEP_AS_IS.has(word) &&
-    !uncountable[word] &&
+    !world().model.two.uncountable[word] &&
     /^[a-z][a-z-]*$/.test(word)
   ) {
-    const out = world.methods.two.transform.noun.toSingular(word, world.model);
+    const out = world().methods.two.transform.noun.toSingular(word, world().model);
     if (out && out.length >= word.length - 3) result = out;
   }
   if (singularCache.size > 50_000) singularCache.clear();
@@ -50,7 +64,7 @@ export function singular(word: string): string {
 
 /** compromise's tags for a lower-case word, or [] when the word is not in its lexicon. */
 export function lexiconTags(word: string): readonly string[] {
-  const tags = lexicon[word];
+  const tags = world().model.one.lexicon[word];
   if (tags === undefined) return [];
   return Array.isArray(tags) ? tags : [tags];
 }

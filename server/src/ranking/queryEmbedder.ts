@@ -1,22 +1,51 @@
 // The embedder a search uses for its query: the model the folder is embedded with, loaded only
-// when a query is actually embedded. Naming the default model loads nothing, so a search over a
-// store without vectors (or a lexical-only one) never pays the second and hundreds of MB a model
-// costs; one thread is enough for one query.
+// when a query is actually embedded, or, for a one-shot command, from its first moment. Naming
+// the default model otherwise loads nothing, so a search over a store without vectors (or a
+// lexical-only one) never pays the second and hundreds of MB a model costs; one thread is enough
+// for one query.
 
+import type { Worker } from 'node:worker_threads';
 import { createEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder, ModelDescriptor } from '../embed/types.ts';
 import { USE_LITE_DESCRIPTOR } from '../embed/useLite/descriptor.ts';
+import { startUseLiteWorker } from '../embed/useLite/workerScript.ts';
+import { adoptEarlyQueryModelThread } from './earlyQueryModel.ts';
+
+export interface QueryEmbedderOptions {
+  /**
+   * Start loading the model now, so its load (in its own thread) overlaps whatever the caller
+   * does before it embeds the query (`relata search` opening the store). A load the search
+   * turns out not to need (no vectors in the store) is stopped by close(), not waited for.
+   */
+  loadNow?: boolean;
+}
 
 class DeferredEmbedder implements Embedder {
   private loading: Promise<Embedder> | null = null;
+  private loaded = false;
+  private readonly workers: Worker[] = [];
 
   constructor(
     readonly descriptor: ModelDescriptor,
-    private readonly choice: EmbeddingChoice,
+    private readonly threads: number,
   ) {}
 
-  private load(): Promise<Embedder> {
-    this.loading ??= createEmbedder(this.choice).then((embedder) => embedder!);
+  load(): Promise<Embedder> {
+    this.loading ??= import('../embed/useLite/index.ts')
+      .then(({ createUseLiteEmbedder }) =>
+        createUseLiteEmbedder({
+          threads: this.threads,
+          startWorker: () => {
+            const worker = adoptEarlyQueryModelThread() ?? startUseLiteWorker();
+            this.workers.push(worker);
+            return worker;
+          },
+        }),
+      )
+      .then((embedder) => {
+        this.loaded = true;
+        return embedder;
+      });
     return this.loading;
   }
 
@@ -29,17 +58,23 @@ class DeferredEmbedder implements Embedder {
   }
 
   async close(): Promise<void> {
+    // A model still loading is not waited for: nothing will use it.
+    if (!this.loaded) for (const worker of this.workers) void worker.terminate();
     const embedder = await this.loading?.catch(() => null);
     await embedder?.close();
   }
 }
 
-export async function queryEmbedder(choice: EmbeddingChoice): Promise<Embedder | null> {
+export async function queryEmbedder(choice: EmbeddingChoice, options: QueryEmbedderOptions = {}): Promise<Embedder | null> {
   switch (choice.kind) {
     case 'none':
       return null;
-    case 'use-lite':
-      return new DeferredEmbedder(USE_LITE_DESCRIPTOR, { kind: 'use-lite', threads: 1 });
+    case 'use-lite': {
+      const embedder = new DeferredEmbedder(USE_LITE_DESCRIPTOR, 1);
+      // A load that fails is reported where the query is embedded (the vector path says why).
+      if (options.loadNow) embedder.load().catch(() => {});
+      return embedder;
+    }
     case 'onnx':
       // An ONNX model's identity is read from its folder, which means opening it.
       return createEmbedder({ ...choice, threads: 1 });

@@ -132,7 +132,8 @@ ${COMMON_USAGE}
     const timeoutMs = timeoutOf(values['timeout-ms'] as string | undefined);
     const provider = providerFromFlags(values, log);
     const embeddingModel = values['embedding-model'] as string | undefined;
-    const embedder = await queryEmbedder(embeddingModel === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(embeddingModel));
+    // Loading from now on, in its own thread, while the store opens (see search.ts).
+    const embedder = await queryEmbedder(embeddingModel === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(embeddingModel), { loadNow: true });
     try {
       const { store } = await openExistingStore(values, process.cwd(), 'read');
       try {

@@ -87,18 +87,23 @@ ${COMMON_USAGE}
     const limit = limitOf(values.limit as string | undefined);
     const rankVersion = rankVersionOf(values['rank-version'] as string | undefined);
     const model = values['embedding-model'] as string | undefined;
-    const embedder = await queryEmbedder(model === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(model));
-    const { store } = await openExistingStore(values, process.cwd(), 'read');
+    // On a cold start the query model is what a search waits for longest: it loads in its own
+    // thread (started by the launcher, cli/launch.ts, or from here) while the store opens.
+    const embedder = await queryEmbedder(model === undefined ? embeddingChoiceFromEnv() : parseEmbeddingChoice(model), { loadNow: true });
     try {
-      const response = await searchWorkspace(store, embedder, query, {
-        limit,
-        rankVersion,
-        confirmedOnly: values['confirmed-only'] === true,
-      });
-      out(values.json ? JSON.stringify(response, null, 2) : renderSearch(response));
-      return 0;
+      const { store } = await openExistingStore(values, process.cwd(), 'read');
+      try {
+        const response = await searchWorkspace(store, embedder, query, {
+          limit,
+          rankVersion,
+          confirmedOnly: values['confirmed-only'] === true,
+        });
+        out(values.json ? JSON.stringify(response, null, 2) : renderSearch(response));
+        return 0;
+      } finally {
+        await store.close();
+      }
     } finally {
-      await store.close();
       await embedder?.close();
     }
   },
