@@ -24,9 +24,9 @@ function folderLine(folder: FolderStatus): string {
     folder.state === 'failed'
       ? `not indexed: ${folder.reason ?? 'unknown reason'}`
       : folder.state === 'opening'
-        ? 'opening its index' + (folder.reason ? `; waiting: ${folder.reason}` : '')
+        ? 'opening its index' + waiting(folder)
         : folder.state === 'indexing'
-          ? `indexing, ${plural(folder.queueDepth, 'step')} left` + (folder.reason ? `; waiting: ${folder.reason}` : '')
+          ? `indexing, ${plural(folder.queueDepth, 'step')} left` + waiting(folder)
           : 'up to date, watching for changes';
   const coverage =
     folder.embeddingModel === null
@@ -41,6 +41,11 @@ function folderLine(folder: FolderStatus): string {
     `  ${indexed} indexed, ${failed} failed, ${skipped} skipped, ${duplicate} duplicates, ${pending} pending`,
     `  ${plural(folder.chunks, 'passage')}; ${coverage}`,
   ].join('\n');
+}
+
+/** What the folder waits for; an unreachable store has a line of its own, so it is not said twice. */
+function waiting(folder: FolderStatus): string {
+  return folder.reason && !folder.store?.unreachable ? `; waiting: ${folder.reason}` : '';
 }
 
 export function summarizeStatus(report: StatusReport | null): StatusSummary {

@@ -227,5 +227,7 @@ test('the status names the backend and where, and a store server that is down is
   const opening = summarizeStatus({
     folders: [folderStatus({ state: 'opening', reason: 'cannot reach MongoDB at db.example:27017 (server selection timed out after 10 s: connection refused); will retry in 4 s', store: { backend: 'mongodb-qdrant', where, unreachable: 'cannot reach MongoDB at db.example:27017 (server selection timed out after 10 s: connection refused)' } })],
   });
-  assert.match(opening.tooltip, /contracts: opening its index; waiting: cannot reach MongoDB at db\.example:27017 .*; will retry in 4 s/);
+  assert.match(opening.tooltip, /contracts: opening its index\n/);
+  assert.equal(opening.tooltip.split('cannot reach MongoDB').length - 1, 1, 'the unreachable server is named once, on its own line');
+  assert.match(opening.tooltip, /store unreachable: cannot reach MongoDB at db\.example:27017 .*; the work is kept and retried until it answers/);
 });
