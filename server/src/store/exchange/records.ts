@@ -473,3 +473,24 @@ export function checkRecord<K extends ExchangeKind | 'blob'>(value: unknown, kin
   if (kind === 'vector') decodeVector(record.vector as string);
   return value as Extract<ExchangeRecord | BlobRecord, { record: K }>;
 }
+
+/** A record in words for an error: its kind and what identifies it. */
+export function describeRecord(record: ExchangeRecord): string {
+  const kind = record.record.replace(/_/g, ' ');
+  switch (record.record) {
+    case 'meta':
+      return `meta entry ${record.key}`;
+    case 'item':
+    case 'chunk':
+    case 'embedding_model':
+    case 'relationship':
+    case 'alias':
+      return `${kind} ${record.id}`;
+    case 'vector':
+      return `vector of chunk ${record.chunkId} (window ${record.window})`;
+    case 'relationship_event':
+      return `history entry of relationship ${record.relationshipId} at ${record.at}`;
+    default:
+      return `${kind} of item ${record.itemId}`;
+  }
+}

@@ -10,6 +10,7 @@
 // scope's documents (or choose another folder key) and import again.
 
 import {
+  describeRecord,
   emptyCounts,
   EXCHANGE_KINDS,
   ImportTargetNotEmptyError,
@@ -139,7 +140,7 @@ class RecordLoader {
     try {
       await this.insert(record);
     } catch (error) {
-      throw new Error(`${describe(record)} could not be loaded: ${(error as Error).message}`, { cause: error });
+      throw new Error(`${describeRecord(record)} could not be loaded: ${(error as Error).message}`, { cause: error });
     }
     this.counts[record.record] += 1;
   }
@@ -244,23 +245,4 @@ class RecordLoader {
   }
 }
 
-/** A record in words for an error: its kind and what identifies it. */
-function describe(record: ExchangeRecord): string {
-  switch (record.record) {
-    case 'meta':
-      return `meta entry ${record.key}`;
-    case 'item':
-    case 'chunk':
-    case 'embedding_model':
-    case 'relationship':
-    case 'alias':
-      return `${record.record.replace(/_/g, ' ')} ${record.id}`;
-    case 'vector':
-      return `vector of chunk ${record.chunkId} (window ${record.window})`;
-    case 'relationship_event':
-      return `history entry of relationship ${record.relationshipId} at ${record.at}`;
-    default:
-      return `${record.record.replace(/_/g, ' ')} of item ${record.itemId}`;
-  }
-}
 

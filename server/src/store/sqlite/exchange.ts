@@ -11,11 +11,11 @@
 import type { EntityAliasView, ItemFlag, ItemStatus } from '../../../../shared/types.ts';
 import {
   decodeVector,
+  describeRecord,
   emptyCounts,
   encodeVector,
   EXCHANGE_KINDS,
   ImportTargetNotEmptyError,
-  type ExchangeKind,
   type ExchangeRecord,
   type ImportCounts,
 } from '../exchange/records.ts';
@@ -259,7 +259,7 @@ class RecordLoader {
     try {
       this.insert(record);
     } catch (error) {
-      throw new Error(`${describe(record)} could not be loaded: ${(error as Error).message}`, { cause: error });
+      throw new Error(`${describeRecord(record)} could not be loaded: ${(error as Error).message}`, { cause: error });
     }
     this.counts[record.record] += 1;
   }
@@ -516,24 +516,4 @@ function insertAlias(sql: ScopedSql, alias: EntityAliasView): void {
   );
 }
 
-/** A record in words for an error: its kind and what identifies it. */
-function describe(record: ExchangeRecord): string {
-  switch (record.record) {
-    case 'meta':
-      return `meta entry ${record.key}`;
-    case 'item':
-    case 'chunk':
-    case 'embedding_model':
-    case 'relationship':
-    case 'alias':
-      return `${kindWords(record.record)} ${record.id}`;
-    case 'vector':
-      return `vector of chunk ${record.chunkId} (window ${record.window})`;
-    case 'relationship_event':
-      return `history entry of relationship ${record.relationshipId} at ${record.at}`;
-    default:
-      return `${kindWords(record.record)} of item ${record.itemId}`;
-  }
-}
 
-const kindWords = (kind: ExchangeKind): string => kind.replace(/_/g, ' ');
