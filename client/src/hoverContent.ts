@@ -64,10 +64,21 @@ export interface HoverOptions {
   dateText?: DateText;
 }
 
-/** The document's first line holding text (a file may open with blank lines); 0 for an empty document. */
+/**
+ * The document's first line of text: blank lines are passed over, and so is a leading front-matter
+ * block (`---` … `---`), so in a Markdown file it is the title a person reads. 0 when none is found.
+ */
 export function firstTextLine(lineCount: number, lineText: (line: number) => string, lookAhead = 200): number {
-  for (let line = 0; line < Math.min(lineCount, lookAhead); line += 1) if (lineText(line).trim() !== '') return line;
-  return 0;
+  const last = Math.min(lineCount, lookAhead);
+  let line = 0;
+  while (line < last && lineText(line).trim() === '') line += 1;
+  if (line < last && lineText(line).trim() === '---') {
+    let close = line + 1;
+    while (close < last && !/^(---|\.\.\.)$/.test(lineText(close).trim())) close += 1;
+    if (close < last) line = close + 1;
+  }
+  while (line < last && lineText(line).trim() === '') line += 1;
+  return line < last ? line : 0;
 }
 
 /** Null when there is nothing to say: no name Relata knows under the cursor and not on the first line (or nothing known of the item there). */

@@ -109,6 +109,10 @@ test('the document\u2019s first line is its first line of text', () => {
   const lines = ['', '   ', '# GC-2 refurbishment', 'Body'];
   assert.equal(firstTextLine(lines.length, (line) => lines[line]!), 2);
   assert.equal(firstTextLine(0, () => ''), 0);
+  const withFrontMatter = ['---', 'title: GC-2', 'date: 2025-05-23', '---', '', '# GC-2 refurbishment', 'Body'];
+  assert.equal(firstTextLine(withFrontMatter.length, (line) => withFrontMatter[line]!), 5, 'front matter is passed over to the title');
+  const ruleOnly = ['---', 'no closing fence'];
+  assert.equal(firstTextLine(ruleOnly.length, (line) => ruleOnly[line]!), 0, 'an unclosed fence is just the first line');
 });
 
 test('a decision date in a changed-since note reads in the user\u2019s locale, not as raw ISO', () => {
