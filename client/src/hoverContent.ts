@@ -31,10 +31,11 @@ export function reviewStatus(status: RelationshipStatus): string {
 
 const itemLabel = (ref: ItemRef) => ref.title ?? ref.path;
 
-/** A contradiction's figures, each with the item that states it: "cost: 42000 EUR (this file) vs 51500 EUR (Q2 budget)". */
+/** A contradiction's figures, each with the item that states it, this file's first: "cost: 42000 EUR (this file) vs 51500 EUR (Q2 budget)". */
 function figuresLine(self: ItemRef, conflict: ConflictDetail): string {
   const side = ({ item, value }: ConflictDetail['sides'][number]) => `**${escapeMarkdown(value)}** (${item.item_id === self.item_id ? 'this file' : escapeMarkdown(itemLabel(item))})`;
-  return `  - ${escapeMarkdown(conflict.attribute)} of ${escapeMarkdown(conflict.subject)}: ${side(conflict.sides[0])} vs ${side(conflict.sides[1])}`;
+  const [first, second] = conflict.sides[1].item.item_id === self.item_id ? [conflict.sides[1], conflict.sides[0]] : conflict.sides;
+  return `  - ${escapeMarkdown(conflict.attribute)} of ${escapeMarkdown(conflict.subject)}: ${side(first)} vs ${side(second)}`;
 }
 
 function relationshipLines(folder: string, self: ItemRef, relationship: RelationshipView, conflicts: readonly ConflictDetail[], dateText?: DateText): string[] {

@@ -189,13 +189,20 @@ try {
       const unavailable = message.match(NOT_AVAILABLE);
       if (unavailable) throw new Skip(`relata/relationships is ${unavailable[0]}`);
       if (/Relationships are not available: (.*)/.test(message)) throw new Error(message);
-      const contradiction = view.locator('.monaco-list-row', { hasText: /contradicts.*↔/s }).first();
+      const contradiction = view.locator('.monaco-list-row[aria-label^="contradicts,"]').first();
       proposal = (await contradiction.count()) ? contradiction : view.locator('.monaco-list-row', { hasText: '↔' }).first();
       if (await proposal.count()) break;
       if (Date.now() > deadline) throw new Skip(`no proposals in the tree (${message || 'no message'})`);
       await page.waitForTimeout(500);
     }
-    proposalLabel = (await proposal.locator('.label-name').innerText()).trim();
+    // The two names: the label's leading strength (and type, outside a type's group) change when the decision rescores it.
+    // Before any decision, the contradiction is the first type under Pending review, with its own icon.
+    const firstGroup = view.locator('.monaco-list-row[aria-level="2"]').first();
+    const firstGroupText = (await firstGroup.innerText()).trim();
+    if (!firstGroupText.startsWith('contradicts')) throw new Error(`the first pending group is "${firstGroupText}", not contradicts`);
+    if (!(await firstGroup.locator('.codicon-warning').count())) throw new Error('the contradicts group has no warning icon');
+    await shot('proposals-contradiction-first');
+    proposalLabel = (await proposal.locator('.label-name').innerText()).trim().replace(/^([a-z ]+ )?\d\.\d\d\s+/, '');
     await proposal.hover();
     await proposal.locator('.action-label[aria-label="Confirm"]').click();
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
@@ -298,22 +305,29 @@ try {
       if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
     };
     await expand('Pending review');
+    await expand('Confirmed');
     const rows = await treeRows(view);
-    const groups = rows.filter((row) => row.level === 2).map((row) => row.text.replace(/ \d+$/, ''));
+    const pendingAt = rows.findIndex((row) => row.level === 1 && row.text.startsWith('Pending review'));
+    const confirmedAt = rows.findIndex((row) => row.level === 1 && row.text.startsWith('Confirmed'));
+    const pendingRows = rows.slice(pendingAt + 1, confirmedAt);
+    const groups = pendingRows.filter((row) => row.level === 2).map((row) => row.text.replace(/\s*\d+$/, ''));
     const order = groups.map((group) => REVIEW_ORDER.indexOf(group));
     if (order.some((at, index) => at < 0 || (index > 0 && at < order[index - 1]))) throw new Error(`type groups not in review order: ${groups.join(', ')}`);
     const icons = new Set(rows.filter((row) => row.level >= 2 && row.icon).map((row) => row.icon));
-    if (icons.size < 2) throw new Error(`rows share one icon: ${[...icons].join(', ') || 'none'}`);
-    const firstProposal = rows.find((row) => row.level === 3 && row.text.includes('↔'));
-    if (!firstProposal) throw new Error('no proposal row under Pending review');
-    const pendingContradiction = rows.some((row) => row.level === 3 && /^contradicts \d/.test(row.text));
-    if (pendingContradiction && !/^contradicts \d\.\d\d /.test(firstProposal.text)) throw new Error(`a contradiction is pending but the first row is "${firstProposal.text}"`);
-    if (!/^[a-z ]+ \d\.\d\d /.test(firstProposal.text)) throw new Error(`the label does not lead with type and strength: "${firstProposal.text}"`);
-    const contradictionIcon = rows.find((row) => /^contradicts/.test(row.text))?.icon;
-    if (contradictionIcon !== 'warning') throw new Error(`contradictions do not have their own icon (${contradictionIcon})`);
+    if (icons.size < 3) throw new Error(`rows share few icons: ${[...icons].join(', ') || 'none'}`);
+    const firstPending = pendingRows.find((row) => row.level === 3);
+    if (!firstPending || !/^\d\.\d\d .+ ↔ /.test(firstPending.text)) throw new Error(`a pending row does not lead with its strength and the names: "${firstPending?.text}"`);
+    // The contradiction confirmed above: first under Confirmed, led by its type and strength, with the warning icon.
+    const firstConfirmed = rows[confirmedAt + 1];
+    if (!firstConfirmed || !/^contradicts 1\.00 .+ ↔ /.test(firstConfirmed.text) || firstConfirmed.icon !== 'warning') {
+      throw new Error(`the first confirmed row is not the contradiction with its icon: ${JSON.stringify(firstConfirmed)}`);
+    }
+    if (!/confirmed .*\d/.test(firstConfirmed.text) || /\d{4}-\d\d-\d\dT/.test(firstConfirmed.text)) throw new Error(`the decision's date is not shown in words: ${firstConfirmed.text}`);
+    const pendingContradiction = pendingRows.find((row) => row.level === 2 && row.text.startsWith('contradicts'));
+    if (pendingContradiction && groups[0] !== 'contradicts') throw new Error('a contradiction is pending but is not the first group');
     const badge = (await page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="Relata"]') }).locator('.badge-content').first().innerText({ timeout: 5000 }).catch(() => '')).trim();
     if (!/^\d+$/.test(badge)) throw new Error(`no count badge on the Relata view (${JSON.stringify(badge)})`);
-    return `groups ${groups.join(' > ')}; ${icons.size} icons (${[...icons].join(', ')}); first row "${firstProposal.text}"; badge ${badge}`;
+    return `groups ${groups.join(' > ')}; ${icons.size} icons (${[...icons].join(', ')}); first confirmed "${firstConfirmed.text}"; badge ${badge}`;
   });
 
   await step('One relationship panel for two clicks on the same relationship', async () => {

@@ -82,7 +82,7 @@ test('over a name Relata knows, the hover is about that name, even where no othe
   assert.doesNotMatch(markdown, /related to/);
 });
 
-test('on the first line, a contradiction shows its two figures, each with the item that states it', () => {
+test('on the first line, a contradiction shows its two figures, each with the item that states it, this file\u2019s first', () => {
   const markdown = hoverMarkdown(
     related({
       relationships: [relationship('pending')],
@@ -93,8 +93,8 @@ test('on the first line, a contradiction shows its two figures, each with the it
             attribute: 'cost',
             detail: 'The sources give different figures for cost: 42000 and 51500.',
             sides: [
-              { item: self, value: '42000 EUR', text: 'The refurbishment cost 42,000 EUR.' },
               { item: other, value: '51500 EUR', text: 'Budgeted 51,500 EUR for the crane.' },
+              { item: self, value: '42000 EUR', text: 'The refurbishment cost 42,000 EUR.' },
             ],
           },
         ],

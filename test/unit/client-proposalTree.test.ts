@@ -64,8 +64,7 @@ test('a proposal row names both items, its strength and type, and carries its st
   const row = children(children(pending)[0])[0]!;
   assert.equal(row.kind, 'proposal');
   if (row.kind !== 'proposal') return;
-  assert.equal(row.label, 'similar to 0.30  A r1 ↔ b/r1.md', 'type and strength first; an untitled item is named by its path');
-  assert.equal(row.label.slice(...row.highlight), 'similar to 0.30', 'the type and strength are the emphasised part');
+  assert.equal(row.label, '0.30  A r1 ↔ b/r1.md', 'under its type\u2019s group, strength first; an untitled item is named by its path');
   assert.equal(row.description, '');
   assert.equal(row.contextValue, 'relata.proposal.pending');
   assert.match(row.tooltip, /suggested by analysis, not yet reviewed/);
@@ -186,14 +185,19 @@ test('in a section of mixed types (Confirmed), contradictions still come first, 
     },
   ]);
   assert.deepEqual(children(roots[1]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r2', 'r3', 'r1']);
+  assert.deepEqual(
+    children(roots[1]).map((node) => node.label),
+    ['contradicts 0.40  A r2 ↔ b/r2.md', 'supports 0.50  A r3 ↔ b/r3.md', 'similar to 0.90  A r1 ↔ b/r1.md'],
+    'in a section of mixed types a row leads with its type and strength',
+  );
 });
 
 test('long names are shortened in the label so both show; the tooltip has them in full', () => {
   const long = { ...relationship('r1', 'contradicts', 0.72), from: { item_id: 'a', path: 'a.md', title: 'Gantry crane GC-2 refurbishment final report, revised' } };
   const row = children(children(proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [long] }])[0])[0])[0]!;
   assert.ok(row.kind === 'proposal');
-  const [, first, second] = row.label.match(/^contradicts 0\.72  (.+) ↔ (.+)$/)!;
-  assert.ok(first!.endsWith('…') && first!.length <= 28 && 'Gantry crane GC-2 refurbishment final report, revised'.startsWith(first!.slice(0, -1)), first);
+  const [, first, second] = row.label.match(/^0\.72  (.+) ↔ (.+)$/)!;
+  assert.ok(first!.endsWith('…') && first!.length <= 18 && 'Gantry crane GC-2 refurbishment final report, revised'.startsWith(first!.slice(0, -1)), first);
   assert.equal(second, 'b/r1.md');
   assert.match(row.tooltip, /Gantry crane GC-2 refurbishment final report, revised contradicts b\/r1\.md/);
 });

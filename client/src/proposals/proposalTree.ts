@@ -23,8 +23,6 @@ export type ProposalNode =
       kind: 'proposal';
       id: string;
       label: string;
-      /** The label's leading "type strength", emphasised on screen: [start, end) in the label. */
-      highlight: [number, number];
       description: string;
       tooltip: string;
       look: RelationshipLook;
@@ -42,8 +40,8 @@ export interface TreeOptions {
   dateText?: DateText;
 }
 
-/** A name in the label is cut to this many characters so the second name still shows; the tooltip has both in full. */
-const NAME_CHARS = 28;
+/** A name in the label is cut to this many characters so the second name still shows at the default sidebar width; the tooltip has both in full. */
+const NAME_CHARS = 18;
 
 const fullName = (ref: RelationshipView['from']) => ref.title ?? ref.path;
 const shortName = (ref: RelationshipView['from']) => {
@@ -64,16 +62,19 @@ function decisionWords(relationship: RelationshipView, dateText: DateText): stri
   return `${relationship.status} ${dateText(relationship.decided_at)}${note}`;
 }
 
-function proposalNode(context: Context, section: string, relationship: RelationshipView): ProposalNode {
+/**
+ * Under a type's group the group and the icon already name the type, so a row leads with its
+ * strength; in a section of mixed types (Confirmed, Rejected, Conflicts) with type and strength.
+ */
+function proposalNode(context: Context, section: string, relationship: RelationshipView, typed: boolean): ProposalNode {
   const { folder, dateText } = context;
-  const lead = `${typeWords(relationship.type)} ${relationship.score.toFixed(2)}`;
+  const lead = typed ? relationship.score.toFixed(2) : `${typeWords(relationship.type)} ${relationship.score.toFixed(2)}`;
   const change = relationship.changed_since_decision;
   const decided = decisionWords(relationship, dateText);
   return {
     kind: 'proposal',
     id: `${folder}|${section}|${relationship.id}`,
     label: `${lead}  ${shortName(relationship.from)} ↔ ${shortName(relationship.to)}`,
-    highlight: [0, lead.length],
     description: [decided, relationship.near_duplicate ? 'near-duplicate' : undefined, change ? changeHeadline(change) : undefined].filter(Boolean).join(' · '),
     tooltip: [
       `${fullName(relationship.from)} ${typeWords(relationship.type)} ${fullName(relationship.to)}`,
@@ -117,7 +118,7 @@ function copiesLabel(count: number, kinds: ReadonlySet<string>): string {
  * between the representatives when there is one, else the strongest; the others are its children,
  * so nothing a person must decide is hidden. Rows in review order.
  */
-function proposalRows(context: Context, section: string, members: readonly RelationshipView[], groupOf: GroupOf, kindOf: ReadonlyMap<string, string>): ProposalNode[] {
+function proposalRows(context: Context, section: string, typed: boolean, members: readonly RelationshipView[], groupOf: GroupOf, kindOf: ReadonlyMap<string, string>): ProposalNode[] {
   const bundles = new Map<string, RelationshipView[]>();
   for (const relationship of [...members].sort(byScore)) {
     const key = [groupOf(relationship.from.item_id), groupOf(relationship.to.item_id)].sort().join('|');
@@ -130,7 +131,7 @@ function proposalRows(context: Context, section: string, members: readonly Relat
   return rows
     .sort((a, b) => byReview(a.row, b.row))
     .map(({ row, others }) => {
-      const node = proposalNode(context, section, row);
+      const node = proposalNode(context, section, row, typed);
       if (others.length === 0 || node.kind !== 'proposal') return node;
       const shown = new Set([row.from.item_id, row.to.item_id]);
       const copies = new Set(others.flatMap((r) => [r.from.item_id, r.to.item_id]).filter((id) => !shown.has(id)));
@@ -138,7 +139,7 @@ function proposalRows(context: Context, section: string, members: readonly Relat
       return {
         ...node,
         description: [node.description, copiesLabel(copies.size || others.length, kinds)].filter(Boolean).join(' · '),
-        children: others.map((r) => proposalNode(context, section, r)),
+        children: others.map((r) => proposalNode(context, section, r, typed)),
       };
     });
 }
@@ -150,7 +151,7 @@ function sections(folder: FolderRelationships, options: TreeOptions): ProposalNo
   const copyGroups = folder.copyGroups ?? [];
   const groupOf = groupLookup(copyGroups);
   const kindOf = new Map(copyGroups.flatMap((group) => group.also.map((member) => [member.item_id, member.kind] as [string, string])));
-  const rows = (section: string, members: readonly RelationshipView[]) => proposalRows(context, section, members, groupOf, kindOf);
+  const rows = (section: string, members: readonly RelationshipView[], typed = false) => proposalRows(context, section, typed, members, groupOf, kindOf);
   const pending = relationships.filter((r) => r.status === 'pending');
   const types = [...new Set(pending.map((r) => r.type))].sort(byReviewOrder);
   const groups: ProposalNode[] = types.map((type) => {
@@ -161,7 +162,7 @@ function sections(folder: FolderRelationships, options: TreeOptions): ProposalNo
       label: typeWords(type),
       description: `${members.length}`,
       look: lookOf(type),
-      children: rows('pending', members),
+      children: rows('pending', members, true),
     };
   });
   const section = (key: string, label: string, members: RelationshipView[], children = rows(key, members)): ProposalNode => ({

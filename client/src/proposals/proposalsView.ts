@@ -9,6 +9,7 @@ import { localDateText } from '../../../shared/decisionDate.ts';
 import type { ServerConnection } from '../serverConnection.ts';
 import { describeFilter, isFiltered, readProposalFilter, type ProposalFilter } from './proposalFilter.ts';
 import { pendingCount, proposalTree, shownCount, type ProposalNode } from './proposalTree.ts';
+import { typeWords } from './relationshipLook.ts';
 
 const FILTER_KEY = 'relata.proposals.filter';
 
@@ -77,7 +78,7 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
   getTreeItem(node: ProposalNode): vscode.TreeItem {
     if (node.kind === 'proposal') {
       const item = new vscode.TreeItem(
-        { label: node.label, highlights: [node.highlight] },
+        node.label,
         node.children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
       );
       item.id = node.id;
@@ -85,7 +86,8 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
       item.tooltip = node.tooltip;
       item.contextValue = node.contextValue;
       item.iconPath = new vscode.ThemeIcon(node.look.icon, new vscode.ThemeColor(node.look.color));
-      item.accessibilityInformation = { label: `${node.label}, ${node.relationship.status}${node.description ? `, ${node.description}` : ''}` };
+      // The icon says the type to the eye; a screen reader is told in words.
+      item.accessibilityInformation = { label: `${typeWords(node.relationship.type)}, ${node.label}, ${node.relationship.status}${node.description ? `, ${node.description}` : ''}` };
       item.command = { command: 'relata.openRelationship', title: 'Open relationship', arguments: [{ folder: node.folder, id: node.relationship.id }] };
       return item;
     }
