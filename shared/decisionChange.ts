@@ -9,12 +9,17 @@ export function changeHeadline(change: ChangedSinceDecision): string {
   return change.decision === 'confirmed' ? 'changed since you confirmed it' : 'evidence changed since you rejected it';
 }
 
+/** How a decision's date reads: the CLI keeps the ISO day; the editor passes the user's locale (decisionDate.ts). */
+export type DateText = (iso: string) => string;
+
+const isoDay: DateText = (iso) => iso.slice(0, 10);
+
 /** Who decided, when, and their note. */
-export function changeDecision(change: ChangedSinceDecision): string {
+export function changeDecision(change: ChangedSinceDecision, dateText: DateText = isoDay): string {
   const note = change.note ? `, note: ${change.note}` : '';
-  return `${change.decision} by ${change.decided_by} on ${change.decided_at.slice(0, 10)}${note}`;
+  return `${change.decision} by ${change.decided_by} on ${dateText(change.decided_at)}${note}`;
 }
 
-export function describeChangeSinceDecision(change: ChangedSinceDecision): string {
-  return `${changeHeadline(change)} (${changeDecision(change)}): ${change.changes.join('; ')}`;
+export function describeChangeSinceDecision(change: ChangedSinceDecision, dateText: DateText = isoDay): string {
+  return `${changeHeadline(change)} (${changeDecision(change, dateText)}): ${change.changes.join('; ')}`;
 }

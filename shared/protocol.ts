@@ -228,6 +228,8 @@ export interface RelatedParams {
   /** 0-based position of the hover, with the text of its line, to find an entity mention under it. */
   position?: { line: number; character: number };
   lineText?: string;
+  /** False: only the entities under the cursor are wanted (the hover is not on the document's first line), not the item's relationships. Default true. */
+  relationships?: boolean;
 }
 
 /** An entity mentioned at the hover position, with the other items that mention it. */
@@ -236,6 +238,9 @@ export interface EntityMentions {
   surface: string;
   type: string;
   items: ItemRef[];
+  /** Where the name sits in the hovered line: character offsets [start, end), so the hover covers just the name. */
+  start?: number;
+  end?: number;
 }
 
 export interface RelatedResult {
@@ -247,6 +252,8 @@ export interface RelatedResult {
   /** Relationships of this item that were not rejected, strongest first. */
   relationships: RelationshipView[];
   mentions: EntityMentions[];
+  /** The disagreeing figures of each contradiction among `relationships`, by relationship id: the hover shows both. */
+  conflicts?: Record<string, ConflictDetail[]>;
 }
 
 /** For the hover: the item's relationships and the entities under the cursor. Null outside any item. */
@@ -257,6 +264,7 @@ export namespace RelatedRequest {
     uri: string({ minLength: 1, maxLength: 4096 }),
     position: optional(object({ line: integer({ min: 0 }), character: integer({ min: 0 }) })),
     lineText: optional(string({ maxLength: 100_000 })),
+    relationships: optional(boolean()),
   });
 }
 
@@ -277,6 +285,8 @@ export interface FolderRelationships {
   relationships: RelationshipView[];
   /** Groups of two or more among the relationships' items; the Proposals tree shows each group's relationships once. */
   copyGroups?: CopyGroup[];
+  /** Each relationship's signal contributions by id, in the order of its signals: the tooltip's sum adds up to the stored strength. */
+  contributions?: Record<string, SignalContribution[]>;
 }
 
 export namespace RelationshipsRequest {

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { chooseOriginal } from './chooseOriginal.ts';
 import { openAt } from './openLocation.ts';
+import { filterProposals } from './proposals/filterProposals.ts';
 import { ProposalsView } from './proposals/proposalsView.ts';
 import type { ProposalNode } from './proposals/proposalTree.ts';
 import { relataHoverProvider } from './hoverProvider.ts';
@@ -23,7 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Relata', { log: true });
   const server = new ServerConnection(context, output);
   connection = server;
-  const proposals = new ProposalsView(server);
+  const proposals = new ProposalsView(server, context.workspaceState);
 
   const statusBar = vscode.window.createStatusBarItem('relata.status', vscode.StatusBarAlignment.Left, 10);
   statusBar.name = 'Relata';
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): void {
   };
 
   const view = vscode.window.createTreeView('relata.proposals', { treeDataProvider: proposals, showCollapseAll: true });
+  proposals.attach(view);
   context.subscriptions.push(
     output,
     server,
@@ -76,13 +78,13 @@ export function activate(context: vscode.ExtensionContext): void {
     statusBar,
     server.onStatus(renderStatus),
     server.onRelationshipsChanged(() => proposals.refresh()),
-    proposals.onDidChangeTreeData(() => setTimeout(() => (view.message = proposals.message), 0)),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, relataHoverProvider(server)),
     vscode.commands.registerCommand('relata.search', () => searchKnowledge(server)),
     vscode.commands.registerCommand('relata.showFileStatus', () => showFileStatus(server).catch(reportFailure('file status'))),
     vscode.commands.registerCommand('relata.ask', () => showAsk(panels, activeFolder)),
     vscode.commands.registerCommand('relata.showScoringModel', () => showScoringModel(panels)),
     vscode.commands.registerCommand('relata.refreshProposals', () => proposals.refresh()),
+    vscode.commands.registerCommand('relata.filterProposals', () => filterProposals(proposals).catch(reportFailure('could not filter the proposals'))),
     vscode.commands.registerCommand('relata.confirmProposal', (node?: ProposalNode) => decideFromTree('confirm', node)),
     vscode.commands.registerCommand('relata.rejectProposal', (node?: ProposalNode) => decideFromTree('reject', node)),
     vscode.commands.registerCommand('relata.openRelationship', (target?: { folder: string; id: string }) => {
@@ -111,7 +113,9 @@ export function activate(context: vscode.ExtensionContext): void {
       ),
     ),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('relata') && !event.affectsConfiguration('relata.trace') && vscode.workspace.isTrusted) {
+      // The hover and the trace are the client's own: switching them needs no server restart.
+      const clientOnly = event.affectsConfiguration('relata.trace') || event.affectsConfiguration('relata.hover');
+      if (event.affectsConfiguration('relata') && !clientOnly && vscode.workspace.isTrusted) {
         void server.restart().then(renderStatus);
       }
     }),

@@ -1,12 +1,14 @@
-// The hover's Markdown for an item: its relationships (type, strength, whether a person reviewed
-// them; a document's copies and drafts share one line, "also: …") and, over an entity mention,
-// the other items that mention it, each a link that opens the item. Everything that comes from a
-// document (titles, paths, entity names) is escaped, so a title cannot inject links, HTML or
-// formatting into the hover. Pure, so tested without VS Code.
+// The hover's Markdown. Over a name Relata knows (an entity it found in the item), the other
+// items that mention it; over the document's first line, the item's relationships (type,
+// strength, whether a person reviewed them, and for a contradiction the two figures; a
+// document's copies and drafts share one line, "also: …"). Anywhere else, nothing: the hover is
+// not shown over every word. Everything that comes from a document (titles, paths, entity names,
+// figures) is escaped, so a title cannot inject links, HTML or formatting into the hover. Pure,
+// so tested without VS Code.
 
 import { describeAlso } from '../../shared/alsoText.ts';
-import { describeChangeSinceDecision } from '../../shared/decisionChange.ts';
-import type { RelatedResult } from '../../shared/protocol.ts';
+import { describeChangeSinceDecision, type DateText } from '../../shared/decisionChange.ts';
+import type { ConflictDetail, RelatedResult } from '../../shared/protocol.ts';
 import type { ItemRef, RelationshipStatus, RelationshipView } from '../../shared/types.ts';
 
 /** Commands a hover link may run (the hover's MarkdownString trusts exactly these). */
@@ -29,36 +31,72 @@ export function reviewStatus(status: RelationshipStatus): string {
 
 const itemLabel = (ref: ItemRef) => ref.title ?? ref.path;
 
-function relationshipLine(folder: string, self: ItemRef, relationship: RelationshipView): string {
-  const other = relationship.from.item_id === self.item_id ? relationship.to : relationship.from;
-  const type = relationship.type.replace(/_/g, ' ');
-  return (
-    `- ${escapeMarkdown(type)}: ${commandLink(itemLabel(other), 'relata.openItem', { folder, path: other.path })} ` +
-    `(${escapeMarkdown(other.path)}) — strength ${relationship.score.toFixed(2)}, ${reviewStatus(relationship.status)}` +
-    (relationship.changed_since_decision ? `, ${escapeMarkdown(describeChangeSinceDecision(relationship.changed_since_decision))}` : '') +
-    (relationship.also && relationship.also.length > 0 ? ` (${escapeMarkdown(describeAlso(relationship.also))})` : '') +
-    ' · ' +
-    commandLink('why?', 'relata.openRelationship', { folder, id: relationship.id })
-  );
+/** A contradiction's figures, each with the item that states it, this file's first: "cost: 42000 EUR (this file) vs 51500 EUR (Q2 budget)". */
+function figuresLine(self: ItemRef, conflict: ConflictDetail): string {
+  const side = ({ item, value }: ConflictDetail['sides'][number]) => `**${escapeMarkdown(value)}** (${item.item_id === self.item_id ? 'this file' : escapeMarkdown(itemLabel(item))})`;
+  const [first, second] = conflict.sides[1].item.item_id === self.item_id ? [conflict.sides[1], conflict.sides[0]] : conflict.sides;
+  return `  - ${escapeMarkdown(conflict.attribute)} of ${escapeMarkdown(conflict.subject)}: ${side(first)} vs ${side(second)}`;
 }
 
-/** Null when there is nothing to say (no relationships, no mention under the cursor, not a copy). */
-export function hoverMarkdown(related: RelatedResult): string | null {
-  const sections: string[] = [];
-  for (const mention of related.mentions) {
-    if (mention.items.length === 0) continue;
-    const links = mention.items.map((item) => commandLink(itemLabel(item), 'relata.openItem', { folder: related.folder, path: item.path }));
-    sections.push(`**${escapeMarkdown(mention.surface)}** (${escapeMarkdown(mention.type)}) is also mentioned in: ${links.join(', ')}`);
+function relationshipLines(folder: string, self: ItemRef, relationship: RelationshipView, conflicts: readonly ConflictDetail[], dateText?: DateText): string[] {
+  const other = relationship.from.item_id === self.item_id ? relationship.to : relationship.from;
+  const type = relationship.type.replace(/_/g, ' ');
+  const line =
+    `- ${escapeMarkdown(type)}: ${commandLink(itemLabel(other), 'relata.openItem', { folder, path: other.path })} ` +
+    `(${escapeMarkdown(other.path)}) — strength ${relationship.score.toFixed(2)}, ${reviewStatus(relationship.status)}` +
+    (relationship.changed_since_decision ? `, ${escapeMarkdown(describeChangeSinceDecision(relationship.changed_since_decision, dateText))}` : '') +
+    (relationship.also && relationship.also.length > 0 ? ` (${escapeMarkdown(describeAlso(relationship.also))})` : '') +
+    ' · ' +
+    commandLink('why?', 'relata.openRelationship', { folder, id: relationship.id });
+  return [line, ...conflicts.map((conflict) => figuresLine(self, conflict))];
+}
+
+function mentionSection(related: RelatedResult, mention: RelatedResult['mentions'][number]): string {
+  const name = `**${escapeMarkdown(mention.surface)}** (${escapeMarkdown(mention.type)})`;
+  if (mention.items.length === 0) return `${name}: Relata found no other item that mentions it.`;
+  const links = mention.items.map((item) => commandLink(itemLabel(item), 'relata.openItem', { folder: related.folder, path: item.path }));
+  return `${name} is also mentioned in: ${links.join(', ')}`;
+}
+
+export interface HoverOptions {
+  /** The hover is on the document's first line of text: the item's relationships (or that it is a copy) are shown there, and only there. */
+  firstLine: boolean;
+  /** How a decision's date reads (the user's locale); the ISO day when not given. */
+  dateText?: DateText;
+}
+
+/**
+ * The document's first line of text: blank lines are passed over, and so is a leading front-matter
+ * block (`---` … `---`), so in a Markdown file it is the title a person reads. 0 when none is found.
+ */
+export function firstTextLine(lineCount: number, lineText: (line: number) => string, lookAhead = 200): number {
+  const last = Math.min(lineCount, lookAhead);
+  let line = 0;
+  while (line < last && lineText(line).trim() === '') line += 1;
+  if (line < last && lineText(line).trim() === '---') {
+    let close = line + 1;
+    while (close < last && !/^(---|\.\.\.)$/.test(lineText(close).trim())) close += 1;
+    if (close < last) line = close + 1;
   }
-  if (related.relationships.length > 0) {
+  while (line < last && lineText(line).trim() === '') line += 1;
+  return line < last ? line : 0;
+}
+
+/** Null when there is nothing to say: no name Relata knows under the cursor and not on the first line (or nothing known of the item there). */
+export function hoverMarkdown(related: RelatedResult, options: HoverOptions): string | null {
+  const sections = related.mentions.map((mention) => mentionSection(related, mention));
+  if (options.firstLine && related.relationships.length > 0) {
+    const similarity = related.relationships.some((relationship) => relationship.also?.some((member) => member.similarity !== null));
     sections.push(
       [
-        `**Relata: related to ${escapeMarkdown(itemLabel(related.item))}** (strength is a heuristic 0-1 score, not a probability)`,
-        ...related.relationships.map((relationship) => relationshipLine(related.folder, related.item, relationship)),
+        `**Relata: related to ${escapeMarkdown(itemLabel(related.item))}** (strength${similarity ? ' and similarity are heuristic 0-1 figures, not probabilities' : ' is a heuristic 0-1 score, not a probability'})`,
+        ...related.relationships.flatMap((relationship) =>
+          relationshipLines(related.folder, related.item, relationship, related.conflicts?.[relationship.id] ?? [], options.dateText),
+        ),
       ].join('\n'),
     );
   }
-  if (related.identicalCopy) {
+  if (options.firstLine && related.identicalCopy) {
     const original = commandLink(related.item.path, 'relata.openItem', { folder: related.folder, path: related.item.path });
     sections.unshift(`**Relata:** this file is identical to ${original}, its original; what Relata knows of it is shown from there.`);
   }

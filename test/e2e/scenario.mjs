@@ -1,6 +1,6 @@
 // The scenario a person follows on docs/demo, in a real VS Code (code-server) driven through
 // chromium: indexing finishes (status bar), Search Knowledge opens a result at its passage, the
-// hover shows related items and mentions, a proposal is confirmed in the tree and moves to
+// hover shows mentions over a name and related items over the title, a proposal is confirmed in the tree and moves to
 // Confirmed, the relationship panel shows the signals and the contradiction's figures, and Ask
 // shows "Sources used" and "Uncertainty and conflicts". Each step saves a screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
@@ -153,22 +153,27 @@ try {
     return `opened ${(await tab.innerText()).trim()} with the passage selected (${(await selection.innerText()).trim()})`;
   });
 
-  await step('Hover shows related items and mentions', async () => {
+  await step('Hover shows mentions over a name and related items over the title', async () => {
     await openFile('gantry-crane-gc2-refurbishment-report.md');
     // A line that starts with the entity, so the pointer lands on it whatever the font.
-    const line = page.locator('.monaco-editor .view-line', { hasText: /^Example\sLtd\scarried\sout/ }).first();
-    await line.waitFor({ timeout: 15_000 });
-    const box = await line.boundingBox();
-    await page.mouse.move(box.x + 25, box.y + box.height / 2);
-    const hover = page.locator('.monaco-hover', { hasText: /Relata|also mentioned in/ }).first();
-    await hover.waitFor({ state: 'visible', timeout: 20_000 });
-    await page.waitForTimeout(600);
-    const content = await hover.innerText();
-    const parts = [];
-    if (/also mentioned in/.test(content)) parts.push('mentions of Example Ltd');
-    if (/Relata: related to/.test(content)) parts.push('related items');
-    if (parts.length < 2) throw new Error(`the hover shows only ${parts.join('') || 'neither'}: ${content.slice(0, 200)}`);
-    return parts.join(' and ');
+    const hoverAt = async (linePattern, expected) => {
+      await page.keyboard.press('Escape');
+      await page.mouse.move(5, 5);
+      const line = page.locator('.monaco-editor .view-line', { hasText: linePattern }).first();
+      await line.waitFor({ timeout: 15_000 });
+      const box = await line.boundingBox();
+      await page.mouse.move(box.x + 25, box.y + box.height / 2);
+      const hover = page.locator('.monaco-hover', { hasText: expected }).first();
+      await hover.waitFor({ state: 'visible', timeout: 20_000 });
+      await page.waitForTimeout(600);
+      return hover.innerText();
+    };
+    const overName = await hoverAt(/^Example\sLtd\scarried\sout/, /also mentioned in/);
+    if (/Relata: related to/.test(overName)) throw new Error('the hover over a name lists the whole item\u2019s relationships');
+    await shot('hover-over-a-name');
+    const overTitle = await hoverAt(/^#\sGantry\scrane\sGC-2/, /Relata: related to/);
+    if (!/strength \d\.\d\d/.test(overTitle)) throw new Error(`the title's hover shows no strengths: ${overTitle.slice(0, 200)}`);
+    return 'mentions of Example Ltd over its name; related items over the title';
   });
 
   let proposalLabel = null;
@@ -184,13 +189,20 @@ try {
       const unavailable = message.match(NOT_AVAILABLE);
       if (unavailable) throw new Skip(`relata/relationships is ${unavailable[0]}`);
       if (/Relationships are not available: (.*)/.test(message)) throw new Error(message);
-      const contradiction = view.locator('.monaco-list-row', { hasText: /↔.*contradicts/s }).first();
+      const contradiction = view.locator('.monaco-list-row[aria-label^="contradicts,"]').first();
       proposal = (await contradiction.count()) ? contradiction : view.locator('.monaco-list-row', { hasText: '↔' }).first();
       if (await proposal.count()) break;
       if (Date.now() > deadline) throw new Skip(`no proposals in the tree (${message || 'no message'})`);
       await page.waitForTimeout(500);
     }
-    proposalLabel = (await proposal.locator('.label-name').innerText()).trim();
+    // The two names: the label's leading strength (and type, outside a type's group) change when the decision rescores it.
+    // Before any decision, the contradiction is the first type under Pending review, with its own icon.
+    const firstGroup = view.locator('.monaco-list-row[aria-level="2"]').first();
+    const firstGroupText = (await firstGroup.innerText()).trim();
+    if (!firstGroupText.startsWith('contradicts')) throw new Error(`the first pending group is "${firstGroupText}", not contradicts`);
+    if (!(await firstGroup.locator('.codicon-warning').count())) throw new Error('the contradicts group has no warning icon');
+    await shot('proposals-contradiction-first');
+    proposalLabel = (await proposal.locator('.label-name').innerText()).trim().replace(/^([a-z ]+ )?\d\.\d\d\s+/, '');
     await proposal.hover();
     await proposal.locator('.action-label[aria-label="Confirm"]').click();
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
@@ -264,6 +276,109 @@ try {
       if (Date.now() > deadline) throw new Error(`unexpected page: ${text.slice(0, 200)}`);
       await page.waitForTimeout(250);
     }
+  });
+  const proposalsView = async () => {
+    await page.keyboard.press('Escape');
+    const view = page.locator('.pane', { hasText: 'Proposals' }).first();
+    if (!(await view.isVisible().catch(() => false))) await page.locator('.activitybar .action-item a[aria-label^="Relata"]').first().click();
+    await view.waitFor({ timeout: 15_000 });
+    return view;
+  };
+  /** Each row of the tree as a person sees it: its text, its depth and its icon (a codicon name). */
+  const treeRows = (view) =>
+    view.locator('.monaco-list-row').evaluateAll((rows) =>
+      rows.map((row) => ({
+        text: row.innerText.replace(/\s+/g, ' ').trim(),
+        level: Number(row.getAttribute('aria-level')),
+        expanded: row.getAttribute('aria-expanded'),
+        icon: (row.querySelector('.custom-view-tree-node-item-icon')?.className.match(/codicon-([\w-]+)/) ?? [])[1] ?? null,
+      })),
+    );
+  const REVIEW_ORDER = ['contradicts', 'supports', 'derived from', 'supersedes', 'updates', 'same entity as', 'possibly explains', 'similar to', 'mentions', 'occurred before', 'occurred after'];
+
+  await step('Proposals tree: an icon per type, contradictions first, a count badge', async () => {
+    if (!proposalLabel) throw new Skip('no proposal was confirmed above, so the tree has none to show');
+    await closeAllEditors();
+    const view = await proposalsView();
+    const expand = async (name) => {
+      const row = view.locator('.monaco-list-row', { hasText: new RegExp(`^${name}`) }).first();
+      if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+    };
+    await expand('Pending review');
+    await expand('Confirmed');
+    const rows = await treeRows(view);
+    const pendingAt = rows.findIndex((row) => row.level === 1 && row.text.startsWith('Pending review'));
+    const confirmedAt = rows.findIndex((row) => row.level === 1 && row.text.startsWith('Confirmed'));
+    const pendingRows = rows.slice(pendingAt + 1, confirmedAt);
+    const groups = pendingRows.filter((row) => row.level === 2).map((row) => row.text.replace(/\s*\d+$/, ''));
+    const order = groups.map((group) => REVIEW_ORDER.indexOf(group));
+    if (order.some((at, index) => at < 0 || (index > 0 && at < order[index - 1]))) throw new Error(`type groups not in review order: ${groups.join(', ')}`);
+    const icons = new Set(rows.filter((row) => row.level >= 2 && row.icon).map((row) => row.icon));
+    if (icons.size < 3) throw new Error(`rows share few icons: ${[...icons].join(', ') || 'none'}`);
+    const firstPending = pendingRows.find((row) => row.level === 3);
+    if (!firstPending || !/^\d\.\d\d .+ ↔ /.test(firstPending.text)) throw new Error(`a pending row does not lead with its strength and the names: "${firstPending?.text}"`);
+    // The contradiction confirmed above: first under Confirmed, led by its type and strength, with the warning icon.
+    const firstConfirmed = rows[confirmedAt + 1];
+    if (!firstConfirmed || !/^contradicts 1\.00 .+ ↔ /.test(firstConfirmed.text) || firstConfirmed.icon !== 'warning') {
+      throw new Error(`the first confirmed row is not the contradiction with its icon: ${JSON.stringify(firstConfirmed)}`);
+    }
+    if (!/confirmed .*\d/.test(firstConfirmed.text) || /\d{4}-\d\d-\d\dT/.test(firstConfirmed.text)) throw new Error(`the decision's date is not shown in words: ${firstConfirmed.text}`);
+    const pendingContradiction = pendingRows.find((row) => row.level === 2 && row.text.startsWith('contradicts'));
+    if (pendingContradiction && groups[0] !== 'contradicts') throw new Error('a contradiction is pending but is not the first group');
+    const badge = (await page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="Relata"]') }).locator('.badge-content').first().innerText({ timeout: 5000 }).catch(() => '')).trim();
+    if (!/^\d+$/.test(badge)) throw new Error(`no count badge on the Relata view (${JSON.stringify(badge)})`);
+    return `groups ${groups.join(' > ')}; ${icons.size} icons (${[...icons].join(', ')}); first confirmed "${firstConfirmed.text}"; badge ${badge}`;
+  });
+
+  await step('One relationship panel for two clicks on the same relationship', async () => {
+    if (!proposalLabel) throw new Skip('no proposal was confirmed above');
+    await closeAllEditors();
+    const view = await proposalsView();
+    const pending = view.locator('.monaco-list-row', { hasText: /^Pending review/ }).first();
+    if ((await pending.getAttribute('aria-expanded')) === 'true') await pending.click();
+    const confirmed = view.locator('.monaco-list-row', { hasText: /^Confirmed/ }).first();
+    if ((await confirmed.getAttribute('aria-expanded')) === 'false') await confirmed.click();
+    const row = view.locator('.monaco-list-row', { hasText: proposalLabel }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    await webviewFrame('Signals');
+    await page.waitForTimeout(1000);
+    await row.click();
+    await page.waitForTimeout(2000);
+    const tabs = await page.locator('.editor-group-container .tab').allInnerTexts();
+    const groups = await page.locator('.editor-group-container').count();
+    if (tabs.length !== 1 || groups !== 1) throw new Error(`two clicks gave ${tabs.length} tabs in ${groups} editor groups: ${tabs.join(' | ')}`);
+    if (!tabs[0].includes('↔')) throw new Error(`the tab is not titled with the pair: ${tabs[0]}`);
+    const frame = await webviewFrame('Your decision');
+    const buttons = await frame.locator('#app button.primary').allInnerTexts();
+    if (!buttons.some((text) => text.includes('Undo / change decision'))) throw new Error(`no "Undo / change decision" on a confirmed relationship: ${buttons.join(', ')}`);
+    if (buttons.some((text) => /^Confirm$/.test(text.trim()))) throw new Error('"Confirm" is still offered on a confirmed relationship');
+    const text = await webviewText(frame);
+    if (!/Confirmed by .+ on /.test(text)) throw new Error('the decision (who, when) is not shown');
+    await frame.evaluate(() => document.querySelector('section.decision')?.scrollIntoView({ block: 'center' }));
+    return `1 tab "${tabs[0].trim()}" in 1 editor group; the decision shown with Undo / change decision`;
+  });
+
+  await step('Hover: not over a plain word, shown over a name Relata knows', async () => {
+    await closeAllEditors();
+    await openFile('gantry-crane-gc2-refurbishment-report.md');
+    const pointAt = async (linePattern) => {
+      await page.keyboard.press('Escape');
+      await page.mouse.move(5, 5);
+      const line = page.locator('.monaco-editor .view-line', { hasText: linePattern }).first();
+      await line.waitFor({ timeout: 15_000 });
+      const box = await line.boundingBox();
+      await page.mouse.move(box.x + 25, box.y + box.height / 2);
+    };
+    const relataHover = page.locator('.monaco-hover', { hasText: /Relata|mentioned in|mentions it/ });
+    // "Prepared", the first word of a line with no name under it: the hover delay is 300 ms, so 3 s is ample.
+    await pointAt(/^Prepared\sby\sMr\./);
+    await page.waitForTimeout(3000);
+    if (await relataHover.first().isVisible().catch(() => false)) throw new Error(`a Relata hover over a plain word: ${(await relataHover.first().innerText()).slice(0, 120)}`);
+    await shot('no-hover-over-a-plain-word');
+    await pointAt(/^Example\sLtd\scarried\sout/);
+    await relataHover.first().waitFor({ state: 'visible', timeout: 20_000 });
+    return 'nothing over "Prepared"; the name hover over "Example Ltd"';
   });
 } finally {
   await context.close();

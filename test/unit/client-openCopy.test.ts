@@ -9,16 +9,17 @@ import type { ItemResult } from '../../shared/protocol.ts';
 
 const FOLDER = 'file:///w/demo';
 
-test('the hover on a copy says which file it is identical to, even with nothing else to show', () => {
-  const markdown = hoverMarkdown({
+test('the hover on a copy\u2019s first line says which file it is identical to, even with nothing else to show', () => {
+  const copy = {
     folder: FOLDER,
     item: { item_id: 'i1', path: 'report.md', title: 'Report' },
     identicalCopy: 'archive/report.md',
     relationships: [],
     mentions: [],
-  });
-  assert.match(markdown ?? '', /this file is identical to \[report\\\.md\]\(command:relata\.openItem/);
-  assert.equal(hoverMarkdown({ folder: FOLDER, item: { item_id: 'i1', path: 'report.md', title: 'Report' }, relationships: [], mentions: [] }), null);
+  };
+  assert.match(hoverMarkdown(copy, { firstLine: true }) ?? '', /this file is identical to \[report\\\.md\]\(command:relata\.openItem/);
+  assert.equal(hoverMarkdown(copy, { firstLine: false }), null, 'not repeated over every word of the copy');
+  assert.equal(hoverMarkdown({ folder: FOLDER, item: { item_id: 'i1', path: 'report.md', title: 'Report' }, relationships: [], mentions: [] }, { firstLine: true }), null);
 });
 
 test('a search result for the original of the open copy opens the copy; any other result opens its own path', () => {

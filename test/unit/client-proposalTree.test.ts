@@ -1,11 +1,16 @@
-// The Proposals view's tree: pending proposals grouped by type and strongest first, Confirmed,
-// Rejected and Conflicts sections, inline actions keyed by status, folders on top only when
-// several are open.
+// The Proposals view's tree: pending proposals grouped by type in review order (contradictions,
+// supports, then the rest) and strongest first, labels that lead with type and strength, one
+// icon and colour per type, Confirmed, Rejected and Conflicts sections, decisions with their
+// dates in the user's locale and notes, the filter, the badge's count, inline actions keyed by
+// status, folders on top only when several are open.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RelationshipView } from '../../shared/types.ts';
-import { proposalTree, type ProposalNode } from '../../client/src/proposals/proposalTree.ts';
+import { localDateText } from '../../shared/decisionDate.ts';
+import { NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
+import { pendingCount, proposalTree, shownCount, type ProposalNode } from '../../client/src/proposals/proposalTree.ts';
+import { RELATIONSHIP_LOOKS, REVIEW_ORDER } from '../../client/src/proposals/relationshipLook.ts';
 
 function relationship(id: string, type: RelationshipView['type'], score: number, status: RelationshipView['status'] = 'pending'): RelationshipView {
   return {
@@ -59,11 +64,12 @@ test('a proposal row names both items, its strength and type, and carries its st
   const row = children(children(pending)[0])[0]!;
   assert.equal(row.kind, 'proposal');
   if (row.kind !== 'proposal') return;
-  assert.equal(row.label, 'A r1 ↔ b/r1.md', 'an untitled item is named by its path');
-  assert.equal(row.description, '0.30 · similar to');
+  assert.equal(row.label, '0.30  A r1 ↔ b/r1.md', 'under its type\u2019s group, strength first; an untitled item is named by its path');
+  assert.equal(row.description, '');
   assert.equal(row.contextValue, 'relata.proposal.pending');
   assert.match(row.tooltip, /suggested by analysis, not yet reviewed/);
-  assert.match(row.tooltip, /shared_entity Example Ltd \(strength 1\.00 × weight 0\.25\)/);
+  assert.match(row.tooltip, /not a probability/);
+  assert.match(row.tooltip, /shared_entity Example Ltd: strength 1 × weight 0\.25/);
   assert.equal(row.folder, 'file:///demo');
 });
 
@@ -82,7 +88,7 @@ test('a proposal back in review says it changed since the person confirmed it, a
   const row = children(children(pending)[0])[0]!;
   assert.equal(row.kind, 'proposal');
   if (row.kind !== 'proposal') return;
-  assert.equal(row.description, '0.47 · supports · changed since you confirmed it');
+  assert.equal(row.description, 'changed since you confirmed it');
   assert.match(
     row.tooltip,
     /changed since you confirmed it \(confirmed by ana on 2026-12-01, note: real overrun\): type was contradicts, now supports; cost figures 42000 vs 51500 now agree/,
@@ -142,4 +148,106 @@ test('without copy groups every relationship keeps its own row', () => {
   const roots = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [relationship('r1', 'contradicts', 0.6), relationship('r2', 'contradicts', 0.5)] }]);
   const rows = children(children(roots[0])[0]);
   assert.deepEqual(rows.map((node) => node.kind === 'proposal' && node.children === undefined), [true, true]);
+});
+
+test('contradictions come first, then supports, then the rest, with date order last; each type has its own icon and colour', () => {
+  const roots = proposalTree([
+    {
+      folder: 'file:///demo',
+      name: 'demo',
+      relationships: [
+        relationship('r1', 'occurred_before', 0.9),
+        relationship('r2', 'similar_to', 0.8),
+        relationship('r3', 'supports', 0.3),
+        relationship('r4', 'contradicts', 0.26),
+        relationship('r5', 'derived_from', 0.5),
+      ],
+    },
+  ]);
+  const groups = children(roots[0]);
+  assert.deepEqual(groups.map((group) => group.label), ['contradicts', 'supports', 'derived from', 'similar to', 'occurred before']);
+  const looks = groups.map((group) => (group.kind === 'group' ? group.look : null));
+  assert.deepEqual(looks[0], RELATIONSHIP_LOOKS.contradicts);
+  assert.equal(looks[0]!.color, 'list.errorForeground', 'a contradiction stands out in the error colour');
+  const row = children(groups[0])[0]!;
+  assert.ok(row.kind === 'proposal' && row.look === RELATIONSHIP_LOOKS.contradicts, 'the row carries its type\u2019s look');
+  const distinct = new Set(REVIEW_ORDER.map((type) => `${RELATIONSHIP_LOOKS[type].icon}|${RELATIONSHIP_LOOKS[type].color}`));
+  assert.equal(distinct.size, REVIEW_ORDER.length, 'no two types look alike');
+  assert.equal(new Set(REVIEW_ORDER).size, Object.keys(RELATIONSHIP_LOOKS).length, 'every type has a place in the review order');
+});
+
+test('in a section of mixed types (Confirmed), contradictions still come first, then by strength', () => {
+  const roots = proposalTree([
+    {
+      folder: 'file:///demo',
+      name: 'demo',
+      relationships: [relationship('r1', 'similar_to', 0.9, 'confirmed'), relationship('r2', 'contradicts', 0.4, 'confirmed'), relationship('r3', 'supports', 0.5, 'confirmed')],
+    },
+  ]);
+  assert.deepEqual(children(roots[1]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r2', 'r3', 'r1']);
+  assert.deepEqual(
+    children(roots[1]).map((node) => node.label),
+    ['contradicts 0.40  A r2 ↔ b/r2.md', 'supports 0.50  A r3 ↔ b/r3.md', 'similar to 0.90  A r1 ↔ b/r1.md'],
+    'in a section of mixed types a row leads with its type and strength',
+  );
+});
+
+test('long names are shortened in the label so both show; the tooltip has them in full', () => {
+  const long = { ...relationship('r1', 'contradicts', 0.72), from: { item_id: 'a', path: 'a.md', title: 'Gantry crane GC-2 refurbishment final report, revised' } };
+  const row = children(children(proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [long] }])[0])[0])[0]!;
+  assert.ok(row.kind === 'proposal');
+  const [, first, second] = row.label.match(/^0\.72  (.+) ↔ (.+)$/)!;
+  assert.ok(first!.endsWith('…') && first!.length <= 18 && 'Gantry crane GC-2 refurbishment final report, revised'.startsWith(first!.slice(0, -1)), first);
+  assert.equal(second, 'b/r1.md');
+  assert.match(row.tooltip, /Gantry crane GC-2 refurbishment final report, revised contradicts b\/r1\.md/);
+});
+
+test('a decided row shows who decided, when in the user\u2019s locale (not raw ISO), and the note', () => {
+  const decided: RelationshipView = { ...relationship('r1', 'contradicts', 1, 'confirmed'), decided_by: 'ana', decided_at: '2026-12-03T09:15:00Z', note: 'real overrun' };
+  for (const locale of ['en-GB', 'de-DE', 'ja-JP']) {
+    const dateText = localDateText(locale);
+    const roots = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [decided] }], { dateText });
+    const row = children(roots[1])[0]!;
+    assert.ok(row.kind === 'proposal');
+    const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date('2026-12-03T09:15:00Z'));
+    assert.equal(row.description, `confirmed ${when} · “real overrun”`);
+    assert.match(row.tooltip, new RegExp(`confirmed by ana on ${when.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.ok(!row.description.includes('2026-12-03') && !row.tooltip.includes('2026-12-03T'), `no raw ISO in ${locale}`);
+  }
+  assert.equal(localDateText('en')('not a date'), 'not a date', 'an unreadable stamp is shown as stored');
+});
+
+test('the filter keeps the chosen types, statuses and minimum strength, and drops sections it emptied', () => {
+  const folder = {
+    folder: 'file:///demo',
+    name: 'demo',
+    relationships: [
+      relationship('r1', 'contradicts', 0.6),
+      relationship('r2', 'contradicts', 0.3),
+      relationship('r3', 'supports', 0.7),
+      relationship('r4', 'contradicts', 0.9, 'confirmed'),
+      relationship('r5', 'occurred_after', 0.8),
+    ],
+  };
+  const roots = proposalTree([folder], { filter: { types: ['contradicts'], statuses: ['pending'], minStrength: 0.4 } });
+  assert.deepEqual(labels(roots), ['Pending review (1)', 'Conflicts (1)']);
+  assert.deepEqual(children(children(roots[0])[0]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r1']);
+  assert.equal(shownCount([folder], { types: ['supports'], statuses: ['confirmed'], minStrength: 0 }), 0);
+  assert.equal(shownCount([folder], NO_FILTER), 5);
+  assert.deepEqual(labels(proposalTree([folder])), ['Pending review (4)', 'Confirmed (1)', 'Rejected (0)', 'Conflicts (3)'], 'without a filter every section shows');
+});
+
+test('a remembered filter is read back as untrusted: malformed parts mean no narrowing', () => {
+  assert.deepEqual(readProposalFilter({ types: ['contradicts', 'nonsense'], statuses: 'pending', minStrength: 7 }), { types: ['contradicts'], statuses: null, minStrength: 0 });
+  assert.deepEqual(readProposalFilter('garbage'), NO_FILTER);
+  assert.deepEqual(readProposalFilter({ types: [], statuses: ['rejected'], minStrength: 0.5 }), { types: null, statuses: ['rejected'], minStrength: 0.5 });
+});
+
+test('the badge counts every proposal waiting for review, in every folder', () => {
+  const folders = [
+    { folder: 'file:///a', name: 'a', relationships: [relationship('r1', 'contradicts', 0.5), relationship('r2', 'supports', 0.5, 'confirmed')] },
+    { folder: 'file:///b', name: 'b', relationships: [relationship('r3', 'similar_to', 0.4), relationship('r4', 'mentions', 0.3)] },
+  ];
+  assert.equal(pendingCount(folders), 3);
+  assert.equal(pendingCount([]), 0);
 });

@@ -1,12 +1,18 @@
 // The relationship panel: the two items, the type, the score with its version, the signals
 // table whose contributions add up to the score on screen, the conflicting claims with both
-// figures and both sources, and Confirm / Reject with an optional note.
+// figures and both sources, and the decision: Confirm / Reject with an optional note while the
+// relationship awaits review; once decided, the decision (who, when, note) with "Undo / change
+// decision", which records a new decision (the history keeps the earlier one).
 
 import { changeDecision, changeHeadline } from '../../shared/decisionChange.ts';
+import { localDateText } from '../../shared/decisionDate.ts';
 import type { RelationshipDetail } from '../../shared/protocol.ts';
 import type { ItemRef } from '../../shared/types.ts';
 import { action, figure, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
+
+/** Decision dates in the person's locale (the webview's language follows VS Code's display language). */
+const dateText = localDateText(navigator.language);
 
 const REVIEW = {
   pending: 'suggested by analysis, not yet reviewed',
@@ -26,7 +32,7 @@ function signalsTable(detail: RelationshipDetail): HTMLElement {
       'tr',
       {},
       h('td', {}, signal.type),
-      h('td', {}, signal.value),
+      h('td', {}, signal.type === 'semantic_similarity' ? `${signal.value} (similarity, not a probability)` : signal.value),
       h('td', { class: 'num' }, figure(signal.strength)),
       h('td', { class: 'num' }, figure(signal.weight)),
       h('td', { class: 'num' }, `× ${figure(share.factor)}`),
@@ -85,24 +91,63 @@ function changedSinceDecision(detail: RelationshipDetail): HTMLElement | null {
   return h(
     'section',
     { class: 'notice' },
-    h('p', {}, h('strong', {}, `${headline}${changeHeadline(change)}`), ` (${changeDecision(change)})`),
+    h('p', {}, h('strong', {}, `${headline}${changeHeadline(change)}`), ` (${changeDecision(change, dateText)})`),
     h('ul', {}, ...change.changes.map((line) => h('li', {}, line))),
   );
 }
+
+const OPPOSITE = { confirmed: { kind: 'reject', label: 'Reject instead' }, rejected: { kind: 'confirm', label: 'Confirm instead' } } as const;
 
 function decisionForm(detail: RelationshipDetail): HTMLElement {
   const { relationship, folder } = detail;
   const note = h('textarea', { rows: '2', placeholder: 'Note (optional): why you decided this', 'aria-label': 'Note' });
   const decide = (kind: 'confirm' | 'reject') => () => send({ kind, folder, id: relationship.id, ...(note.value.trim() ? { note: note.value.trim() } : {}) });
+  const status = relationship.status;
+  if (status === 'pending') {
+    return h(
+      'section',
+      { class: 'decision' },
+      h('h2', {}, 'Your decision'),
+      note,
+      h('div', { class: 'buttons' }, action('Confirm', decide('confirm'), 'primary'), action('Reject', decide('reject'), 'secondary')),
+    );
+  }
+  // Decided: the decision is what the panel shows; changing it is a deliberate second step.
+  const when = relationship.decided_at ? ` on ${dateText(relationship.decided_at)}` : '';
+  const opposite = OPPOSITE[status];
+  const change = h(
+    'div',
+    { class: 'change', hidden: '' },
+    h('p', { class: 'muted' }, 'A change is recorded as a new decision; the earlier one stays in the history.'),
+    note,
+    h(
+      'div',
+      { class: 'buttons' },
+      action(opposite.label, decide(opposite.kind), 'primary'),
+      action(`Keep it ${status}`, () => {
+        change.hidden = true;
+        undo.hidden = false;
+      }, 'secondary'),
+    ),
+  );
+  const undo = action('Undo / change decision', () => {
+    undo.hidden = true;
+    change.hidden = false;
+    note.focus();
+  }, 'primary');
   return h(
     'section',
     { class: 'decision' },
     h('h2', {}, 'Your decision'),
-    relationship.decided_at
-      ? h('p', {}, `${REVIEW[relationship.status]} (${relationship.decided_by ?? 'someone'}, ${relationship.decided_at})${relationship.note ? `: ${relationship.note}` : ''}`)
-      : null,
-    note,
-    h('div', { class: 'buttons' }, action('Confirm', decide('confirm'), 'primary'), action('Reject', decide('reject'), 'secondary')),
+    h(
+      'p',
+      {},
+      h('strong', { class: `decided ${status}` }, status === 'confirmed' ? 'Confirmed' : 'Rejected'),
+      ` by ${relationship.decided_by ?? 'someone'}${when}`,
+      relationship.note ? h('span', {}, ': ', h('q', {}, relationship.note)) : null,
+    ),
+    h('div', { class: 'buttons' }, undo),
+    change,
   );
 }
 

@@ -1,24 +1,31 @@
-// The Proposals view's tree, as plain data: pending proposals grouped by type (strongest first),
-// then Confirmed, Rejected and Conflicts sections; one level of folders on top when several
-// folders are open. A relationship repeated by a document's near-copies is one row with the
-// others under it (the server's copy groups). The VS Code adapter (proposalsView.ts) only renders
-// these nodes, so the grouping is tested without VS Code.
+// The Proposals view's tree, as plain data: pending proposals grouped by type in review order
+// (contradictions, then supports, then the rest; strongest first within a type), then Confirmed,
+// Rejected and Conflicts sections; one level of folders on top when several folders are open. A
+// row's label leads with what a reviewer scans for (type and strength) before the two names, so it
+// still reads at the default sidebar width; each type has its own icon and colour. A relationship
+// repeated by a document's near-copies is one row with the others under it (the server's copy
+// groups). The VS Code adapter (proposalsView.ts) only renders these nodes, so all of this is
+// tested without VS Code.
 
-import type { CopyGroup, FolderRelationships } from '../../../shared/protocol.ts';
-import { changeHeadline, describeChangeSinceDecision } from '../../../shared/decisionChange.ts';
+import type { CopyGroup, FolderRelationships, SignalContribution } from '../../../shared/protocol.ts';
+import { changeHeadline, describeChangeSinceDecision, type DateText } from '../../../shared/decisionChange.ts';
 import type { RelationshipStatus, RelationshipView } from '../../../shared/types.ts';
 import { reviewStatus } from '../hoverContent.ts';
+import { isFiltered, NO_FILTER, passesFilter, type ProposalFilter } from './proposalFilter.ts';
+import { byReviewOrder, lookOf, typeWords, type RelationshipLook } from './relationshipLook.ts';
+import { strengthArithmetic } from './strengthArithmetic.ts';
 
 export type ProposalNode =
   | { kind: 'folder'; id: string; label: string; children: ProposalNode[] }
   | { kind: 'section'; id: string; label: string; description: string; children: ProposalNode[] }
-  | { kind: 'group'; id: string; label: string; description: string; children: ProposalNode[] }
+  | { kind: 'group'; id: string; label: string; description: string; look: RelationshipLook; children: ProposalNode[] }
   | {
       kind: 'proposal';
       id: string;
       label: string;
       description: string;
       tooltip: string;
+      look: RelationshipLook;
       /** Drives the inline Confirm / Reject actions (package.json menus). */
       contextValue: `relata.proposal.${RelationshipStatus}`;
       folder: string;
@@ -27,23 +34,60 @@ export type ProposalNode =
       children?: ProposalNode[];
     };
 
-const name = (ref: RelationshipView['from']) => ref.title ?? ref.path;
+export interface TreeOptions {
+  filter?: ProposalFilter;
+  /** How decision dates read (the user's locale); the ISO day when not given. */
+  dateText?: DateText;
+}
 
-function proposalNode(folder: string, section: string, relationship: RelationshipView): ProposalNode {
-  const signals = relationship.signals.map((signal) => `${signal.type} ${signal.value} (strength ${signal.strength.toFixed(2)} × weight ${signal.weight.toFixed(2)})`);
+/** A name in the label is cut to this many characters so the second name still shows at the default sidebar width; the tooltip has both in full. */
+const NAME_CHARS = 18;
+
+const fullName = (ref: RelationshipView['from']) => ref.title ?? ref.path;
+const shortName = (ref: RelationshipView['from']) => {
+  const name = fullName(ref);
+  return name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}…` : name;
+};
+
+interface Context {
+  folder: string;
+  contributions: Readonly<Record<string, SignalContribution[]>>;
+  dateText: DateText;
+}
+
+/** The decision in a few words for the row: who, when (in the user's locale), and the note. */
+function decisionWords(relationship: RelationshipView, dateText: DateText): string | undefined {
+  if (relationship.status === 'pending' || !relationship.decided_at) return undefined;
+  const note = relationship.note ? ` · “${relationship.note}”` : '';
+  return `${relationship.status} ${dateText(relationship.decided_at)}${note}`;
+}
+
+/**
+ * Under a type's group the group and the icon already name the type, so a row leads with its
+ * strength; in a section of mixed types (Confirmed, Rejected, Conflicts) with type and strength.
+ */
+function proposalNode(context: Context, section: string, relationship: RelationshipView, typed: boolean): ProposalNode {
+  const { folder, dateText } = context;
+  const lead = typed ? relationship.score.toFixed(2) : `${typeWords(relationship.type)} ${relationship.score.toFixed(2)}`;
+  const change = relationship.changed_since_decision;
+  const decided = decisionWords(relationship, dateText);
   return {
     kind: 'proposal',
     id: `${folder}|${section}|${relationship.id}`,
-    label: `${name(relationship.from)} ↔ ${name(relationship.to)}`,
-    description: `${relationship.score.toFixed(2)} · ${relationship.type.replace(/_/g, ' ')}${relationship.near_duplicate ? ' · near-duplicate' : ''}` +
-      (relationship.changed_since_decision ? ` · ${changeHeadline(relationship.changed_since_decision)}` : ''),
+    label: `${lead}  ${shortName(relationship.from)} ↔ ${shortName(relationship.to)}`,
+    description: [decided, relationship.near_duplicate ? 'near-duplicate' : undefined, change ? changeHeadline(change) : undefined].filter(Boolean).join(' · '),
     tooltip: [
-      `${relationship.from.path} ${relationship.type} ${relationship.to.path}`,
-      `strength ${relationship.score.toFixed(2)} (${relationship.score_version}), ${reviewStatus(relationship.status)}`,
-      ...signals,
+      `${fullName(relationship.from)} ${typeWords(relationship.type)} ${fullName(relationship.to)}`,
+      `${relationship.from.path} ↔ ${relationship.to.path}`,
+      relationship.status === 'pending'
+        ? reviewStatus(relationship.status)
+        : `${relationship.status} by ${relationship.decided_by ?? 'someone'}${relationship.decided_at ? ` on ${dateText(relationship.decided_at)}` : ''}`,
       ...(relationship.note ? [`note: ${relationship.note}`] : []),
-      ...(relationship.changed_since_decision ? [describeChangeSinceDecision(relationship.changed_since_decision)] : []),
+      ...(change ? [describeChangeSinceDecision(change, dateText)] : []),
+      '',
+      ...strengthArithmetic(relationship, context.contributions[relationship.id]),
     ].join('\n'),
+    look: lookOf(relationship.type),
     contextValue: `relata.proposal.${relationship.status}`,
     folder,
     relationship,
@@ -51,6 +95,9 @@ function proposalNode(folder: string, section: string, relationship: Relationshi
 }
 
 const byScore = (a: RelationshipView, b: RelationshipView) => b.score - a.score || a.id.localeCompare(b.id);
+
+/** Contradictions first, then supports, then the rest (relationshipLook.ts); strongest first within a type. */
+const byReview = (a: RelationshipView, b: RelationshipView) => byReviewOrder(a.type, b.type) || byScore(a, b);
 
 /** Each item's copy group, named by its representative; an item in no group is its own. */
 type GroupOf = (itemId: string) => string;
@@ -69,9 +116,9 @@ function copiesLabel(count: number, kinds: ReadonlySet<string>): string {
 /**
  * Relationships between the same two copy groups (or within one) are one row: the relationship
  * between the representatives when there is one, else the strongest; the others are its children,
- * so nothing a person must decide is hidden. Strongest row first.
+ * so nothing a person must decide is hidden. Rows in review order.
  */
-function proposalRows(folder: string, section: string, members: readonly RelationshipView[], groupOf: GroupOf, kindOf: ReadonlyMap<string, string>): ProposalNode[] {
+function proposalRows(context: Context, section: string, typed: boolean, members: readonly RelationshipView[], groupOf: GroupOf, kindOf: ReadonlyMap<string, string>): ProposalNode[] {
   const bundles = new Map<string, RelationshipView[]>();
   for (const relationship of [...members].sort(byScore)) {
     const key = [groupOf(relationship.from.item_id), groupOf(relationship.to.item_id)].sort().join('|');
@@ -82,58 +129,75 @@ function proposalRows(folder: string, section: string, members: readonly Relatio
     return { row, others: bundle.filter((r) => r !== row) };
   });
   return rows
-    .sort((a, b) => byScore(a.row, b.row))
+    .sort((a, b) => byReview(a.row, b.row))
     .map(({ row, others }) => {
-      const node = proposalNode(folder, section, row);
+      const node = proposalNode(context, section, row, typed);
       if (others.length === 0 || node.kind !== 'proposal') return node;
       const shown = new Set([row.from.item_id, row.to.item_id]);
       const copies = new Set(others.flatMap((r) => [r.from.item_id, r.to.item_id]).filter((id) => !shown.has(id)));
       const kinds = new Set([...copies].map((id) => kindOf.get(id) ?? 'near_duplicate'));
       return {
         ...node,
-        description: `${node.description} · ${copiesLabel(copies.size || others.length, kinds)}`,
-        children: others.map((r) => proposalNode(folder, section, r)),
+        description: [node.description, copiesLabel(copies.size || others.length, kinds)].filter(Boolean).join(' · '),
+        children: others.map((r) => proposalNode(context, section, r, typed)),
       };
     });
 }
 
-function sections(folder: string, relationships: readonly RelationshipView[], copyGroups: readonly CopyGroup[] = []): ProposalNode[] {
+function sections(folder: FolderRelationships, options: TreeOptions): ProposalNode[] {
+  const filter = options.filter ?? NO_FILTER;
+  const context: Context = { folder: folder.folder, contributions: folder.contributions ?? {}, dateText: options.dateText ?? ((iso) => iso.slice(0, 10)) };
+  const relationships = folder.relationships.filter((relationship) => passesFilter(filter, relationship));
+  const copyGroups = folder.copyGroups ?? [];
   const groupOf = groupLookup(copyGroups);
   const kindOf = new Map(copyGroups.flatMap((group) => group.also.map((member) => [member.item_id, member.kind] as [string, string])));
-  const rows = (section: string, members: readonly RelationshipView[]) => proposalRows(folder, section, members, groupOf, kindOf);
+  const rows = (section: string, members: readonly RelationshipView[], typed = false) => proposalRows(context, section, typed, members, groupOf, kindOf);
   const pending = relationships.filter((r) => r.status === 'pending');
-  const types = [...new Set(pending.map((r) => r.type))].sort();
+  const types = [...new Set(pending.map((r) => r.type))].sort(byReviewOrder);
   const groups: ProposalNode[] = types.map((type) => {
-    const members = pending.filter((r) => r.type === type).sort(byScore);
+    const members = pending.filter((r) => r.type === type);
     return {
       kind: 'group',
-      id: `${folder}|pending|${type}`,
-      label: type.replace(/_/g, ' '),
+      id: `${folder.folder}|pending|${type}`,
+      label: typeWords(type),
       description: `${members.length}`,
-      children: rows('pending', members),
+      look: lookOf(type),
+      children: rows('pending', members, true),
     };
   });
-  const section = (key: string, label: string, members: RelationshipView[]): ProposalNode => ({
+  const section = (key: string, label: string, members: RelationshipView[], children = rows(key, members)): ProposalNode => ({
     kind: 'section',
-    id: `${folder}|${key}`,
+    id: `${folder.folder}|${key}`,
     label,
     description: `${members.length}`,
-    children: rows(key, members),
+    children,
   });
-  return [
-    { kind: 'section', id: `${folder}|pending`, label: 'Pending review', description: `${pending.length}`, children: groups },
+  const all = [
+    section('pending', 'Pending review', pending, groups),
     section('confirmed', 'Confirmed', relationships.filter((r) => r.status === 'confirmed')),
     section('rejected', 'Rejected', relationships.filter((r) => r.status === 'rejected')),
     section('conflicts', 'Conflicts', relationships.filter((r) => r.type === 'contradicts' && r.status !== 'rejected')),
   ];
+  // Under a filter an empty section is noise: it only says the filter hid it.
+  return isFiltered(filter) ? all.filter((node) => node.kind !== 'section' || node.children.length > 0) : all;
 }
 
-export function proposalTree(folders: readonly FolderRelationships[]): ProposalNode[] {
-  if (folders.length === 1) return sections(folders[0]!.folder, folders[0]!.relationships, folders[0]!.copyGroups);
+export function proposalTree(folders: readonly FolderRelationships[], options: TreeOptions = {}): ProposalNode[] {
+  if (folders.length === 1) return sections(folders[0]!, options);
   return folders.map((folder) => ({
     kind: 'folder',
     id: folder.folder,
     label: folder.name,
-    children: sections(folder.folder, folder.relationships, folder.copyGroups),
+    children: sections(folder, options),
   }));
+}
+
+/** The view's badge: relationships waiting for a person, in every folder, whatever the filter shows. */
+export function pendingCount(folders: readonly FolderRelationships[]): number {
+  return folders.reduce((count, folder) => count + folder.relationships.filter((r) => r.status === 'pending').length, 0);
+}
+
+/** Whether the filter left anything to show, for the view's message. */
+export function shownCount(folders: readonly FolderRelationships[], filter: ProposalFilter): number {
+  return folders.reduce((count, folder) => count + folder.relationships.filter((r) => passesFilter(filter, r)).length, 0);
 }

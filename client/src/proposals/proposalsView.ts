@@ -1,33 +1,70 @@
-// The Proposals view (activity-bar container "Relata"): renders proposalTree.ts's nodes, refreshes
-// when the server says a folder's relationships changed, and says why it is empty.
+// The Proposals view (activity-bar container "Relata"): renders proposalTree.ts's nodes with each
+// type's icon and colour, badges the view with the number of proposals waiting for review, keeps
+// the person's filter per workspace, refreshes when the server says a folder's relationships
+// changed, and says why it is empty.
 
 import * as vscode from 'vscode';
-import { RelationshipsRequest } from '../../../shared/protocol.ts';
+import { RelationshipsRequest, type FolderRelationships } from '../../../shared/protocol.ts';
+import { localDateText } from '../../../shared/decisionDate.ts';
 import type { ServerConnection } from '../serverConnection.ts';
-import { proposalTree, type ProposalNode } from './proposalTree.ts';
+import { describeFilter, isFiltered, readProposalFilter, type ProposalFilter } from './proposalFilter.ts';
+import { pendingCount, proposalTree, shownCount, type ProposalNode } from './proposalTree.ts';
+import { typeWords } from './relationshipLook.ts';
+
+const FILTER_KEY = 'relata.proposals.filter';
 
 export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private roots: Promise<ProposalNode[]> | null = null;
-  message: string | undefined;
+  private view: vscode.TreeView<ProposalNode> | undefined;
 
-  constructor(private readonly server: ServerConnection) {}
+  constructor(
+    private readonly server: ServerConnection,
+    private readonly state: vscode.Memento,
+  ) {}
+
+  /** The tree view this provider renders into: its badge, description and message follow each load. */
+  attach(view: vscode.TreeView<ProposalNode>): void {
+    this.view = view;
+  }
+
+  get filter(): ProposalFilter {
+    return readProposalFilter(this.state.get(FILTER_KEY));
+  }
+
+  async setFilter(filter: ProposalFilter): Promise<void> {
+    await this.state.update(FILTER_KEY, isFiltered(filter) ? filter : undefined);
+    this.refresh();
+  }
 
   refresh(): void {
     this.roots = null;
     this.changed.fire();
   }
 
+  private show(folders: readonly FolderRelationships[], filter: ProposalFilter, problem?: string): void {
+    if (!this.view) return;
+    const pending = pendingCount(folders);
+    this.view.badge = pending > 0 ? { value: pending, tooltip: `${pending} proposal${pending === 1 ? '' : 's'} waiting for your review` } : undefined;
+    this.view.description = isFiltered(filter) ? `filtered: ${describeFilter(filter)}` : undefined;
+    this.view.message = problem
+      ? problem
+      : folders.every((folder) => folder.relationships.length === 0)
+        ? 'No relationships yet: they are proposed as indexing discovers them.'
+        : shownCount(folders, filter) === 0
+          ? `No relationship matches the filter (${describeFilter(filter)}). Change or clear it with the filter button.`
+          : undefined;
+  }
+
   private async load(): Promise<ProposalNode[]> {
+    const filter = this.filter;
     try {
       const { folders } = await this.server.request(RelationshipsRequest.type, {});
-      this.message = folders.every((folder) => folder.relationships.length === 0)
-        ? 'No relationships yet: they are proposed as indexing discovers them.'
-        : undefined;
-      return proposalTree(folders);
+      this.show(folders, filter);
+      return proposalTree(folders, { filter, dateText: localDateText(vscode.env.language) });
     } catch (error) {
-      this.message = `Relationships are not available: ${(error as Error).message}`;
+      this.show([], filter, `Relationships are not available: ${(error as Error).message}`);
       return [];
     }
   }
@@ -40,14 +77,17 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
 
   getTreeItem(node: ProposalNode): vscode.TreeItem {
     if (node.kind === 'proposal') {
-      const item = new vscode.TreeItem(node.label, node.children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        node.label,
+        node.children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
       item.id = node.id;
       item.description = node.description;
       item.tooltip = node.tooltip;
       item.contextValue = node.contextValue;
-      item.iconPath = new vscode.ThemeIcon(
-        node.relationship.status === 'confirmed' ? 'pass' : node.relationship.status === 'rejected' ? 'circle-slash' : 'question',
-      );
+      item.iconPath = new vscode.ThemeIcon(node.look.icon, new vscode.ThemeColor(node.look.color));
+      // The icon says the type to the eye; a screen reader is told in words.
+      item.accessibilityInformation = { label: `${typeWords(node.relationship.type)}, ${node.label}, ${node.relationship.status}${node.description ? `, ${node.description}` : ''}` };
       item.command = { command: 'relata.openRelationship', title: 'Open relationship', arguments: [{ folder: node.folder, id: node.relationship.id }] };
       return item;
     }
@@ -62,6 +102,7 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
     );
     item.id = node.id;
     if (node.kind !== 'folder') item.description = node.description;
+    if (node.kind === 'group') item.iconPath = new vscode.ThemeIcon(node.look.icon, new vscode.ThemeColor(node.look.color));
     return item;
   }
 

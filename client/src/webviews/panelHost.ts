@@ -12,6 +12,8 @@ export interface PanelOptions {
   /** The bundle's name in dist/webview/ (without .js). */
   script: 'relationship' | 'ask' | 'scoring';
   accepted: AcceptedKinds;
+  /** Where the panel opens; beside the editor unless said otherwise. */
+  column?: vscode.ViewColumn;
 }
 
 export class PanelHost implements vscode.Disposable {
@@ -25,7 +27,7 @@ export class PanelHost implements vscode.Disposable {
     output: vscode.LogOutputChannel,
   ) {
     const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel(options.viewType, options.title, vscode.ViewColumn.Beside, {
+    this.panel = vscode.window.createWebviewPanel(options.viewType, options.title, options.column ?? vscode.ViewColumn.Beside, {
       enableScripts: true,
       localResourceRoots: [root],
     });

@@ -1,6 +1,8 @@
-// The three webview panels: a relationship (its signals' arithmetic, its conflicts, Confirm and
-// Reject), Ask (question → answer with its sources and uncertainty), and the scoring model. Each
-// is one PanelHost; requests go to the language server, results go to the page as HostMessages.
+// The three webview panels: a relationship (its signals' arithmetic, its conflicts, its decision),
+// Ask (question → answer with its sources and uncertainty), and the scoring model. Each is one
+// PanelHost; requests go to the language server, results go to the page as HostMessages. A
+// relationship has at most one panel, titled with its pair and opened in the active column:
+// opening it again (tree, hover, Ask) reveals and refreshes that panel.
 
 import * as vscode from 'vscode';
 import {
@@ -14,6 +16,7 @@ import type { ViewMessage } from '../../../shared/webviewMessages.ts';
 import { openAt } from '../openLocation.ts';
 import type { ServerConnection } from '../serverConnection.ts';
 import { PanelHost } from './panelHost.ts';
+import { PanelRegistry, relationshipTitle, type RegisteredPanel } from './panelRegistry.ts';
 import { panelDecision } from './viewMessages.ts';
 
 export interface PanelContext {
@@ -34,11 +37,18 @@ export async function decide(server: ServerConnection, kind: 'confirm' | 'reject
   return server.request(type, { folder, id, ...(note ? { note } : {}) });
 }
 
+const relationshipPanels = new PanelRegistry<RegisteredPanel>();
+
 export function showRelationship(context: PanelContext, folder: string, id: string): void {
+  relationshipPanels.show(`${folder}|${id}`, () => relationshipPanel(context, folder, id));
+}
+
+function relationshipPanel(context: PanelContext, folder: string, id: string): RegisteredPanel {
   let host: PanelHost;
   const load = async () => {
     try {
       const detail = await context.server.request(RelationshipRequest.type, { folder, id });
+      if (detail) host.panel.title = relationshipTitle(detail.relationship.from, detail.relationship.to);
       host.post(detail ? { kind: 'relationship', detail } : { kind: 'error', message: `relationship ${id} is no longer stored` });
     } catch (error) {
       host.post(failure(error));
@@ -46,7 +56,13 @@ export function showRelationship(context: PanelContext, folder: string, id: stri
   };
   host = new PanelHost(
     context.extensionUri,
-    { viewType: 'relata.relationship', title: 'Relata: Relationship', script: 'relationship', accepted: ['ready', 'confirm', 'reject', 'open'] },
+    {
+      viewType: 'relata.relationship',
+      title: 'Relata: Relationship',
+      script: 'relationship',
+      accepted: ['ready', 'confirm', 'reject', 'open'],
+      column: vscode.ViewColumn.Active,
+    },
     {
       ready: load,
       decide: async (message) => {
@@ -71,6 +87,13 @@ export function showRelationship(context: PanelContext, folder: string, id: stri
     },
     context.output,
   );
+  return {
+    reveal: () => {
+      host.panel.reveal();
+      void load();
+    },
+    onClosed: (listener) => host.panel.onDidDispose(listener),
+  };
 }
 
 let askHost: PanelHost | null = null;

@@ -17,6 +17,7 @@ import {
   ScoringModelRequest,
   SearchRequest,
   StatusRequest,
+  type ConflictDetail,
   type EntityMentions,
   type ServerSettings,
   type StatusReport,
@@ -33,6 +34,7 @@ import { searchWorkspace } from '../ranking/search.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
 import { thresholdsFor, type FolderSession } from './folderSession.ts';
+import { mentionsUnderCursor } from './hoverMentions.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
 import { handle, type FolderSessions } from './server.ts';
 
@@ -129,39 +131,43 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       if (!atPath) return null;
       const { item, identicalCopy } = await viewedItem(store, atPath);
       if (item.status !== 'indexed') return null;
-      const relationships = await relationshipsShownOnce(
-        store,
-        item.id,
-        (await listRelationshipViews(store, thresholds(), { itemId: item.id })).filter((relationship) => relationship.status !== 'rejected'),
-      );
+      // Off the first line the hover is about the name under the cursor only, so the item's relationships are not read.
+      const relationships =
+        params.relationships === false
+          ? []
+          : await relationshipsShownOnce(
+              store,
+              item.id,
+              (await listRelationshipViews(store, thresholds(), { itemId: item.id })).filter((relationship) => relationship.status !== 'rejected'),
+            );
       checkAborted(signal);
+      const conflicts: Record<string, ConflictDetail[]> = {};
+      for (const relationship of relationships) {
+        if (relationship.type === 'contradicts') conflicts[relationship.id] = await relationshipConflicts(store, relationship);
+      }
       const mentions: EntityMentions[] = [];
       if (params.position && params.lineText !== undefined) {
-        const { character } = params.position;
-        const line = params.lineText;
-        const underCursor = (await store.listEntities(item.id)).filter((entity) => {
-          for (let at = line.indexOf(entity.surface); at >= 0; at = line.indexOf(entity.surface, at + 1)) {
-            if (character >= at && character <= at + entity.surface.length) return true;
-          }
-          return false;
-        });
-        if (underCursor.length > 0) {
-          const seen = new Set<string>();
-          for (const entity of underCursor) {
-            if (seen.has(entity.key)) continue;
-            seen.add(entity.key);
-            // An indexed look-up per name under the cursor, not a pass over every entity of the workspace.
-            const others = await store.itemsMentioning(entity.key, item.id, HOVER_MENTIONS);
-            mentions.push({
-              key: entity.key,
-              surface: entity.surface,
-              type: entity.type,
-              items: await Promise.all(others.map((id) => itemRef(store, id))),
-            });
-          }
+        for (const { entity, start, end } of mentionsUnderCursor(await store.listEntities(item.id), params.lineText, params.position.character)) {
+          // An indexed look-up per name under the cursor, not a pass over every entity of the workspace.
+          const others = await store.itemsMentioning(entity.key, item.id, HOVER_MENTIONS);
+          mentions.push({
+            key: entity.key,
+            surface: entity.surface,
+            type: entity.type,
+            items: await Promise.all(others.map((id) => itemRef(store, id))),
+            start,
+            end,
+          });
         }
       }
-      return { folder: found.session.uri, item: await itemRef(store, item.id), ...(identicalCopy ? { identicalCopy } : {}), relationships, mentions };
+      return {
+        folder: found.session.uri,
+        item: await itemRef(store, item.id),
+        ...(identicalCopy ? { identicalCopy } : {}),
+        relationships,
+        mentions,
+        ...(Object.keys(conflicts).length > 0 ? { conflicts } : {}),
+      };
     },
     log,
   );
@@ -174,7 +180,8 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         sessions.selected(params.folder).map(async (session) => {
           const { store } = await openIndex(session);
           const relationships = await listRelationshipViews(store, thresholds(), { status: params.status });
-          return { folder: session.uri, name: session.name, relationships, copyGroups: copyGroupsAmong(relationships) };
+          const contributions = Object.fromEntries(relationships.map((relationship) => [relationship.id, signalContributions(relationship)]));
+          return { folder: session.uri, name: session.name, relationships, copyGroups: copyGroupsAmong(relationships), contributions };
         }),
       ),
     }),

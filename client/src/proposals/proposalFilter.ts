@@ -1,0 +1,69 @@
+// What the Proposals view is narrowed to: some relationship types, some review statuses, a minimum
+// strength. Remembered per workspace (workspaceState), so it is read back as untrusted data and
+// anything malformed is dropped rather than hiding proposals for no visible reason.
+
+import type { RelationshipStatus, RelationshipType, RelationshipView } from '../../../shared/types.ts';
+import { REVIEW_ORDER, typeWords } from './relationshipLook.ts';
+
+export interface ProposalFilter {
+  /** Only these types; null for all. */
+  types: RelationshipType[] | null;
+  /** Only these review statuses; null for all. */
+  statuses: RelationshipStatus[] | null;
+  /** Strength (0-1, not a probability) at or above this; 0 keeps everything. */
+  minStrength: number;
+}
+
+export const NO_FILTER: ProposalFilter = Object.freeze({ types: null, statuses: null, minStrength: 0 });
+
+export const STATUSES: readonly RelationshipStatus[] = ['pending', 'confirmed', 'rejected'];
+
+function listOf<T extends string>(raw: unknown, allowed: readonly T[]): T[] | null {
+  if (!Array.isArray(raw)) return null;
+  const kept = allowed.filter((value) => raw.includes(value));
+  return kept.length > 0 ? kept : null;
+}
+
+/** A stored filter read back; anything not a filter this version understands becomes "no filter" for that part. */
+export function readProposalFilter(raw: unknown): ProposalFilter {
+  if (typeof raw !== 'object' || raw === null) return NO_FILTER;
+  const stored = raw as Record<string, unknown>;
+  const min = stored.minStrength;
+  return {
+    types: listOf(stored.types, REVIEW_ORDER),
+    statuses: listOf(stored.statuses, STATUSES),
+    minStrength: typeof min === 'number' && Number.isFinite(min) && min >= 0 && min <= 1 ? min : 0,
+  };
+}
+
+export function isFiltered(filter: ProposalFilter): boolean {
+  return filter.types !== null || filter.statuses !== null || filter.minStrength > 0;
+}
+
+export function passesFilter(filter: ProposalFilter, relationship: RelationshipView): boolean {
+  return (
+    (filter.types === null || filter.types.includes(relationship.type)) &&
+    (filter.statuses === null || filter.statuses.includes(relationship.status)) &&
+    relationship.score >= filter.minStrength
+  );
+}
+
+/** The filter in words for the view's description, e.g. "contradicts, supports · pending · strength ≥ 0.40"; empty when none. */
+export function describeFilter(filter: ProposalFilter): string {
+  return [
+    filter.types?.map(typeWords).join(', '),
+    filter.statuses?.join(', '),
+    filter.minStrength > 0 ? `strength ≥ ${filter.minStrength.toFixed(2)}` : undefined,
+  ]
+    .filter((part): part is string => Boolean(part))
+    .join(' · ');
+}
+
+/** A minimum strength typed by a person: a number from 0 to 1, or the reason it is not one. */
+export function parseMinStrength(text: string): { value: number } | { problem: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { value: 0 };
+  const value = Number(trimmed.replace(',', '.'));
+  if (!Number.isFinite(value) || value < 0 || value > 1) return { problem: `"${trimmed}" is not a strength: type a number from 0 to 1, e.g. 0.4` };
+  return { value };
+}

@@ -1,0 +1,57 @@
+// How each relationship type looks in the Proposals view: its icon (a codicon), its colour (a
+// theme colour id, so every theme renders it) and its place in the review order. Contradictions
+// come first and stand out in the error colour, supports next; date-order proposals, the most
+// numerous and least telling, come last and are muted. Plain data, so the tree is tested without VS Code.
+
+import type { RelationshipType } from '../../../shared/types.ts';
+
+export interface RelationshipLook {
+  /** A codicon id (https://microsoft.github.io/vscode-codicons/). */
+  icon: string;
+  /** A theme colour id. */
+  color: string;
+}
+
+export const RELATIONSHIP_LOOKS: Readonly<Record<RelationshipType, RelationshipLook>> = Object.freeze({
+  contradicts: { icon: 'warning', color: 'list.errorForeground' },
+  supports: { icon: 'pass-filled', color: 'charts.green' },
+  derived_from: { icon: 'repo-forked', color: 'charts.purple' },
+  supersedes: { icon: 'versions', color: 'charts.orange' },
+  updates: { icon: 'history', color: 'charts.orange' },
+  same_entity_as: { icon: 'link', color: 'charts.blue' },
+  possibly_explains: { icon: 'lightbulb', color: 'charts.yellow' },
+  similar_to: { icon: 'files', color: 'charts.blue' },
+  mentions: { icon: 'mention', color: 'descriptionForeground' },
+  occurred_before: { icon: 'arrow-circle-left', color: 'descriptionForeground' },
+  occurred_after: { icon: 'arrow-circle-right', color: 'descriptionForeground' },
+});
+
+/** The review order: what most needs a person's eye first. */
+export const REVIEW_ORDER: readonly RelationshipType[] = Object.freeze([
+  'contradicts',
+  'supports',
+  'derived_from',
+  'supersedes',
+  'updates',
+  'same_entity_as',
+  'possibly_explains',
+  'similar_to',
+  'mentions',
+  'occurred_before',
+  'occurred_after',
+]);
+
+/** Sorts types by REVIEW_ORDER; a type unknown to this client (a newer server) goes last, by name. */
+export function byReviewOrder(a: string, b: string): number {
+  const rank = (type: string) => {
+    const at = REVIEW_ORDER.indexOf(type as RelationshipType);
+    return at < 0 ? REVIEW_ORDER.length : at;
+  };
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+export const typeWords = (type: string) => type.replace(/_/g, ' ');
+
+const UNKNOWN_LOOK: RelationshipLook = { icon: 'circle-outline', color: 'descriptionForeground' };
+
+export const lookOf = (type: string): RelationshipLook => RELATIONSHIP_LOOKS[type as RelationshipType] ?? UNKNOWN_LOOK;
