@@ -7,6 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder } from '../embed/types.ts';
 import { queryEmbedder } from '../ranking/queryEmbedder.ts';
+import { searchWorkspace } from '../ranking/search.ts';
+import { offerSearches, type SearchOffer } from '../searchSocket/offer.ts';
 import { FolderIndex, type Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs, unreachableReason } from '../engine/storeRetry.ts';
 import { isStoreUnreachable, isWorthRetrying } from '../store/transientFailure.ts';
@@ -89,6 +91,8 @@ export class FolderSession {
   /** The embedding model's id, known once the first run has loaded it. */
   private modelId: string | null = null;
   private searchEmbedder: Promise<Embedder | null> | null = null;
+  /** The socket `relata search` on this machine asks instead of loading the store itself, once offered. */
+  private searchOffer: Promise<SearchOffer | null> | null = null;
 
   constructor(
     readonly uri: string,
@@ -139,6 +143,7 @@ export class FolderSession {
       this.setState('indexing');
       // SQLite's own check of its file; a server-backed store has no file here to check.
       if (location.backend === 'sqlite') void this.quickCheck(index, location.dataDir);
+      this.searchOffer = this.offerSearches(index, location);
       return index;
     } catch (error) {
       this.noteDamage(error);
@@ -299,6 +304,28 @@ export class FolderSession {
     }
   }
 
+  /**
+   * Answers `relata search` from the command line with this session's store and query model
+   * (searchSocket/offer.ts): the same search the command would run, for the same store only.
+   */
+  private offerSearches(index: FolderIndex, location: StoreLocation): Promise<SearchOffer | null> {
+    return offerSearches({
+      identity: { location, workspace: index.workspace, embedding: parseEmbeddingChoice(this.settings.embeddingModel) },
+      search: async (request) =>
+        searchWorkspace(index.store, await this.queryEmbedder(), request.query, {
+          limit: request.limit,
+          rankVersion: request.rankVersion,
+          confirmedOnly: request.expansion.confirmedOnly,
+          // The asker's environment's settings, as its own search would read them.
+          expansion: { maxSeeds: request.expansion.maxSeeds, minScore: request.expansion.minScore },
+        }),
+      log: (message) => this.events.log(`${this.name}: ${message}`),
+    }).catch((error: unknown) => {
+      this.events.log(`${this.name}: the search socket could not be offered: ${(error as Error).message}`);
+      return null;
+    });
+  }
+
   private noteDamage(error: unknown): void {
     if (error instanceof StoreDamagedError) {
       this.damage = error.message;
@@ -324,6 +351,7 @@ export class FolderSession {
     const watch = this.watch;
     this.watch = null;
     await watch?.close().catch(() => undefined);
+    await (await this.searchOffer)?.close();
     await (await this.searchEmbedder?.catch(() => null))?.close();
     const index = await this.opened?.catch(() => null);
     await index?.close().catch(() => undefined);
