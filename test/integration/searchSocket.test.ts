@@ -70,9 +70,12 @@ test('relata search asks the language server that has its store open, and only t
     return { stdout, byServer: answeredCount() > before };
   };
 
-  await t.test('the socket and its directory are the user’s alone', () => {
+  await t.test('the socket and its directory are the user’s alone, and `relata search --help` says what it is for', () => {
     assert.equal(statSync(socketDir).mode & 0o777, 0o700);
     assert.equal(statSync(socket).mode & 0o777, 0o600);
+    const help = relata('--help');
+    assert.match(help, /--no-server +search in this process/);
+    assert.match(help, /language server of VS Code \(relata serve\) has this very store open/);
   });
 
   await t.test('the server answers, and the output is the in-process output, text and JSON', async () => {

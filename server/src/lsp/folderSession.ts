@@ -351,9 +351,10 @@ export class FolderSession {
     const watch = this.watch;
     this.watch = null;
     await watch?.close().catch(() => undefined);
+    const index = await this.opened?.catch(() => null);
+    // Offered once the store opened; withdrawn before the model and the store close under a search.
     await (await this.searchOffer)?.close();
     await (await this.searchEmbedder?.catch(() => null))?.close();
-    const index = await this.opened?.catch(() => null);
     await index?.close().catch(() => undefined);
   }
 }

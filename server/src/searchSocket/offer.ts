@@ -49,7 +49,12 @@ export async function offerSearches(options: SearchOfferOptions): Promise<Search
     return refused(existing);
   }
 
-  const server = createServer((connection) => answer(connection, digest, options));
+  const connections = new Set<Socket>();
+  const server = createServer((connection) => {
+    connections.add(connection);
+    connection.on('close', () => connections.delete(connection));
+    answer(connection, digest, options);
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -65,7 +70,14 @@ export async function offerSearches(options: SearchOfferOptions): Promise<Search
     return refused(`${socket} could not be listened on: ${(error as Error).message}`);
   }
   server.on('error', (error) => options.log(`search socket ${socket}: ${error.message}`));
-  return { socket, close: () => closeServer(server) };
+  return {
+    socket,
+    close: () => {
+      // A search still running is cut off: its asker searches in its own process instead.
+      for (const connection of connections) connection.destroy();
+      return closeServer(server);
+    },
+  };
 }
 
 function answer(connection: Socket, digest: string, options: SearchOfferOptions): void {
