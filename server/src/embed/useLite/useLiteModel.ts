@@ -55,11 +55,8 @@ export class UseLiteModel {
     await tf.ready();
     if (tf.getBackend() !== 'wasm') throw new Error(`TF.js started the "${tf.getBackend()}" backend, not wasm`);
     useFastKernels(tf, fastKernels);
-    const graphLoading = tf.loadGraphModel(files.modelUrl);
-    // Parsed while the weights are read: on a cold `relata search` this load is what the command
-    // waits for (docs/PERFORMANCE.md "Cold start").
-    const tokenizer = new UseLiteTokenizer(loadVocabulary(files));
-    const model = new UseLiteModel(tf, await graphLoading, tokenizer);
+    const graph = await tf.loadGraphModel(files.modelUrl);
+    const model = new UseLiteModel(tf, graph, new UseLiteTokenizer(loadVocabulary(files)));
     // TF.js reports a missing .wasm file on the console and carries on; a first run is what
     // proves the model works, and it warms the kernels up.
     const probe = await model.embedIds([model.tokenizer.encode('ready')]);
