@@ -153,7 +153,7 @@ test('relata search asks the language server that has its store open, and only t
     await refusedWhile(() => chownSync(socket, 4242, 4242), () => chownSync(socket, uid, process.getgid!()), 'a socket owned by another user');
   });
 
-  await t.test('a socket left behind by a server that is gone falls back, and the next server replaces it', async () => {
+  await t.test('a socket left behind by a server that is gone falls back, the next server replaces it, and one that exits removes it', async () => {
     assert.equal(await server.shutdown(), 0, server.stderr());
     assert.equal(existsSync(socket), false, 'a server that closes removes its socket');
     // A process killed while listening leaves its socket file behind, as a crashed server would.
@@ -175,6 +175,8 @@ test('relata search asks the language server that has its store open, and only t
       relata(QUERY, '--data', dataDir);
       return answeredCount() > 0;
     }, 'the new server answers on the replaced socket', 60_000);
-    assert.equal(await server.shutdown(), 0, server.stderr());
+    // An editor that goes away without the shutdown request: the process exits at once.
+    await server.connection.sendNotification('exit');
+    await eventually(async () => !existsSync(socket), 'a server told to exit without a shutdown removes its socket too');
   });
 });

@@ -3,7 +3,7 @@
 // has loaded, so the command skips loading them (docs/PERFORMANCE.md "Cold start"). Searches only:
 // nothing asked here writes to the store or decides anything.
 
-import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import type { SearchResponse } from '../../../shared/types.ts';
@@ -70,9 +70,14 @@ export async function offerSearches(options: SearchOfferOptions): Promise<Search
     return refused(`${socket} could not be listened on: ${(error as Error).message}`);
   }
   server.on('error', (error) => options.log(`search socket ${socket}: ${error.message}`));
+  // An editor that exits without shutting the server down first: the socket goes with the process
+  // rather than wait for the next server to find it left behind.
+  const removeOnExit = () => rmSync(socket, { force: true });
+  process.once('exit', removeOnExit);
   return {
     socket,
     close: () => {
+      process.off('exit', removeOnExit);
       // A search still running is cut off: its asker searches in its own process instead.
       for (const connection of connections) connection.destroy();
       return closeServer(server);
