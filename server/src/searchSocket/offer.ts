@@ -3,12 +3,12 @@
 // has loaded, so the command skips loading them (docs/PERFORMANCE.md "Cold start"). Searches only:
 // nothing asked here writes to the store or decides anything.
 
-import { chmodSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, rmSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import type { SearchResponse } from '../../../shared/types.ts';
 import { problemsWith } from '../../../shared/schema.ts';
-import { prepareSocketDirectory, socketPath, storeDigest, unsafeSocketReason, type StoreIdentity } from './place.ts';
+import { lstatOrNull, prepareSocketDirectory, socketPath, storeDigest, unsafeSocketReason, type StoreIdentity } from './place.ts';
 import { MAX_REQUEST_BYTES, SOCKET_SEARCH_REQUEST, type SocketSearchAnswer, type SocketSearchRequest } from './protocol.ts';
 
 export interface SearchOfferOptions {
@@ -139,12 +139,4 @@ function answers(socket: string): Promise<boolean> {
 function closeServer(server: Server): Promise<void> {
   // Node removes the socket file when a server listening on a path closes.
   return new Promise((resolve) => server.close(() => resolve()));
-}
-
-function lstatOrNull(file: string) {
-  try {
-    return lstatSync(file);
-  } catch {
-    return null;
-  }
 }

@@ -120,7 +120,8 @@ function unsafeParentReason(parent: string): string | null {
   return null;
 }
 
-function lstatOrNull(file: string): Stats | null {
+/** The file's own stats (a link is not followed), or null when there is nothing there. */
+export function lstatOrNull(file: string): Stats | null {
   try {
     return lstatSync(file);
   } catch {
