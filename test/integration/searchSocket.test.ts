@@ -81,9 +81,11 @@ test('relata search asks the language server that has its store open, and only t
   await t.test('the server answers, and the output is the in-process output, text and JSON', async () => {
     const inProcess = await search(QUERY, '--data', dataDir, '--no-server');
     assert.equal(inProcess.byServer, false, '--no-server searches in the process');
-    // The server loads its query model on the first search it is asked (the command may not wait for it).
-    await search(QUERY, '--data', dataDir);
-    await eventually(async () => answeredCount() > 0, 'the server answered once (its query model loaded)', 60_000);
+    // The first ask starts the server's query model loading and is turned down: the command searches itself.
+    const first = await search(QUERY, '--data', dataDir);
+    assert.equal(first.byServer, false, 'the server does not make the command wait for its model to load');
+    assert.equal(first.stdout, inProcess.stdout);
+    await eventually(async () => (await search(QUERY, '--data', dataDir)).byServer, 'the server answers once its query model is loaded', 60_000);
     const byServer = await search(QUERY, '--data', dataDir);
     assert.equal(byServer.byServer, true, 'the running server answered');
     assert.equal(byServer.stdout, inProcess.stdout);

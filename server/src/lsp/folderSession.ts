@@ -93,6 +93,8 @@ export class FolderSession {
   private searchEmbedder: Promise<Embedder | null> | null = null;
   /** The socket `relata search` on this machine asks instead of loading the store itself, once offered. */
   private searchOffer: Promise<SearchOffer | null> | null = null;
+  /** Whether the query model has embedded a text (is loaded), as far as the search socket knows. */
+  private queryModel: 'cold' | 'loading' | 'warm' = 'cold';
 
   constructor(
     readonly uri: string,
@@ -312,7 +314,7 @@ export class FolderSession {
     return offerSearches({
       identity: { location, workspace: index.workspace, embedding: parseEmbeddingChoice(this.settings.embeddingModel) },
       search: async (request) =>
-        searchWorkspace(index.store, await this.queryEmbedder(), request.query, {
+        searchWorkspace(index.store, await this.warmQueryEmbedder(), request.query, {
           limit: request.limit,
           rankVersion: request.rankVersion,
           confirmedOnly: request.expansion.confirmedOnly,
@@ -324,6 +326,25 @@ export class FolderSession {
       this.events.log(`${this.name}: the search socket could not be offered: ${(error as Error).message}`);
       return null;
     });
+  }
+
+  /**
+   * The query embedder once its model is loaded. The command line waits at most 2 s for an answer
+   * and would rather search itself than wait for a load: so the first ask starts the load and is
+   * refused at once, and the command searches in its own process; the next asks are answered.
+   */
+  private async warmQueryEmbedder(): Promise<Embedder | null> {
+    if (this.queryModel === 'warm' || parseEmbeddingChoice(this.settings.embeddingModel).kind === 'none') return this.queryEmbedder();
+    if (this.queryModel === 'cold') {
+      this.queryModel = 'loading';
+      this.queryEmbedder()
+        .then((embedder) => embedder?.embed(['ready']))
+        .then(
+          () => void (this.queryModel = 'warm'),
+          () => void (this.queryModel = 'cold'),
+        );
+    }
+    throw new Error('the query model is still loading');
   }
 
   private noteDamage(error: unknown): void {
