@@ -70,14 +70,11 @@ export async function offerSearches(options: SearchOfferOptions): Promise<Search
     return refused(`${socket} could not be listened on: ${(error as Error).message}`);
   }
   server.on('error', (error) => options.log(`search socket ${socket}: ${error.message}`));
-  // An editor that exits without shutting the server down first: the socket goes with the process
-  // rather than wait for the next server to find it left behind.
-  const removeOnExit = () => rmSync(socket, { force: true });
-  process.once('exit', removeOnExit);
+  removedOnExit(socket);
   return {
     socket,
     close: () => {
-      process.off('exit', removeOnExit);
+      listening.delete(socket);
       // A search still running is cut off: its asker searches in its own process instead.
       for (const connection of connections) connection.destroy();
       return closeServer(server);
@@ -134,6 +131,20 @@ function answers(socket: string): Promise<boolean> {
     });
     probe.once('error', () => resolve(false));
   });
+}
+
+/** The sockets this process listens on; one listener for them all, however many folders are open. */
+const listening = new Set<string>();
+let exitHooked = false;
+
+/**
+ * An editor that exits without shutting the server down first: the sockets go with the process
+ * rather than wait for the next server to find them left behind.
+ */
+function removedOnExit(socket: string): void {
+  if (!exitHooked) process.once('exit', () => listening.forEach((file) => rmSync(file, { force: true })));
+  exitHooked = true;
+  listening.add(socket);
 }
 
 function closeServer(server: Server): Promise<void> {
