@@ -6,8 +6,9 @@
 // onnxruntime-node load compiled binaries; pdfjs-dist finds its character maps and fonts, and
 // USE-lite's packages their weights and .wasm files, inside their own package folders. Embedder
 // and stage worker threads are entries of their own, written beside cli.js where their starters look.
-// dist/cli.js, the executable, is a small launcher (server/src/cli/launch.ts) that starts a
-// search's query model before it loads the command line itself, dist/relata.js.
+// dist/cli.js, the executable, is a small launcher (server/src/cli/launch.ts) that first offers a
+// search to a language server with the same store open, else starts the search's query model
+// before it loads the command line itself, dist/relata.js.
 
 import * as esbuild from 'esbuild';
 

@@ -3,7 +3,8 @@
 // what was indexed (reprocess, original). Which store, and where, comes from storeFlags.ts.
 
 import { parseEmbeddingChoice } from '../embed/choice.ts';
-import { defaultWorkspace, FolderIndex } from '../engine/folderIndex.ts';
+import { FolderIndex } from '../engine/folderIndex.ts';
+import { defaultWorkspace } from '../engine/workspaceName.ts';
 import { openStoreWithBlobs } from '../store/index.ts';
 import type { StoreAccess, WorkspaceStore } from '../store/contract.ts';
 import { describeLocation, type StoreLocation } from '../store/location.ts';

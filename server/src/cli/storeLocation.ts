@@ -4,8 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { defaultDataDir } from '../store/dataDir.ts';
-import { DATABASE_FILE } from '../store/sqlite/sqliteStore.ts';
+import { DATABASE_FILE, defaultDataDir } from '../store/dataDir.ts';
 import { UsageError } from './usage.ts';
 
 export function locateDataDir(explicit: string | undefined, near: string): string {

@@ -3,7 +3,6 @@
 // knows nothing about terminals or editors.
 
 import { existsSync } from 'node:fs';
-import { userInfo } from 'node:os';
 import path from 'node:path';
 import type { PipelineStage } from '../../../shared/types.ts';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
@@ -26,6 +25,7 @@ import { dataDirOverlap } from '../workspace/folderBoundary.ts';
 import { FolderRules } from '../workspace/folderRules.ts';
 import { insideUnreadable, scanFolder } from '../workspace/scan.ts';
 import { buildIndexReport, type IndexReport } from './report.ts';
+import { defaultWorkspace } from './workspaceName.ts';
 
 export interface FolderIndexOptions {
   folder: string;
@@ -66,10 +66,6 @@ export interface ForgetReport {
   blobs_removed: number;
   /** False when another process reading the store kept its write-ahead log from being truncated. */
   log_truncated: boolean;
-}
-
-export function defaultWorkspace(): string {
-  return process.env.RELATA_WORKSPACE || userInfo().username;
 }
 
 const ROOT_KEY = 'folder_root';

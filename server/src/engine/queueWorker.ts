@@ -18,7 +18,8 @@ import type { BlobStore } from '../store/blobs.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
 import { openStoreWithBlobs } from '../store/index.ts';
 import { describeLocation, type StoreLocation } from '../store/location.ts';
-import { defaultWorkspace, stageContext } from './folderIndex.ts';
+import { stageContext } from './folderIndex.ts';
+import { defaultWorkspace } from './workspaceName.ts';
 import { isWorthRetrying } from '../store/transientFailure.ts';
 import { describeRetry, retryDelayMs } from './storeRetry.ts';
 

@@ -7,6 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder } from '../embed/types.ts';
 import { queryEmbedder } from '../ranking/queryEmbedder.ts';
+import { searchWorkspace } from '../ranking/search.ts';
+import { offerSearches, type SearchOffer } from '../searchSocket/offer.ts';
 import { FolderIndex, type Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs, unreachableReason } from '../engine/storeRetry.ts';
 import { isStoreUnreachable, isWorthRetrying } from '../store/transientFailure.ts';
@@ -89,6 +91,10 @@ export class FolderSession {
   /** The embedding model's id, known once the first run has loaded it. */
   private modelId: string | null = null;
   private searchEmbedder: Promise<Embedder | null> | null = null;
+  /** The socket `relata search` on this machine asks instead of loading the store itself, once offered. */
+  private searchOffer: Promise<SearchOffer | null> | null = null;
+  /** Whether the query model has embedded a text (is loaded), as far as the search socket knows. */
+  private queryModel: 'cold' | 'loading' | 'warm' = 'cold';
 
   constructor(
     readonly uri: string,
@@ -139,6 +145,7 @@ export class FolderSession {
       this.setState('indexing');
       // SQLite's own check of its file; a server-backed store has no file here to check.
       if (location.backend === 'sqlite') void this.quickCheck(index, location.dataDir);
+      this.searchOffer = this.offerSearches(index, location);
       return index;
     } catch (error) {
       this.noteDamage(error);
@@ -299,6 +306,47 @@ export class FolderSession {
     }
   }
 
+  /**
+   * Answers `relata search` from the command line with this session's store and query model
+   * (searchSocket/offer.ts): the same search the command would run, for the same store only.
+   */
+  private offerSearches(index: FolderIndex, location: StoreLocation): Promise<SearchOffer | null> {
+    return offerSearches({
+      identity: { location, workspace: index.workspace, embedding: parseEmbeddingChoice(this.settings.embeddingModel) },
+      search: async (request) =>
+        searchWorkspace(index.store, await this.warmQueryEmbedder(), request.query, {
+          limit: request.limit,
+          rankVersion: request.rankVersion,
+          confirmedOnly: request.expansion.confirmedOnly,
+          // The asker's environment's settings, as its own search would read them.
+          expansion: { maxSeeds: request.expansion.maxSeeds, minScore: request.expansion.minScore },
+        }),
+      log: (message) => this.events.log(`${this.name}: ${message}`),
+    }).catch((error: unknown) => {
+      this.events.log(`${this.name}: the search socket could not be offered: ${(error as Error).message}`);
+      return null;
+    });
+  }
+
+  /**
+   * The query embedder once its model is loaded. The command line waits at most 2 s for an answer
+   * and would rather search itself than wait for a load: so the first ask starts the load and is
+   * refused at once, and the command searches in its own process; the next asks are answered.
+   */
+  private async warmQueryEmbedder(): Promise<Embedder | null> {
+    if (this.queryModel === 'warm' || parseEmbeddingChoice(this.settings.embeddingModel).kind === 'none') return this.queryEmbedder();
+    if (this.queryModel === 'cold') {
+      this.queryModel = 'loading';
+      this.queryEmbedder()
+        .then((embedder) => embedder?.embed(['ready']))
+        .then(
+          () => void (this.queryModel = 'warm'),
+          () => void (this.queryModel = 'cold'),
+        );
+    }
+    throw new Error('the query model is still loading');
+  }
+
   private noteDamage(error: unknown): void {
     if (error instanceof StoreDamagedError) {
       this.damage = error.message;
@@ -324,8 +372,10 @@ export class FolderSession {
     const watch = this.watch;
     this.watch = null;
     await watch?.close().catch(() => undefined);
-    await (await this.searchEmbedder?.catch(() => null))?.close();
     const index = await this.opened?.catch(() => null);
+    // Offered once the store opened; withdrawn before the model and the store close under a search.
+    await (await this.searchOffer)?.close();
+    await (await this.searchEmbedder?.catch(() => null))?.close();
     await index?.close().catch(() => undefined);
   }
 }

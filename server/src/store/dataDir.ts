@@ -6,6 +6,9 @@ import envPaths from 'env-paths';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
+/** The SQLite store's file inside its data directory. */
+export const DATABASE_FILE = 'relata.sqlite';
+
 /** Relata's own directory under the data home; the folders' stores live beneath it. */
 export function relataDataHome(): string {
   return envPaths('relata', { suffix: '' }).data;

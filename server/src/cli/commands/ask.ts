@@ -16,7 +16,7 @@ import { MODEL_OPTIONS, providerFromFlags } from '../modelFlags.ts';
 import { openExistingStore } from '../openStore.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
-import { locationText } from './search.ts';
+import { locationText } from '../searchText.ts';
 
 const EXCERPT = 160;
 

@@ -1,7 +1,7 @@
 // `relata check`: is the store damaged, and if so what and what to do. Exit 0 when healthy, 1 when
 // any problem was found, each named with where it is and its remedy (store/sqlite/storeCheck.ts).
 
-import { defaultWorkspace } from '../../engine/folderIndex.ts';
+import { defaultWorkspace } from '../../engine/workspaceName.ts';
 import { checkStore, type StoreCheckReport } from '../../store/sqlite/storeCheck.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { existingLocation } from '../openStore.ts';

@@ -3,7 +3,7 @@
 // the folder to another backend with `relata import`.
 
 import path from 'node:path';
-import { defaultWorkspace } from '../../engine/folderIndex.ts';
+import { defaultWorkspace } from '../../engine/workspaceName.ts';
 import { exportToDirectory } from '../../store/exchange/exportDir.ts';
 import { openStoreWithBlobs } from '../../store/index.ts';
 import { describeLocation } from '../../store/location.ts';

@@ -3,7 +3,7 @@
 // folder moves from one backend to another.
 
 import path from 'node:path';
-import { defaultWorkspace } from '../../engine/folderIndex.ts';
+import { defaultWorkspace } from '../../engine/workspaceName.ts';
 import { importFromDirectory, readManifest } from '../../store/exchange/importDir.ts';
 import { openStoreWithBlobs } from '../../store/index.ts';
 import { defaultDataDir } from '../../store/dataDir.ts';

@@ -2,7 +2,8 @@
 
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
-import { defaultWorkspace, FolderIndex } from '../../engine/folderIndex.ts';
+import { FolderIndex } from '../../engine/folderIndex.ts';
+import { defaultWorkspace } from '../../engine/workspaceName.ts';
 import { reattachDecisions, setStoreAside, type RebuildReport } from '../../engine/rebuild.ts';
 import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';

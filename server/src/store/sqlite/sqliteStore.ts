@@ -70,8 +70,10 @@ import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
 import { exportSqliteRecords, importSqliteRecords } from './exchange.ts';
 import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
+import { DATABASE_FILE } from '../dataDir.ts';
 
-export const DATABASE_FILE = 'relata.sqlite';
+/** Named in dataDir.ts, where the command line finds a store without loading SQLite. */
+export { DATABASE_FILE };
 
 interface ItemRow {
   id: string;
