@@ -146,8 +146,9 @@ test('relata search prints one JSON object with --json and a readable list witho
   assert.equal(response.query, 'Example Ltd');
   assert.equal(response.results.length, 3);
   assert.deepEqual(Object.keys(response.results[0]), [
-    'item_id', 'title', 'path', 'query_relevance', 'semantic_similarity', 'why_matched', 'contributions', 'expanded_via', 'passage',
+    'item_id', 'title', 'path', 'query_relevance', 'semantic_similarity', 'why_matched', 'contributions', 'expanded_via', 'passage', 'matched',
   ]);
+  assert.ok(response.results[0].matched.names.some((name: string) => /Example Ltd/.test(name)), 'what matched is named');
   const text = run(['Example Ltd', '--limit', '3', '--rank-version', 'v1']);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /\(query-rank-v1\)/);
