@@ -64,7 +64,8 @@ test('a weak match is said before the closest items, and relevance stays relativ
   const entries = searchEntries([{ folder: 'file:///a', name: 'a', response: { rank_version: 'v', query: 'q', results: [result({})], unavailable_paths: [], weak_match: true } }]);
   assert.deepEqual(entries.map((entry) => entry.kind), ['notice', 'result']);
   assert.equal(entries[0]!.label, `$(info) ${WEAK_MATCH_NOTICE}`);
-  assert.match(entries[1]!.kind === 'result' ? entries[1].description : '', /relevance 1\.00 \(relative to these results\)/);
+  const row = entries[1];
+  assert.match(row?.kind === 'result' ? row.description : '', /relevance 1\.00 \(relative to these results\)/);
 });
 
 test('"why" in full lists every reason, each path\'s part of the relevance, and what each number is not', () => {
