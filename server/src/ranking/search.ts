@@ -13,7 +13,7 @@ import type { SearchItemInfo, WorkspaceStore } from '../store/contract.ts';
 import { duplicateLinksAmong } from './duplicateLinks.ts';
 import { entityPath } from './entityPath.ts';
 import { expandFromSeeds } from './expansion.ts';
-import { whyMatched } from './explain.ts';
+import { whyMatched, type SeenText } from './explain.ts';
 import { fuse, fusionParameters, type FusedItem } from './fusion.ts';
 import { lexicalChunksPath, lexicalItemsPath } from './lexicalPaths.ts';
 import { isStrongMatch, matchedFigures } from './matchedTerms.ts';
@@ -232,7 +232,7 @@ async function presentResults(
   const chunks = new Map((await store.getChunks([...new Set([...passageChunk.values(), ...wordChunks])])).map((chunk) => [chunk.id, chunk]));
 
   const matched = new Map<string, MatchedTerms>();
-  const seen = new Map<string, { passageWords: string[]; itemWords: string[]; figures: string[] }>();
+  const seen = new Map<string, SeenText>();
   for (const item of fused) {
     const hits = hitsOf(item);
     const wordChunk = chunks.get(hits.get('lexical_chunks')?.chunkId ?? '');
