@@ -9,7 +9,7 @@
 
 import { describeAlso } from '../../shared/alsoText.ts';
 import type { FolderSearch } from '../../shared/protocol.ts';
-import { queryWords, wordMatches } from '../../shared/queryWords.ts';
+import { namedWords, wordMatches } from '../../shared/queryWords.ts';
 import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
 import type { SearchResultView } from '../../shared/types.ts';
 import { describeLocation } from './locations.ts';
@@ -56,7 +56,7 @@ const LEAD_CHARS = 40;
 /** The passage around the first query word it holds, the query's words marked, on one line. */
 export function passageSnippet(text: string, query: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const matches = wordMatches(flat, queryWords(query));
+  const matches = wordMatches(flat, namedWords(query));
   let start = Math.max(0, (matches[0]?.start ?? 0) - LEAD_CHARS);
   if (start > 0) start = flat.indexOf(' ', start) + 1 || start;
   let end = Math.min(flat.length, start + SNIPPET_CHARS);

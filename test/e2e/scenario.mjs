@@ -285,7 +285,7 @@ try {
     const rows = await searchFor('gantry crane refurbishment cost', /relevance|Search failed|No matching/);
     const first = rows.find((row) => /relevance/.test(row));
     if (!first) throw new Error(`no result row: ${rows.join(' | ').slice(0, 300)}`);
-    if (!/maintenance\/gantry-crane-gc2-refurbishment-report\.md|notes\/handover-gc2|supplier-review-example-ltd\.docx/.test(first)) throw new Error(`the first row shows no path: ${first}`);
+    if (!/[\w-]+\.(md|txt|docx|pdf|json) · (lines|pages|paragraphs) \d/.test(first)) throw new Error(`the first row shows no path: ${first}`);
     if (!/contains "(crane|refurbishment|cost)"/.test(first)) throw new Error(`the first row does not name the words found: ${first}`);
     if (!/«(crane|refurbishment|cost)»/i.test(first)) throw new Error(`the passage has no marked words: ${first}`);
     if (rows.some((row) => /\*\*|\$\(/.test(row))) throw new Error('a row shows markup as text');
@@ -318,7 +318,8 @@ try {
   });
 
   await step('A weak match says so', async () => {
-    const rows = await searchFor('office party catering budget', /No strong match|No matching/);
+    // Of four words only "budget" is in the demo folder, and nothing is close in meaning.
+    const rows = await searchFor('zebra savannah migration budget', /No strong match|No matching|relevance/);
     if (!rows.some((row) => row.includes('No strong match; these are the closest items.'))) throw new Error(`no weak-match notice: ${rows.join(' | ').slice(0, 200)}`);
     if (!rows.some((row) => /relevance 1\.00/.test(row))) throw new Error('the closest items are not listed under the notice');
     return rows[0].split('\n')[0];
@@ -328,16 +329,19 @@ try {
     await page.keyboard.press('Escape');
     await closeAllEditors();
     await runCommand('Relata: Ask');
+    const question = 'What was the final cost of the GC-2 refurbishment?';
     let frame = await webviewFrame('Ask Relata');
-    const before = await frame.locator('.turn').count();
-    await frame.locator('textarea').fill('What was the final cost of the GC-2 refurbishment?');
+    await frame.locator('textarea').fill(question);
     await frame.locator('textarea').press('Enter');
     const deadline = Date.now() + 120_000;
-    while ((await frame.locator('.turn').count()) <= before || (await frame.locator('.turn').last().innerText()).includes('Retrieving')) {
+    // The newest turn is this question's, answered (the page may first redraw the earlier conversation).
+    const newest = () => frame.locator('.turn').last();
+    while (!(await newest().innerText().catch(() => '')).includes(question) || (await newest().innerText()).includes('Retrieving')) {
       if (Date.now() > deadline) throw new Error('no answer within 120 s');
       await page.waitForTimeout(500);
     }
-    const last = frame.locator('.turn').last();
+    const before = await frame.locator('.turn').count();
+    const last = newest();
     const highlighted = await last.locator('mark.hit').count();
     if (highlighted === 0) throw new Error('no sentence is highlighted in the sources');
     const marked = await last.locator('mark.hit strong').allInnerTexts();
@@ -351,9 +355,9 @@ try {
     // Closed and reopened in the same window, the conversation is still there.
     await closeAllEditors();
     await runCommand('Relata: Ask');
-    frame = await webviewFrame('What was the final cost of the GC-2 refurbishment?');
+    frame = await webviewFrame(question);
     const turns = await frame.locator('.turn').count();
-    if (turns < before + 1) throw new Error(`reopened with ${turns} turn(s)`);
+    if (turns < before) throw new Error(`reopened with ${turns} turn(s)`);
     return `${highlighted} highlighted sentence(s), marked: ${[...new Set(marked)].slice(0, 5).join(', ')}; ${paths.length} sources with paths; ${turns} turns after reopening`;
   });
 

@@ -14,12 +14,14 @@ test('function words are left out of a query, unless it has nothing else', () =>
 });
 
 test('a word with an ending counts, a shorter word with the same start does not', () => {
-  const text = 'Payments were replaced; pay the invoiced amount; the process for procurement.';
+  const text = 'Payments were replaced; pay the invoiced amount; the process for procurement; the finance review.';
   const marked = (query: string) => wordMatches(text, queryWords(query)).map((match) => text.slice(match.start, match.end));
   assert.deepEqual(marked('payment'), ['Payments']);
   assert.deepEqual(marked('replacement invoice'), ['replaced', 'invoiced']);
   assert.deepEqual(marked('process'), ['process']);
   assert.deepEqual(marked('pay'), ['pay']);
+  assert.deepEqual(marked('final'), []);
+  assert.deepEqual(marked('refurbished review'), ['review']);
   assert.deepEqual(wordsFound(['no such thing', text], queryWords('crane payment')), ['payment']);
 });
 

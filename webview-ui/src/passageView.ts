@@ -4,7 +4,7 @@
 // highlighted sentence the question's words and the figures are marked. Pure (no DOM), so tested
 // without a browser; ask.ts renders it.
 
-import { queryWords, wordMatches } from '../../shared/queryWords.ts';
+import { namedWords, wordMatches } from '../../shared/queryWords.ts';
 
 export interface Mark {
   start: number;
@@ -32,8 +32,8 @@ const CONTEXT = 1;
 /** Sentences quoted from the start when none holds the question's words. */
 const OPENING = 3;
 
-/** An amount, a count, a percentage or a date's digits: "EUR 42,000", "$1.5", "12.5", "125%". */
-const FIGURE = /(?:(?:EUR|USD|GBP|CHF)\s?|[€$£])?\d[\d,]*(?:\.\d+)?%?/g;
+/** An amount, a count, a percentage or a year: "EUR 42,000", "$1.5", "12.5", "125%", "2025" (not a list's "2."). */
+const FIGURE = /(?:(?:EUR|USD|GBP|CHF)\s?|[€$£])\d[\d,]*(?:\.\d+)?|\d[\d,]*\d(?:\.\d+)?%?|\d(?:\.\d+)?%|\d\.\d+/g;
 
 /**
  * Sentence ends: after . ! ? followed by space and a capital, digit or quote (not after an
@@ -61,16 +61,28 @@ function merged(marks: Mark[]): Mark[] {
   return out;
 }
 
+/**
+ * A sentence answers when it holds as many of the question's words as the best sentence of the
+ * passage, or one fewer (at least two, when the question has two): holding any one word of a
+ * long question is what every sentence of a document about the subject does. A figure in the
+ * sentence counts as one more word; a number typed in the question, found, outweighs them all.
+ */
 export function passageView(text: string, question: string): PassagePart[] {
-  const words = queryWords(question);
+  const words = namedWords(question);
   const numbers = words.filter((word) => /^\d+$/.test(word));
   const needed = Math.min(2, words.length);
-  const sentences = sentencesOf(text).map((sentence): QuotedSentence => {
+  const read = sentencesOf(text).map((sentence) => {
     const found = wordMatches(sentence, words);
-    const distinct = new Set(found.map((match) => match.word)).size;
     const figures = figuresIn(sentence);
-    const givesFigure = numbers.length > 0 && found.some((match) => numbers.includes(match.word));
-    const highlighted = words.length > 0 && (distinct >= needed || givesFigure || (distinct >= 1 && figures.length > 0));
+    const distinct = new Set(found.map((match) => match.word)).size;
+    const givesFigure = found.some((match) => numbers.includes(match.word));
+    const score = distinct === 0 ? 0 : distinct + (figures.length > 0 ? 1 : 0) + (givesFigure ? words.length : 0);
+    return { sentence, found, figures, score };
+  });
+  const best = Math.max(0, ...read.map((entry) => entry.score));
+  const bar = Math.max(1, needed, best - 1);
+  const sentences = read.map(({ sentence, found, figures, score }): QuotedSentence => {
+    const highlighted = score >= bar;
     return { kind: 'sentence', text: sentence, highlighted, marks: highlighted ? merged([...found, ...figures]) : [] };
   });
   const shown = new Set<number>();

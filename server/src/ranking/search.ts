@@ -6,7 +6,7 @@
 // naming the others (nearDuplicateGroups.ts). What each result matched is named (matchedTerms.ts),
 // and a result set none of whose items is a strong match says so (`weak_match`).
 
-import { queryWords, wordsFound } from '../../../shared/queryWords.ts';
+import { namedWords, wordsFound } from '../../../shared/queryWords.ts';
 import type { AlsoItem, MatchedTerms, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import type { SearchItemInfo, WorkspaceStore } from '../store/contract.ts';
@@ -152,7 +152,7 @@ export async function searchWorkspace(
   const paths = [...direct.paths, expansion, confirmed].map(live);
   paths.push(recencyPath([...info.values()], now));
   const { fused, also } = await collapseCopies(store, fuse(parameters, paths), limit, info);
-  const words = queryWords(query);
+  const words = namedWords(query);
   const results = await presentResults(store, direct, paths, fused, info, query, words);
   for (const result of results) {
     const others = also.get(result.item_id);
