@@ -201,6 +201,7 @@ onHostMessage((message) => {
     folders = message.folders;
     pending = message.pending;
     drawFolderChoice();
+    if (folders.length > 1) input.placeholder = 'Ask a question about these folders’ documents';
   } else if (message.kind === 'asking') {
     pending = { question: message.question, folders: message.folders };
     failure = null;
