@@ -278,7 +278,8 @@ try {
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: expected }).first();
     await row.waitFor({ timeout: 60_000 });
     await page.waitForTimeout(300);
-    return page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+    // textContent: a row's detail line is not always part of its innerText.
+    return page.locator('.quick-input-list .monaco-list-row').allTextContents();
   }
 
   await step('Search rows show the path and name what matched, with the words marked', async () => {
