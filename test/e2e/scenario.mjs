@@ -287,7 +287,7 @@ try {
     const first = rows.find((row) => /relevance/.test(row));
     if (!first) throw new Error(`no result row: ${rows.join(' | ').slice(0, 300)}`);
     if (!/[\w-]+\.(md|txt|docx|pdf|json) · (lines|pages|paragraphs) \d/.test(first)) throw new Error(`the first row shows no path: ${first}`);
-    if (!/contains "(crane|refurbishment|cost)"/.test(first)) throw new Error(`the first row does not name the words found: ${first}`);
+    if (!/contains [^·]*"(crane|refurbishment|cost)"/.test(first)) throw new Error(`the first row does not name the words found: ${first}`);
     if (!/«(crane|refurbishment|cost)»/i.test(first)) throw new Error(`the passage has no marked words: ${first}`);
     if (rows.some((row) => /\*\*|\$\(/.test(row))) throw new Error('a row shows markup as text');
     return first.replace(/\s+/g, ' ').slice(0, 160);
