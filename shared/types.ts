@@ -304,6 +304,18 @@ export interface SearchResultView {
   passage: Passage | null;
   /** The other members of this result's near-duplicate group, shown once as this entry. */
   also?: AlsoItem[];
+  /** What of the query this result matched, named (absent when nothing could be named: a match by meaning or by relationship). */
+  matched?: MatchedTerms;
+}
+
+/** What a result matched, for the search list to name: the words found, the names, the figures. */
+export interface MatchedTerms {
+  /** The query's words (shared/queryWords.ts) found in the title or the passages, in the query's order. */
+  words: string[];
+  /** What the entity path matched, with its type: "Example Ltd (organisation)". */
+  names: string[];
+  /** Figures the passage states about what the query asks: "cost 12400 GBP". */
+  figures: string[];
 }
 
 export interface SearchResponse {
@@ -312,6 +324,11 @@ export interface SearchResponse {
   results: SearchResultView[];
   /** Paths that could not run for this query, with why (e.g. vectors still being computed). */
   unavailable_paths: { path: SearchPath; reason: string }[];
+  /**
+   * Present (true) when no result names what the query names, contains most of its words or is
+   * close in meaning above the similarity floor: the results are only the closest items there were.
+   */
+  weak_match?: true;
 }
 
 // Answers from stored knowledge.

@@ -7,11 +7,32 @@ import { integer, object, oneOf, optional, string, type Schema } from './schema.
 import type { AskResult, RelationshipDetail, ScoringModelView } from './protocol.ts';
 import type { Location } from './types.ts';
 
+/** A workspace folder the Ask panel can ask. */
+export interface AskFolder {
+  uri: string;
+  name: string;
+}
+
+/** One folder's answer to a question, or why there is none. */
+export interface FolderAnswer {
+  folder: AskFolder;
+  answer?: AskResult;
+  error?: string;
+}
+
+/** A question and what each folder asked answered: the Ask panel's conversation is a list of these. */
+export interface AskTurn {
+  question: string;
+  answers: FolderAnswer[];
+}
+
 /** extension → webview */
 export type HostMessage =
   | { kind: 'relationship'; detail: RelationshipDetail }
-  | { kind: 'asking'; question: string }
-  | { kind: 'answer'; question: string; answer: AskResult }
+  /** The conversation so far and the folders that can be asked: sent whenever the Ask page (re)loads. */
+  | { kind: 'askState'; turns: AskTurn[]; folders: AskFolder[]; pending: { question: string; folders: AskFolder[] } | null }
+  | { kind: 'asking'; question: string; folders: AskFolder[] }
+  | { kind: 'answer'; turn: AskTurn }
   | { kind: 'scoringModel'; model: ScoringModelView }
   /** A request failed: shown in the panel in words, never as a blank page. */
   | { kind: 'error'; message: string };
@@ -24,7 +45,8 @@ export type ViewMessage =
   | { kind: 'openRelationship'; folder: string; id: string }
   /** Open a folder-relative file, at a passage when given. */
   | { kind: 'open'; folder: string; path: string; location?: Location }
-  | { kind: 'ask'; question: string };
+  /** `folder` asks one workspace folder; without it, every folder is asked. */
+  | { kind: 'ask'; question: string; folder?: string };
 
 const text = (maxLength: number) => string({ minLength: 1, maxLength });
 const location: Schema<Location> = object({
@@ -40,7 +62,7 @@ const VIEW_MESSAGES: { [K in ViewMessage['kind']]: Schema<Extract<ViewMessage, {
   reject: decision as Schema<Extract<ViewMessage, { kind: 'reject' }>>,
   openRelationship: object({ kind: oneOf(['openRelationship'] as const), folder: text(4096), id: text(200) }),
   open: object({ kind: oneOf(['open'] as const), folder: text(4096), path: text(4096), location: optional(location) }),
-  ask: object({ kind: oneOf(['ask'] as const), question: text(2000) }),
+  ask: object({ kind: oneOf(['ask'] as const), question: text(2000), folder: optional(text(4096)) }),
 };
 
 /** The message if it is one a webview may send, else the problems with it. */

@@ -46,10 +46,6 @@ export function activate(context: vscode.ExtensionContext): void {
   };
 
   const panels: PanelContext = { extensionUri: context.extensionUri, server, output, decided: () => proposals.refresh() };
-  const activeFolder = () => {
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    return (uri && vscode.workspace.getWorkspaceFolder(uri)?.uri.toString()) ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString();
-  };
   const reportFailure = (what: string) => (error: Error) => vscode.window.showErrorMessage(`Relata: ${what}: ${error.message}`);
   // New credentials reach the server only in the environment it starts with.
   const restartForCredentials = (said: string) => {
@@ -81,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerHoverProvider({ scheme: 'file' }, relataHoverProvider(server)),
     vscode.commands.registerCommand('relata.search', () => searchKnowledge(server)),
     vscode.commands.registerCommand('relata.showFileStatus', () => showFileStatus(server).catch(reportFailure('file status'))),
-    vscode.commands.registerCommand('relata.ask', () => showAsk(panels, activeFolder)),
+    vscode.commands.registerCommand('relata.ask', () => showAsk(panels)),
     vscode.commands.registerCommand('relata.showScoringModel', () => showScoringModel(panels)),
     vscode.commands.registerCommand('relata.refreshProposals', () => proposals.refresh()),
     vscode.commands.registerCommand('relata.filterProposals', () => filterProposals(proposals).catch(reportFailure('could not filter the proposals'))),

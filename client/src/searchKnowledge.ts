@@ -1,17 +1,22 @@
 // Relata: Search Knowledge: a quick pick whose results follow the typing (debounced, the
 // previous request cancelled), rendered by searchRows.ts; choosing a result opens its file at the
-// passage (the open copy, when the result is its original: openCopy.ts).
+// passage (the open copy, when the result is its original: openCopy.ts). Each row has two
+// buttons: the item's relationships (a list; choosing one opens its panel) and "why" in full.
 
 import * as vscode from 'vscode';
-import { ItemRequest, SearchRequest } from '../../shared/protocol.ts';
+import { ItemRequest, RelatedRequest, SearchRequest } from '../../shared/protocol.ts';
+import { relationshipRows } from './itemRelationshipRows.ts';
 import { openAt } from './openLocation.ts';
 import { pathToOpen } from './openCopy.ts';
-import { searchEntries, type SearchListEntry, type SearchRow } from './searchRows.ts';
+import { searchEntries, whyInFull, type SearchListEntry, type SearchRow } from './searchRows.ts';
 import type { ServerConnection } from './serverConnection.ts';
 
 const DEBOUNCE_MS = 200;
 
 type Pick = vscode.QuickPickItem & { row?: SearchRow };
+
+const RELATIONSHIPS_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('references'), tooltip: 'Show this item’s relationships' };
+const WHY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('question'), tooltip: 'Why this matched, in full' };
 
 function toPick(entry: SearchListEntry): Pick {
   switch (entry.kind) {
@@ -20,8 +25,22 @@ function toPick(entry: SearchListEntry): Pick {
     case 'notice':
       return { label: entry.label, detail: entry.detail, alwaysShow: true };
     case 'result':
-      return { label: entry.label, description: entry.description, detail: entry.detail, alwaysShow: true, row: entry };
+      return { label: entry.label, description: entry.description, detail: entry.detail, alwaysShow: true, buttons: [RELATIONSHIPS_BUTTON, WHY_BUTTON], row: entry };
   }
+}
+
+/** The item's relationships in a second list; choosing one opens the relationship panel. */
+async function showRelationships(server: ServerConnection, row: SearchRow): Promise<void> {
+  const uri = vscode.Uri.joinPath(vscode.Uri.parse(row.folder), ...row.result.path.split('/')).toString();
+  const related = await server.request(RelatedRequest.type, { uri });
+  const rows = related ? relationshipRows(related) : [];
+  const title = `Relationships of ${row.result.title ?? row.result.path}`;
+  if (rows.length === 0) {
+    void vscode.window.showInformationMessage(`Relata: ${row.result.path} has no relationships that were not rejected.`);
+    return;
+  }
+  const chosen = await vscode.window.showQuickPick(rows, { title, placeHolder: 'Choose one to open its evidence and review it' });
+  if (chosen) await vscode.commands.executeCommand('relata.openRelationship', { folder: related!.folder, id: chosen.relationship.id });
 }
 
 export function searchKnowledge(server: ServerConnection): void {
@@ -72,6 +91,22 @@ export function searchKnowledge(server: ServerConnection): void {
         return openAt(row.folder, target, row.result.passage?.location);
       })
       .catch((error: Error) => vscode.window.showErrorMessage(`Relata: could not open ${row.result.path}: ${error.message}`));
+  });
+  pick.onDidTriggerItemButton(({ button, item }) => {
+    const row = item.row;
+    if (!row) return;
+    if (button === WHY_BUTTON) {
+      // The list stays open behind the dialog, so the person returns to the same results.
+      const why = whyInFull(row);
+      pick.ignoreFocusOut = true;
+      void Promise.resolve(vscode.window.showInformationMessage(why.message, { modal: true, detail: why.detail })).finally(() => {
+        pick.ignoreFocusOut = false;
+        pick.show();
+      });
+      return;
+    }
+    pick.hide();
+    showRelationships(server, row).catch((error: Error) => vscode.window.showErrorMessage(`Relata: relationships of ${row.result.path}: ${error.message}`));
   });
   pick.onDidHide(() => {
     if (timer) clearTimeout(timer);

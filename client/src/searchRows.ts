@@ -1,10 +1,16 @@
-// How one search response becomes quick-pick rows: the title, relevance labelled as relative to
-// this result set, similarity as its own number, and the reasons it matched. An expanded result
-// leads with its "Not a direct match…" label; a result standing for copies of itself names them
-// first ("also: …"). Pure, so tested without VS Code.
+// How one search response becomes quick-pick rows. A row leads with the title; its description
+// says where the item is (path, place in the file, the folder in multi-root), relevance labelled
+// as relative to this result set and similarity as its own number; its detail names what matched
+// (the query's words found, the entity and its type, the figure stated) and quotes the passage
+// with those words marked. An expanded result leads with its "Not a direct match…" label; a
+// result standing for copies of itself names them first ("also: …"). When no result is a strong
+// match the folder's list opens by saying so. Everything shown is plain text: a document's title
+// or passage cannot become an icon. Pure, so tested without VS Code.
 
 import { describeAlso } from '../../shared/alsoText.ts';
 import type { FolderSearch } from '../../shared/protocol.ts';
+import { namedWords, wordMatches } from '../../shared/queryWords.ts';
+import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
 import type { SearchResultView } from '../../shared/types.ts';
 import { describeLocation } from './locations.ts';
 
@@ -14,6 +20,7 @@ export interface SearchRow {
   description: string;
   detail: string;
   folder: string;
+  folderName: string;
   result: SearchResultView;
 }
 
@@ -32,19 +39,65 @@ export type SearchListEntry = SearchRow | SearchSeparator | SearchNotice;
 
 const figure = (value: number) => value.toFixed(2);
 
-export function describeResult(result: SearchResultView): { description: string; detail: string } {
-  const similarity = result.semantic_similarity === null ? 'similarity n/a' : `similarity ${figure(result.semantic_similarity)}`;
-  const where = result.passage ? ` · ${describeLocation(result.passage.location)}` : '';
-  const reasons = [...result.why_matched];
-  if (result.expanded_via && !reasons.some((reason) => reason.startsWith('Not a direct match'))) {
+/** Quick-pick text renders `$(name)` as an icon; text from a document is shown as written. */
+export function plainText(text: string): string {
+  return text.replace(/\$\(/g, '\\$(');
+}
+
+/** Marks around the query's words in a quoted passage (the quick pick has no highlights for an extension to set). */
+export const MARK_OPEN = '«';
+export const MARK_CLOSE = '»';
+
+/** Characters of passage quoted in a row, around the first word the query found. */
+const SNIPPET_CHARS = 140;
+/** How much of the text before that word is kept, so the word is read in its sentence. */
+const LEAD_CHARS = 40;
+
+/** The passage around the first query word it holds, the query's words marked, on one line. */
+export function passageSnippet(text: string, query: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const matches = wordMatches(flat, namedWords(query));
+  let start = Math.max(0, (matches[0]?.start ?? 0) - LEAD_CHARS);
+  if (start > 0) start = flat.indexOf(' ', start) + 1 || start;
+  let end = Math.min(flat.length, start + SNIPPET_CHARS);
+  if (end < flat.length) end = flat.lastIndexOf(' ', end) > start ? flat.lastIndexOf(' ', end) : end;
+  let quoted = '';
+  let at = start;
+  for (const match of matches.filter((candidate) => candidate.start >= start && candidate.end <= end)) {
+    quoted += `${flat.slice(at, match.start)}${MARK_OPEN}${flat.slice(match.start, match.end)}${MARK_CLOSE}`;
+    at = match.end;
+  }
+  quoted += flat.slice(at, end);
+  return plainText(`“${start > 0 ? '…' : ''}${quoted}${end < flat.length ? '…' : ''}”`);
+}
+
+const quotedWords = (words: readonly string[]) => words.map((word) => `"${word}"`).join(', ');
+
+/** Short reasons that name what matched, in the order a person checks them. */
+export function namedReasons(result: SearchResultView): string[] {
+  const reasons: string[] = [];
+  if (result.also && result.also.length > 0) reasons.push(describeAlso(result.also));
+  if (result.expanded_via) {
     const via = result.expanded_via;
     const review = via.status === 'confirmed' ? 'confirmed' : 'suggested by analysis, not yet reviewed';
-    reasons.unshift(`Not a direct match. Reached because this item ${via.type.replace(/_/g, ' ')} a matching item — strength ${figure(via.score)} (${review}).`);
+    reasons.push(`Not a direct match. Reached because this item ${via.type.replace(/_/g, ' ')} a matching item — strength ${figure(via.score)} (${review}).`);
   }
-  if (result.also && result.also.length > 0) reasons.unshift(describeAlso(result.also));
+  const matched = result.matched;
+  if (matched && matched.words.length > 0) reasons.push(`contains ${quotedWords(matched.words)}`);
+  if (matched && matched.names.length > 0) reasons.push(`names ${matched.names.join(', ')}`);
+  if (matched && matched.figures.length > 0) reasons.push(`states ${matched.figures.join(', ')}`);
+  if ((result.contributions.vector ?? 0) > 0 && result.semantic_similarity !== null) reasons.push('close in meaning');
+  if (reasons.length === 0 && result.why_matched.length > 0) reasons.push(...result.why_matched.slice(0, 1));
+  return reasons.map(plainText);
+}
+
+export function describeResult(result: SearchResultView, query: string, folderName: string | null): { description: string; detail: string } {
+  const similarity = result.semantic_similarity === null ? 'similarity n/a' : `similarity ${figure(result.semantic_similarity)}`;
+  const where = [result.path, ...(result.passage ? [describeLocation(result.passage.location)] : []), ...(folderName ? [`in ${folderName}`] : [])];
+  const snippet = result.passage ? [passageSnippet(result.passage.text, query)] : [];
   return {
-    description: `relevance ${figure(result.query_relevance)} (relative to these results) · ${similarity}${where}`,
-    detail: reasons.join(' · '),
+    description: `${plainText(where.join(' · '))} · relevance ${figure(result.query_relevance)} (relative to these results) · ${similarity}`,
+    detail: [...namedReasons(result), ...snippet].join(' · '),
   };
 }
 
@@ -52,20 +105,69 @@ export function searchEntries(folders: readonly FolderSearch[]): SearchListEntry
   const entries: SearchListEntry[] = [];
   const several = folders.length > 1;
   for (const folder of folders) {
-    if (several) entries.push({ kind: 'separator', label: folder.name });
+    if (several) entries.push({ kind: 'separator', label: plainText(folder.name) });
     if (folder.error !== undefined) {
-      entries.push({ kind: 'notice', label: `$(warning) ${folder.name}: search failed`, detail: folder.error });
+      entries.push({ kind: 'notice', label: `$(warning) ${plainText(folder.name)}: search failed`, detail: plainText(folder.error) });
       continue;
     }
     for (const unavailable of folder.response.unavailable_paths) {
-      entries.push({ kind: 'notice', label: `$(info) ${unavailable.path.replace(/_/g, ' ')} search unavailable`, detail: unavailable.reason });
+      entries.push({ kind: 'notice', label: `$(info) ${unavailable.path.replace(/_/g, ' ')} search unavailable`, detail: plainText(unavailable.reason) });
+    }
+    if (folder.response.weak_match) {
+      entries.push({
+        kind: 'notice',
+        label: `$(info) ${WEAK_MATCH_NOTICE}`,
+        detail: 'No result contains most of your words, names what you named or is close in meaning; relevance is still relative to these results.',
+      });
     }
     for (const result of folder.response.results) {
-      entries.push({ kind: 'result', label: result.title ?? result.path, ...describeResult(result), folder: folder.folder, result });
+      entries.push({
+        kind: 'result',
+        label: plainText(result.title ?? result.path),
+        ...describeResult(result, folder.response.query, several ? folder.name : null),
+        folder: folder.folder,
+        folderName: folder.name,
+        result,
+      });
     }
   }
   if (!entries.some((entry) => entry.kind === 'result')) {
     entries.push({ kind: 'notice', label: 'No matching items', detail: 'Try other words; lexical search matches words, semantic search meaning.' });
   }
   return entries;
+}
+
+const PATH_NAMES: Record<string, string> = {
+  lexical_items: 'words in the whole item',
+  lexical_chunks: 'words in a passage',
+  vector: 'meaning (vector)',
+  entity: 'names (entities)',
+  title: 'title',
+  expansion: 'relationship expansion',
+  confirmed_relationship: 'confirmed relationship',
+  recency: 'recency',
+};
+
+/** "Why" in full, for a dialog: every reason as the engine wrote it, and each path's share of the relevance. */
+export function whyInFull(row: SearchRow): { message: string; detail: string } {
+  const { result } = row;
+  const contributions = Object.entries(result.contributions)
+    .filter(([, value]) => (value ?? 0) > 0)
+    .sort(([, a], [, b]) => (b ?? 0) - (a ?? 0))
+    .map(([path, value]) => `  ${PATH_NAMES[path] ?? path}: ${figure(value ?? 0)}`);
+  const lines = [
+    `${result.path}${result.passage ? `, ${describeLocation(result.passage.location)}` : ''} in ${row.folderName}`,
+    '',
+    'Why it matched:',
+    ...result.why_matched.map((reason) => `• ${reason}`),
+    ...(result.also && result.also.length > 0 ? [`• ${describeAlso(result.also)}`] : []),
+    '',
+    `Relevance ${figure(result.query_relevance)}: relative to this result set (the best is 1.00), not a probability. Its parts, by search path:`,
+    ...contributions,
+    '',
+    result.semantic_similarity === null
+      ? 'Similarity: none yet (the item has no vectors).'
+      : `Similarity ${figure(result.semantic_similarity)}: the cosine between your query and the closest passage, not a probability and not part of relevance.`,
+  ];
+  return { message: `Why "${result.title ?? result.path}" matched`, detail: lines.join('\n') };
 }

@@ -17,6 +17,10 @@ unset PORT
 (cd "$repo" && npm run --silent build && node scripts/package-vsix.mjs "$work/relata.vsix")
 
 cp -r "$repo/docs/demo" "$work/demo"
+# A second folder for the multi-root steps: a workspace of the demo and a small site folder.
+mkdir -p "$work/second-site"
+printf '# Crane inspection, second site\n\nThe gantry crane at the second site was refurbished by Example Ltd in June 2025. The refurbishment cost EUR 38,000.\n' >"$work/second-site/crane-inspection.md"
+printf '{ "folders": [ { "path": "%s" }, { "path": "%s" } ] }\n' "$work/demo" "$work/second-site" >"$work/two-folders.code-workspace"
 cat > "$work/user/User/settings.json" <<JSON
 {
   "relata.store.dataLocation": "$work/data",
@@ -45,6 +49,7 @@ for _ in $(seq 1 60); do
 done
 
 status=0
-node "$here/scenario.mjs" --url "http://127.0.0.1:$port/?folder=$work/demo" --screenshots "$here/screenshots" --logs "$work" || status=$?
+node "$here/scenario.mjs" --url "http://127.0.0.1:$port/?folder=$work/demo" --multi-root-url "http://127.0.0.1:$port/?workspace=$work/two-folders.code-workspace" \
+  --screenshots "$here/screenshots" --logs "$work" || status=$?
 echo "e2e: $(( $(date +%s) - started )) s in all (build, package, install, scenario)" >&2
 exit $status

@@ -2,7 +2,9 @@
 // chromium: indexing finishes (status bar), Search Knowledge opens a result at its passage, the
 // hover shows mentions over a name and related items over the title, a proposal is confirmed in the tree and moves to
 // Confirmed, the relationship panel shows the signals and the contradiction's figures, and Ask
-// shows "Sources used" and "Uncertainty and conflicts". Each step saves a screenshot. A step whose
+// shows "Sources used" and "Uncertainty and conflicts"; search rows name their path and what
+// matched, a weak match says so, Ask quotes the answering sentences highlighted and keeps its
+// conversation, and a two-folder workspace asks both folders. Each step saves a screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
 
 import { mkdirSync } from 'node:fs';
@@ -10,7 +12,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
-const { values } = parseArgs({ options: { url: { type: 'string' }, screenshots: { type: 'string' }, logs: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { url: { type: 'string' }, screenshots: { type: 'string' }, logs: { type: 'string' }, 'multi-root-url': { type: 'string' } },
+});
 const screenshots = values.screenshots ?? path.join(import.meta.dirname, 'screenshots');
 mkdirSync(screenshots, { recursive: true });
 
@@ -379,6 +383,139 @@ try {
     await pointAt(/^Example\sLtd\scarried\sout/);
     await relataHover.first().waitFor({ state: 'visible', timeout: 20_000 });
     return 'nothing over "Prepared"; the name hover over "Example Ltd"';
+  });
+
+  /** Types a query into Search Knowledge and returns the rows once the results for it are shown. */
+  async function searchFor(query, expected) {
+    await runCommand('Relata: Search Knowledge');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill(query);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: expected }).first();
+    await row.waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(300);
+    // textContent: a row's detail line is not always part of its innerText.
+    return page.locator('.quick-input-list .monaco-list-row').allTextContents();
+  }
+
+  await step('Search rows show the path and name what matched, with the words marked', async () => {
+    const rows = await searchFor('gantry crane refurbishment cost', /relevance|Search failed|No matching/);
+    const first = rows.find((row) => /relevance/.test(row));
+    if (!first) throw new Error(`no result row: ${rows.join(' | ').slice(0, 300)}`);
+    if (!/[\w-]+\.(md|txt|docx|pdf|json) · (lines|pages|paragraphs) \d/.test(first)) throw new Error(`the first row shows no path: ${first}`);
+    if (!/contains [^·]*"(crane|refurbishment|cost)"/.test(first)) throw new Error(`the first row does not name the words found: ${first}`);
+    if (!/«(crane|refurbishment|cost)»/i.test(first)) throw new Error(`the passage has no marked words: ${first}`);
+    if (rows.some((row) => /\*\*|\$\(/.test(row))) throw new Error('a row shows markup as text');
+    return first.replace(/\s+/g, ' ').slice(0, 160);
+  });
+
+  await step('Why in full, from the row button', async () => {
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'relevance' }).first();
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Why this matched"]').click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 10_000 });
+    const text = await dialog.innerText();
+    if (!/Why it matched:/.test(text) || !/not a probability/.test(text)) throw new Error(`the dialog does not explain the match: ${text.slice(0, 200)}`);
+    await shot('search-why-in-full');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    return text.split('\n').find((line) => /contains/.test(line))?.trim() ?? 'reasons and contributions';
+  });
+
+  await step('A row button lists the item’s relationships', async () => {
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'relevance' }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Show this item"]').click();
+    const related = page.locator('.quick-input-list .monaco-list-row', { hasText: /strength \d\.\d\d \(not a probability\)/ }).first();
+    await related.waitFor({ timeout: 20_000 });
+    const texts = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+    return `${texts.length} relationships, e.g. ${texts[0].replace(/\s+/g, ' ').slice(0, 100)}`;
+  });
+
+  await step('A weak match says so', async () => {
+    // Of four words only "budget" is in the demo folder, and nothing is close in meaning.
+    const rows = await searchFor('zebra savannah migration budget', /No strong match|No matching|relevance/);
+    if (!rows.some((row) => row.includes('No strong match; these are the closest items.'))) throw new Error(`no weak-match notice: ${rows.join(' | ').slice(0, 200)}`);
+    if (!rows.some((row) => /relevance 1\.00/.test(row))) throw new Error('the closest items are not listed under the notice');
+    return rows[0].split('\n')[0];
+  });
+
+  await step('Ask without a model shows the passages with the answering sentences highlighted, and keeps the conversation', async () => {
+    await page.keyboard.press('Escape');
+    await closeAllEditors();
+    await runCommand('Relata: Ask');
+    const question = 'What was the final cost of the GC-2 refurbishment?';
+    let frame = await webviewFrame('Ask Relata');
+    await frame.locator('textarea').fill(question);
+    await frame.locator('textarea').press('Enter');
+    const deadline = Date.now() + 120_000;
+    // The newest turn is this question's, answered (the page may first redraw the earlier conversation).
+    const newest = () => frame.locator('.turn').last();
+    while (!(await newest().innerText().catch(() => '')).includes(question) || (await newest().innerText()).includes('Retrieving')) {
+      if (Date.now() > deadline) throw new Error('no answer within 120 s');
+      await page.waitForTimeout(500);
+    }
+    const before = await frame.locator('.turn').count();
+    const last = newest();
+    const highlighted = await last.locator('mark.hit').count();
+    if (highlighted === 0) throw new Error('no sentence is highlighted in the sources');
+    const marked = await last.locator('mark.hit strong').allInnerTexts();
+    if (!marked.some((text) => /42,000|51,500|cost/i.test(text))) throw new Error(`the marked words are ${marked.join(', ')}`);
+    const paths = await last.locator('.source-path').allInnerTexts();
+    if (paths.length === 0 || !paths.every((text) => /\.(md|txt|docx|pdf|json) · (lines|pages|paragraphs) \d/.test(text))) throw new Error(`sources without paths: ${paths.join(' | ')}`);
+    if ((await last.locator('.gap').count()) === 0) throw new Error('every passage is quoted whole');
+    const top = await last.evaluate((element) => element.getBoundingClientRect().top);
+    if (top < -5 || top > 200) throw new Error(`the new answer is not scrolled into view (its top is at ${top}px)`);
+    await shot('ask-highlighted-passages');
+    // Closed and reopened in the same window, the conversation is still there.
+    await closeAllEditors();
+    await runCommand('Relata: Ask');
+    frame = await webviewFrame(question);
+    const turns = await frame.locator('.turn').count();
+    if (turns < before) throw new Error(`reopened with ${turns} turn(s)`);
+    return `${highlighted} highlighted sentence(s), marked: ${[...new Set(marked)].slice(0, 5).join(', ')}; ${paths.length} sources with paths; ${turns} turns after reopening`;
+  });
+
+  await step('Multi-root: Ask asks every folder and says which', async () => {
+    if (!values['multi-root-url']) throw new Skip('no --multi-root-url given');
+    // Under load code-server has once opened the workspace with none of its folders ("Relata: no
+    // folder"); a reload reads the workspace file again.
+    const explorerShowsBoth = () =>
+      page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'second-site' }).first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
+    await page.goto(values['multi-root-url']);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    if (!(await explorerShowsBoth())) {
+      await page.reload();
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      if (!(await explorerShowsBoth())) throw new Error(`the workspace opened without its folders: ${await statusBarText()}`);
+    }
+    const from = performance.now();
+    for (;;) {
+      const text = await statusBarText();
+      if (/Relata: \d+ indexed/.test(text)) break;
+      if (performance.now() - from > INDEXING_TIMEOUT_MS) throw new Error(`still "${text}"`);
+      await page.waitForTimeout(500);
+    }
+    await runCommand('Relata: Ask');
+    const frame = await webviewFrame('Ask Relata');
+    const options = await frame.locator('select option').allInnerTexts();
+    if (!options.includes('All folders (2)')) throw new Error(`no choice of folders: ${options.join(', ')}`);
+    await frame.locator('textarea').fill('Who refurbished the gantry crane and what did it cost?');
+    await frame.locator('textarea').press('Enter');
+    const deadline = Date.now() + 120_000;
+    let text = '';
+    for (;;) {
+      text = await webviewText(frame);
+      if (/Asked all folders: .+, .+/.test(text) && !text.includes('Retrieving')) break;
+      if (Date.now() > deadline) throw new Error(`no answer from both folders within 120 s: ${text.slice(-300)}`);
+      await page.waitForTimeout(500);
+    }
+    const headings = await frame.locator('.folder-answer h2').allInnerTexts();
+    if (headings.length !== 2) throw new Error(`answers shown: ${headings.join(', ')}`);
+    await frame.evaluate(() => document.querySelector('.folder-answer:last-child h2')?.scrollIntoView({ block: 'start' }));
+    await shot('ask-multi-root');
+    return `${text.match(/Asked all folders: [^\n]+/)[0]}; ${headings.join(', ')}`;
   });
 } finally {
   await context.close();

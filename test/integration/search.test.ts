@@ -109,7 +109,7 @@ test('query-rank-v1 stays selectable and fuses the same retrieval', async () => 
 test('expanded results are labelled, never through a rejected relationship, and confirmed-only expands through confirmed ones alone', async () => {
   const check = (response: SearchResponse, confirmedOnly: boolean) => {
     for (const result of response.results.filter((r) => r.expanded_via)) {
-      assert.match(result.why_matched[0]!, /^Not a direct match\. Reached because this item \*\*.+\*\* a matching item — strength \d\.\d\d \(.+\)\.$/);
+      assert.match(result.why_matched[0]!, /^Not a direct match\. Reached because this item [a-z ]+ a matching item — strength \d\.\d\d \(.+\)\.$/);
       assert.notEqual(result.expanded_via!.status, 'rejected');
       if (confirmedOnly) assert.equal(result.expanded_via!.status, 'confirmed');
       assert.ok(result.expanded_via!.score >= 0.45);
@@ -146,8 +146,9 @@ test('relata search prints one JSON object with --json and a readable list witho
   assert.equal(response.query, 'Example Ltd');
   assert.equal(response.results.length, 3);
   assert.deepEqual(Object.keys(response.results[0]), [
-    'item_id', 'title', 'path', 'query_relevance', 'semantic_similarity', 'why_matched', 'contributions', 'expanded_via', 'passage',
+    'item_id', 'title', 'path', 'query_relevance', 'semantic_similarity', 'why_matched', 'contributions', 'expanded_via', 'passage', 'matched',
   ]);
+  assert.ok(response.results[0].matched.names.some((name: string) => /Example Ltd/.test(name)), 'what matched is named');
   const text = run(['Example Ltd', '--limit', '3', '--rank-version', 'v1']);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /\(query-rank-v1\)/);

@@ -1,10 +1,14 @@
-// Search results in the quick pick: relevance labelled as relative to this result set, similarity
-// as its own number, the reasons it matched, and the "Not a direct match…" label for expansions.
+// Search results in the quick pick: where each item is, relevance labelled as relative to this
+// result set, similarity as its own number, what it matched named, the passage with the query's
+// words marked, the "Not a direct match…" label for expansions, the weak-match notice, text from
+// documents shown as text, and "why" in full.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SearchResultView } from '../../shared/types.ts';
-import { searchEntries } from '../../client/src/searchRows.ts';
+import { relationshipRows } from '../../client/src/itemRelationshipRows.ts';
+import { passageSnippet, searchEntries, whyInFull } from '../../client/src/searchRows.ts';
+import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
 
 const result = (overrides: Partial<SearchResultView>): SearchResultView => ({
   item_id: 'i1', title: 'GC-2 refurbishment', path: 'maintenance/gc2.md', query_relevance: 1, semantic_similarity: 0.891,
@@ -12,13 +16,82 @@ const result = (overrides: Partial<SearchResultView>): SearchResultView => ({
   passage: { text: '…', chunk_id: 'c1', location: { kind: 'lines', start: 5, end: 12 } }, ...overrides,
 });
 
-test('a row shows relevance as relative, similarity separately, the passage and why it matched', () => {
-  const [row] = searchEntries([{ folder: 'file:///demo', name: 'demo', response: { rank_version: 'query-rank-v1', query: 'crane', results: [result({})], unavailable_paths: [] } }]);
-  assert.equal(row?.kind, 'result');
-  if (row?.kind !== 'result') return;
+test('a row shows its path and place, relevance as relative, similarity separately, and names what matched', () => {
+  const matched = result({
+    contributions: { lexical_chunks: 0.6, vector: 0.3, entity: 0.1 },
+    matched: { words: ['crane', 'cost'], names: ['Example Ltd (organisation)'], figures: ['cost 51500 EUR'] },
+    passage: { text: 'The final cost of the\ncrane was EUR 51,500.', chunk_id: 'c1', location: { kind: 'lines', start: 5, end: 12 } },
+  });
+  const [row] = searchEntries([{ folder: 'file:///demo', name: 'demo', response: { rank_version: 'query-rank-v1', query: 'crane cost', results: [matched], unavailable_paths: [] } }]);
+  if (row?.kind !== 'result') return assert.fail('expected a result row');
   assert.equal(row.label, 'GC-2 refurbishment');
-  assert.equal(row.description, 'relevance 1.00 (relative to these results) · similarity 0.89 · lines 5-12');
-  assert.match(row.detail, /contains words from your query/);
+  assert.equal(row.description, 'maintenance/gc2.md · lines 5-12 · relevance 1.00 (relative to these results) · similarity 0.89');
+  assert.equal(
+    row.detail,
+    'contains "crane", "cost" · names Example Ltd (organisation) · states cost 51500 EUR · close in meaning · “The final «cost» of the «crane» was EUR 51,500.”',
+  );
+});
+
+test('two items with one title are told apart by path, and in multi-root by folder', () => {
+  const entries = searchEntries([
+    { folder: 'file:///a', name: 'site-a', response: { rank_version: 'v', query: 'q', results: [result({ path: 'x/report.md', title: 'Report' })], unavailable_paths: [] } },
+    { folder: 'file:///b', name: 'site-b', response: { rank_version: 'v', query: 'q', results: [result({ path: 'y/report.md', title: 'Report' })], unavailable_paths: [] } },
+  ]);
+  const rows = entries.filter((entry) => entry.kind === 'result');
+  assert.deepEqual(rows.map((row) => row.label), ['Report', 'Report']);
+  assert.match(rows[0]!.description, /^x\/report\.md · lines 5-12 · in site-a · relevance/);
+  assert.match(rows[1]!.description, /^y\/report\.md · lines 5-12 · in site-b · relevance/);
+});
+
+test('a title or passage written like an icon is shown as text', () => {
+  const [row] = searchEntries([{ folder: 'file:///a', name: 'a', response: { rank_version: 'v', query: 'q', results: [result({ title: '$(alert) Urgent', passage: { text: 'see $(zap) here', chunk_id: 'c', location: { kind: 'lines', start: 1, end: 1 } } })], unavailable_paths: [] } }]);
+  if (row?.kind !== 'result') return assert.fail('expected a result row');
+  assert.equal(row.label, '\\$(alert) Urgent');
+  assert.match(row.detail, /see \\\$\(zap\) here/);
+});
+
+test('the passage quoted is the part around the first query word, with every query word marked', () => {
+  const text = `${'Background words that say nothing in particular. '.repeat(4)}The gantry crane refurbishment cost EUR 51,500, and the cranes were tested. ${'More filler text. '.repeat(10)}`;
+  const snippet = passageSnippet(text, 'what did the crane refurbishment cost');
+  assert.match(snippet, /^“…/);
+  assert.match(snippet, /…”$/);
+  assert.match(snippet, /«crane» «refurbishment» «cost» EUR 51,500, and the «cranes» were tested/);
+  assert.ok(snippet.length < 170, snippet);
+  assert.equal(passageSnippet('Nothing here matches.', 'zebra'), '“Nothing here matches.”');
+});
+
+test('a weak match is said before the closest items, and relevance stays relative', () => {
+  const entries = searchEntries([{ folder: 'file:///a', name: 'a', response: { rank_version: 'v', query: 'q', results: [result({})], unavailable_paths: [], weak_match: true } }]);
+  assert.deepEqual(entries.map((entry) => entry.kind), ['notice', 'result']);
+  assert.equal(entries[0]!.label, `$(info) ${WEAK_MATCH_NOTICE}`);
+  const row = entries[1];
+  assert.match(row?.kind === 'result' ? row.description : '', /relevance 1\.00 \(relative to these results\)/);
+});
+
+test('"why" in full lists every reason, each path\'s part of the relevance, and what each number is not', () => {
+  const [row] = searchEntries([{ folder: 'file:///demo', name: 'demo', response: { rank_version: 'v', query: 'crane', results: [result({
+    why_matched: ['A passage of this item contains "crane" from your query.', 'This version was indexed today.'],
+    contributions: { lexical_chunks: 0.8, recency: 0.2 },
+  })], unavailable_paths: [] } }]);
+  if (row?.kind !== 'result') return assert.fail('expected a result row');
+  const why = whyInFull(row);
+  assert.equal(why.message, 'Why "GC-2 refurbishment" matched');
+  assert.match(why.detail, /^maintenance\/gc2\.md, lines 5-12 in demo\n/);
+  assert.match(why.detail, /• A passage of this item contains "crane" from your query\.\n• This version was indexed today\./);
+  assert.match(why.detail, /words in a passage: 0\.80\n  recency: 0\.20/);
+  assert.match(why.detail, /relative to this result set \(the best is 1\.00\), not a probability/);
+  assert.match(why.detail, /Similarity 0\.89: .*not a probability and not part of relevance/);
+});
+
+test('an item\'s relationships read from its own end, with strength and review status', () => {
+  const ref = (id: string, path: string) => ({ item_id: id, path, title: null });
+  const view = (from: string, to: string, type: 'updates' | 'contradicts') => ({
+    id: `${from}-${to}`, from: ref(from, `${from}.md`), to: ref(to, `${to}.md`), type, score: 0.684, score_version: 'v', status: 'pending' as const,
+    near_duplicate: false, signals: [], produced_by: 'discover@1', created_at: '', updated_at: '', decided_by: null, decided_at: null, note: null, changed_since_decision: null,
+  });
+  const rows = relationshipRows({ folder: 'file:///a', item: ref('me', 'me.md'), relationships: [view('other', 'me', 'updates'), view('me', 'memo', 'contradicts')], mentions: [] });
+  assert.deepEqual(rows.map((row) => row.label), ['is updated by other.md', 'contradicts memo.md']);
+  assert.equal(rows[0]!.description, 'strength 0.68 (not a probability) · suggested by analysis, not yet reviewed');
 });
 
 test('an expanded result leads with its Not a direct match label', () => {
@@ -27,6 +100,7 @@ test('an expanded result leads with its Not a direct match label', () => {
   if (row?.kind !== 'result') return assert.fail('expected a result row');
   assert.match(row.description, /similarity n\/a$/);
   assert.equal(row.detail, 'Not a direct match. Reached because this item updates a matching item — strength 0.68 (suggested by analysis, not yet reviewed).');
+  assert.doesNotMatch(row.detail, /\*\*/);
 });
 
 test('several folders are separate result sets; failures and unavailable paths are said, not hidden', () => {

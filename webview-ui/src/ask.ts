@@ -1,18 +1,50 @@
 // The Ask panel: a question, then the answer from stored knowledge with "Sources used" (each
-// opens its file at the passage; one for each group of near-duplicates, naming the others) and
-// "Uncertainty and conflicts" (each disagreement once, with the sources on each side). When the model's output was
-// rejected, the retrieval and the reason are still shown; with no model configured, it says how
-// to configure one.
+// with its path, opening its file at the passage; one for each group of near-duplicates, naming
+// the others; the passage quoted around its sentences that hold the question's words or figures,
+// highlighted: passageView.ts) and "Uncertainty and conflicts" (each disagreement once, with the
+// sources on each side). When the model's output was rejected, the retrieval and the reason are
+// still shown; with no model configured, it says how to configure one. In a multi-root window
+// the person asks every folder or one, and each answer says which folder it is from. The
+// conversation is the extension's (askConversation.ts): the page redraws it when it loads.
 
 import { describeAlso } from '../../shared/alsoText.ts';
 import type { AskResult } from '../../shared/protocol.ts';
+import type { AskFolder, AskTurn } from '../../shared/webviewMessages.ts';
 import { action, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
+import { passageView } from './passageView.ts';
 
-const conversation: HTMLElement[] = [];
-let pending: HTMLElement | null = null;
+let turns: AskTurn[] = [];
+let folders: AskFolder[] = [];
+let pending: { question: string; folders: AskFolder[] } | null = null;
+let failure: string | null = null;
 
-function sources(folder: string, result: AskResult['result']): HTMLElement {
+const ALL_FOLDERS = '';
+
+/** A passage as quoted: the sentences that answer highlighted, the question's words and figures marked, the rest left out. */
+function quotedPassage(text: string, question: string): HTMLElement {
+  return h(
+    'blockquote',
+    { class: 'passage' },
+    ...passageView(text, question).flatMap((part) => {
+      if (part.kind === 'gap') return [h('span', { class: 'gap muted' }, ' … ')];
+      if (!part.highlighted) return [h('span', {}, `${part.text} `)];
+      const pieces: (HTMLElement | string)[] = [];
+      let at = 0;
+      for (const mark of part.marks) {
+        pieces.push(part.text.slice(at, mark.start), h('strong', {}, part.text.slice(mark.start, mark.end)));
+        at = mark.end;
+      }
+      pieces.push(part.text.slice(at));
+      return [h('mark', { class: 'hit' }, ...pieces), ' '];
+    }),
+  );
+}
+
+const place = (location: AskResult['result']['sources'][number]['location']) =>
+  `${{ lines: 'lines', pages: 'pages', blocks: 'paragraphs' }[location.kind]} ${location.start}${location.end !== location.start ? `-${location.end}` : ''}`;
+
+function sources(folder: string, result: AskResult['result'], question: string): HTMLElement {
   return h(
     'section',
     {},
@@ -28,9 +60,9 @@ function sources(folder: string, result: AskResult['result']): HTMLElement {
               {},
               h('strong', {}, `[${source.label}] `),
               action(source.title ?? source.path, () => send({ kind: 'open', folder, path: source.path, location: source.location })),
-              h('span', { class: 'muted' }, ` ${source.path}, ${source.location.kind} ${source.location.start}${source.location.end !== source.location.start ? `-${source.location.end}` : ''}`),
+              h('div', { class: 'source-path' }, `${source.path} · ${place(source.location)}`),
               ...(source.also && source.also.length > 0 ? [h('div', { class: 'muted' }, describeAlso(source.also))] : []),
-              h('blockquote', {}, source.passage),
+              quotedPassage(source.passage, question),
             ),
           ),
         ),
@@ -76,7 +108,7 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
   return h('section', {}, h('h3', {}, 'Uncertainty and conflicts'), h('ul', {}, ...notes));
 }
 
-function answerBlock({ folder, result }: AskResult): HTMLElement {
+function answerBlock({ folder, result }: AskResult, question: string): HTMLElement {
   const body: HTMLElement[] = [];
   if (result.answer !== null) {
     body.push(h('p', { class: 'answer' }, result.answer));
@@ -94,7 +126,37 @@ function answerBlock({ folder, result }: AskResult): HTMLElement {
     body.push(h('p', { class: 'notice' }, `The model's output was rejected: ${result.rejected_reason}. The retrieval below is unaffected.`));
   }
   if (result.model) body.push(h('p', { class: 'muted' }, `Model: ${result.model}`));
-  return h('div', { class: 'turn-answer' }, ...body, sources(folder, result), uncertainty(folder, result));
+  return h('div', { class: 'turn-answer' }, ...body, sources(folder, result, question), uncertainty(folder, result));
+}
+
+const askedText = (asked: AskFolder[]) => (folders.length > 1 ? `Asked ${asked.length === folders.length ? 'all folders' : 'one folder'}: ${asked.map((folder) => folder.name).join(', ')}` : null);
+
+function turnBlock(turn: AskTurn): HTMLElement {
+  const several = turn.answers.length > 1;
+  const asked = askedText(turn.answers.map((answer) => answer.folder));
+  return h(
+    'div',
+    { class: 'turn' },
+    h('div', { class: 'turn-question' }, h('strong', {}, 'You: '), turn.question, asked ? h('div', { class: 'muted asked' }, asked) : null),
+    ...turn.answers.map((answer) =>
+      h(
+        'div',
+        { class: 'folder-answer' },
+        several || folders.length > 1 ? h('h2', {}, `From ${answer.folder.name}`) : null,
+        answer.answer ? answerBlock(answer.answer, turn.question) : h('p', { class: 'error' }, answer.error ?? 'no answer'),
+      ),
+    ),
+  );
+}
+
+const folderChoice = h('select', { 'aria-label': 'Folders to ask' });
+function drawFolderChoice(): void {
+  const chosen = folderChoice.value;
+  folderChoice.replaceChildren(
+    h('option', { value: ALL_FOLDERS }, `All folders (${folders.length})`),
+    ...folders.map((folder) => h('option', { value: folder.uri }, folder.name)),
+  );
+  folderChoice.value = folders.some((folder) => folder.uri === chosen) ? chosen : ALL_FOLDERS;
 }
 
 const input = h('textarea', { rows: '2', placeholder: 'Ask a question about this folder’s documents', 'aria-label': 'Question' });
@@ -102,7 +164,7 @@ const ask = () => {
   const question = input.value.trim();
   if (!question) return;
   input.value = '';
-  send({ kind: 'ask', question });
+  send({ kind: 'ask', question, ...(folders.length > 1 && folderChoice.value !== ALL_FOLDERS ? { folder: folderChoice.value } : {}) });
 };
 input.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey) {
@@ -111,29 +173,47 @@ input.addEventListener('keydown', (event) => {
   }
 });
 
-function draw(): void {
+/** Draws the page; `scrollTo` brings the newest turn's top into view (the composer stays pinned below). */
+function draw(scrollTo: 'newest' | null = null): void {
+  const blocks = turns.map(turnBlock);
+  const waiting = pending
+    ? h(
+        'div',
+        { class: 'turn' },
+        h('div', { class: 'turn-question' }, h('strong', {}, 'You: '), pending.question, ...[askedText(pending.folders)].filter(Boolean).map((text) => h('div', { class: 'muted asked' }, text!))),
+        h('p', { class: 'muted' }, 'Retrieving and answering…'),
+      )
+    : null;
   render(
     h('h1', {}, 'Ask Relata'),
     h('p', { class: 'muted' }, 'Answers come only from the retrieved passages, with their sources. Treat them as summaries of sources, not as authority.'),
-    h('div', { class: 'conversation' }, ...conversation, pending),
-    h('div', { class: 'composer' }, input, action('Ask', ask, 'primary')),
+    h('div', { class: 'conversation' }, ...blocks, waiting, failure ? h('p', { class: 'error' }, failure) : null),
+    h('div', { class: 'composer' }, folders.length > 1 ? folderChoice : null, input, action('Ask', ask, 'primary')),
   );
+  const newest = waiting ?? blocks.at(-1);
+  if (scrollTo === 'newest' && newest) newest.scrollIntoView({ block: 'start' });
   input.focus();
 }
 
 onHostMessage((message) => {
-  if (message.kind === 'asking') {
-    conversation.push(h('div', { class: 'turn-question' }, h('strong', {}, 'You: '), message.question));
-    pending = h('p', { class: 'muted' }, 'Retrieving and answering…');
+  if (message.kind === 'askState') {
+    turns = [...message.turns];
+    folders = message.folders;
+    pending = message.pending;
+    drawFolderChoice();
+    if (folders.length > 1) input.placeholder = 'Ask a question about these folders’ documents';
+  } else if (message.kind === 'asking') {
+    pending = { question: message.question, folders: message.folders };
+    failure = null;
   } else if (message.kind === 'answer') {
     pending = null;
-    conversation.push(answerBlock(message.answer));
+    turns.push(message.turn);
   } else if (message.kind === 'error') {
     pending = null;
-    conversation.push(h('p', { class: 'error' }, message.message));
+    failure = message.message;
   } else {
     return;
   }
-  draw();
+  draw('newest');
 });
 draw();

@@ -12,9 +12,10 @@ import {
   RelationshipRequest,
   ScoringModelRequest,
 } from '../../../shared/protocol.ts';
-import type { ViewMessage } from '../../../shared/webviewMessages.ts';
+import type { AskFolder, AskTurn, FolderAnswer, ViewMessage } from '../../../shared/webviewMessages.ts';
 import { openAt } from '../openLocation.ts';
 import type { ServerConnection } from '../serverConnection.ts';
+import { AskConversation, foldersToAsk } from './askConversation.ts';
 import { PanelHost } from './panelHost.ts';
 import { PanelRegistry, relationshipTitle, type RegisteredPanel } from './panelRegistry.ts';
 import { panelDecision } from './viewMessages.ts';
@@ -97,26 +98,45 @@ function relationshipPanel(context: PanelContext, folder: string, id: string): R
 }
 
 let askHost: PanelHost | null = null;
+/** The window's Ask conversation: it outlives the panel, so reopening Ask shows it again. */
+const conversation = new AskConversation();
 
-export function showAsk(context: PanelContext, folder: () => string | undefined): void {
+const openFolders = (): AskFolder[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
+
+/** Asks each folder in turn (relevance and sources are per folder, as in search), keeping every folder's outcome. */
+async function askFolders(server: ServerConnection, question: string, folders: AskFolder[]): Promise<AskTurn> {
+  const answers: FolderAnswer[] = [];
+  for (const folder of folders) {
+    try {
+      answers.push({ folder, answer: await server.request(AskRequest.type, { question, folder: folder.uri }) });
+    } catch (error) {
+      answers.push({ folder, error: (error as Error).message ?? String(error) });
+    }
+  }
+  return { question, answers };
+}
+
+export function showAsk(context: PanelContext): void {
   if (askHost) {
     askHost.panel.reveal();
     return;
   }
-  const host = new PanelHost(
+  const host: PanelHost = new PanelHost(
     context.extensionUri,
     { viewType: 'relata.ask', title: 'Relata: Ask', script: 'ask', accepted: ['ready', 'ask', 'open', 'openRelationship'] },
     {
-      ready: () => undefined,
-      ask: async ({ question }) => {
-        host.post({ kind: 'asking', question });
-        try {
-          const target = folder();
-          const answer = await context.server.request(AskRequest.type, { question, ...(target ? { folder: target } : {}) });
-          host.post({ kind: 'answer', question, answer });
-        } catch (error) {
-          host.post(failure(error));
+      ready: () => host.post({ kind: 'askState', turns: conversation.turns, folders: openFolders(), pending: conversation.pending }),
+      ask: async ({ question, folder }) => {
+        const chosen = foldersToAsk(folder, openFolders());
+        if ('problem' in chosen) {
+          host.post({ kind: 'error', message: chosen.problem });
+          return;
         }
+        conversation.begin(question, chosen.folders);
+        host.post({ kind: 'asking', question, folders: chosen.folders });
+        const turn = await askFolders(context.server, question, chosen.folders);
+        conversation.finish(turn);
+        askHost?.post({ kind: 'answer', turn });
       },
       open: openFromPage,
       openRelationship: ({ folder: where, id }) => showRelationship(context, where, id),

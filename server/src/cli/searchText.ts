@@ -3,6 +3,7 @@
 // the command prints its own, without loading the command line.
 
 import { describeAlso } from '../../../shared/alsoText.ts';
+import { WEAK_MATCH_NOTICE } from '../../../shared/searchText.ts';
 import type { Location, SearchResponse } from '../../../shared/types.ts';
 import { terminalLine } from './terminalText.ts';
 
@@ -24,6 +25,7 @@ export function renderSearch(response: SearchResponse): string {
     'Similarity is the cosine between the query and the closest passage; it is reported apart and is not part of relevance.',
   ];
   for (const unavailable of response.unavailable_paths) lines.push(`Unavailable: ${unavailable.path}: ${terminalLine(unavailable.reason)}.`);
+  if (response.weak_match) lines.push(WEAK_MATCH_NOTICE);
   response.results.forEach((result, index) => {
     const similarity = result.semantic_similarity === null ? 'no vectors yet' : result.semantic_similarity.toFixed(2);
     lines.push(

@@ -1,6 +1,7 @@
 // Why each result matched, in plain sentences: one per path that fired, naming what the path saw
-// (the entity and its type, the similarity, the age, the relationship and who stands behind it).
-// The same strings go to the API, the CLI and the editor, so they are written once, here.
+// (the query's words found, the entity and its type, the figure stated, the similarity, the age,
+// the relationship and who stands behind it). The same strings go to the API, the CLI and the
+// editor, so they are written once, here, as plain text: no markup for any one of them to render.
 
 import type { RelationshipType, SearchPath } from '../../../shared/types.ts';
 import type { RelationshipRecord } from '../store/contract.ts';
@@ -32,12 +33,12 @@ function reviewStatus(relationship: RelationshipRecord): string {
 }
 
 /**
- * "Not a direct match. Reached because this item **updates** a matching item — strength 0.68
+ * "Not a direct match. Reached because this item updates a matching item — strength 0.68
  * (suggested by analysis, not yet reviewed)."
  */
 export function expansionLabel(relationship: RelationshipRecord, itemId: string): string {
   return (
-    `Not a direct match. Reached because this item **${relationshipPhrase(relationship, itemId)}** a matching item — ` +
+    `Not a direct match. Reached because this item ${relationshipPhrase(relationship, itemId)} a matching item — ` +
     `strength ${relationship.score.toFixed(2)} (${reviewStatus(relationship)}).`
   );
 }
@@ -53,13 +54,29 @@ export function ageText(days: number): string {
   return `${whole} days ago`;
 }
 
+/** What was seen of an item's text: the query's words in its passage hit, and in its title and passages. */
+export interface SeenText {
+  passageWords: readonly string[];
+  itemWords: readonly string[];
+  /** "cost 12400 GBP": figures its passage states about what the query asks. */
+  figures: readonly string[];
+}
+
+const NOTHING_SEEN: SeenText = { passageWords: [], itemWords: [], figures: [] };
+
+const quoted = (words: readonly string[]) => listOf(words.map((word) => `"${word}"`));
+
 /** One sentence for one path's hit on an item. */
-export function explainHit(path: SearchPath, hit: PathHit, query: string): string {
+export function explainHit(path: SearchPath, hit: PathHit, query: string, seen: SeenText = NOTHING_SEEN): string {
   switch (path) {
     case 'lexical_items':
-      return "The item's title or text contains words from your query.";
+      return seen.itemWords.length > 0
+        ? `The item's title or text contains ${quoted(seen.itemWords)} from your query.`
+        : "The item's title or text contains words from your query.";
     case 'lexical_chunks':
-      return 'A passage of this item contains words from your query.';
+      return seen.passageWords.length > 0
+        ? `A passage of this item contains ${quoted(seen.passageWords)} from your query.`
+        : 'A passage of this item contains words from your query.';
     case 'vector':
       return `A section of this item is close in meaning to your query (similarity ${hit.score.toFixed(2)}).`;
     case 'entity': {
@@ -77,8 +94,26 @@ export function explainHit(path: SearchPath, hit: PathHit, query: string): strin
   }
 }
 
-/** The sentences for every path that fired, in the order paths are listed in a result's contributions. */
-export function whyMatched(hits: ReadonlyMap<SearchPath, PathHit>, query: string): string[] {
+/** "It states cost 12400 GBP." */
+export function figuresSentence(figures: readonly string[]): string {
+  return `It states ${listOf([...figures])}.`;
+}
+
+/** The item's words said again by its passage: the passage's sentence says it with the place. */
+function saidByPassage(hits: ReadonlyMap<SearchPath, PathHit>, seen: SeenText): boolean {
+  return hits.has('lexical_chunks') && seen.itemWords.length > 0 && seen.itemWords.every((word) => seen.passageWords.includes(word));
+}
+
+/**
+ * The sentences for every path that fired, in the order paths are listed in a result's
+ * contributions (the whole item's words only when its passage does not already name them all),
+ * with the figures the passage states after the words that found it.
+ */
+export function whyMatched(hits: ReadonlyMap<SearchPath, PathHit>, query: string, seen: SeenText = NOTHING_SEEN): string[] {
   const order: SearchPath[] = ['expansion', 'vector', 'lexical_items', 'lexical_chunks', 'entity', 'title', 'confirmed_relationship', 'recency'];
-  return order.filter((path) => hits.has(path)).map((path) => explainHit(path, hits.get(path)!, query));
+  const said = (path: SearchPath) => hits.has(path) && !(path === 'lexical_items' && saidByPassage(hits, seen));
+  const sentences = order.filter(said).map((path) => explainHit(path, hits.get(path)!, query, seen));
+  if (seen.figures.length === 0) return sentences;
+  const afterWords = order.slice(0, order.indexOf('entity')).filter(said).length;
+  return [...sentences.slice(0, afterWords), figuresSentence(seen.figures), ...sentences.slice(afterWords)];
 }

@@ -3,17 +3,20 @@
 // expansion, and everything is fused once more under the chosen rank version. Each result says
 // why it matched, carries its contributions, its best passage with a location the editor can
 // open, and its semantic similarity as a field of its own. Copies of one document are one result
-// naming the others (nearDuplicateGroups.ts).
+// naming the others (nearDuplicateGroups.ts). What each result matched is named (matchedTerms.ts),
+// and a result set none of whose items is a strong match says so (`weak_match`).
 
-import type { AlsoItem, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
+import { namedWords, wordsFound } from '../../../shared/queryWords.ts';
+import type { AlsoItem, MatchedTerms, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import type { SearchItemInfo, WorkspaceStore } from '../store/contract.ts';
 import { duplicateLinksAmong } from './duplicateLinks.ts';
 import { entityPath } from './entityPath.ts';
 import { expandFromSeeds } from './expansion.ts';
-import { whyMatched } from './explain.ts';
+import { whyMatched, type SeenText } from './explain.ts';
 import { fuse, fusionParameters, type FusedItem } from './fusion.ts';
 import { lexicalChunksPath, lexicalItemsPath } from './lexicalPaths.ts';
+import { isStrongMatch, matchedFigures } from './matchedTerms.ts';
 import { nearDuplicateGroups } from './nearDuplicateGroups.ts';
 import type { PathHit, PathResult } from './paths.ts';
 import { recencyPath } from './recency.ts';
@@ -149,12 +152,14 @@ export async function searchWorkspace(
   const paths = [...direct.paths, expansion, confirmed].map(live);
   paths.push(recencyPath([...info.values()], now));
   const { fused, also } = await collapseCopies(store, fuse(parameters, paths), limit, info);
-  const results = await presentResults(store, direct, paths, fused, info, query);
+  const words = namedWords(query);
+  const results = await presentResults(store, direct, paths, fused, info, query, words);
   for (const result of results) {
     const others = also.get(result.item_id);
     if (others && others.length > 0) result.also = others;
   }
-  return { rank_version: version, query, results, unavailable_paths: direct.unavailable };
+  const weak = results.length > 0 && !results.some((result) => isStrongMatch(result, words));
+  return { rank_version: version, query, results, unavailable_paths: direct.unavailable, ...(weak ? { weak_match: true as const } : {}) };
 }
 
 /**
@@ -192,6 +197,7 @@ async function presentResults(
   fused: readonly FusedItem[],
   info: ReadonlyMap<string, SearchItemInfo>,
   query: string,
+  words: readonly string[],
 ): Promise<SearchResultView[]> {
   /** The hits of the paths that contributed to an item's relevance. */
   const hitsOf = (item: FusedItem) =>
@@ -221,21 +227,41 @@ async function presentResults(
     const first = chunkId ?? (await store.listChunks(item.itemId))[0]?.id;
     if (first) passageChunk.set(item.itemId, first);
   }
-  const chunks = new Map((await store.getChunks([...passageChunk.values()])).map((chunk) => [chunk.id, chunk]));
+  // The passage that found the words, where it is not the one shown, is read too: the reasons quote it.
+  const wordChunks = fused.flatMap((item) => hitsOf(item).get('lexical_chunks')?.chunkId ?? []);
+  const chunks = new Map((await store.getChunks([...new Set([...passageChunk.values(), ...wordChunks])])).map((chunk) => [chunk.id, chunk]));
+
+  const matched = new Map<string, MatchedTerms>();
+  const seen = new Map<string, SeenText>();
+  for (const item of fused) {
+    const hits = hitsOf(item);
+    const wordChunk = chunks.get(hits.get('lexical_chunks')?.chunkId ?? '');
+    const shown = chunks.get(passageChunk.get(item.itemId) ?? '');
+    const passages = [wordChunk, shown].filter((chunk) => chunk !== undefined);
+    const itemWords = wordsFound([info.get(item.itemId)!.title ?? '', ...passages.map((chunk) => chunk.text)], words);
+    const figures =
+      itemWords.length > 0 || words.some((word) => /^\d+$/.test(word))
+        ? matchedFigures(await store.listClaims(item.itemId), new Set(passages.map((chunk) => chunk.id)), words)
+        : [];
+    const names = (hits.get('entity')?.entities ?? []).map((entity) => `${entity.surface} (${entity.type})`);
+    seen.set(item.itemId, { passageWords: wordChunk ? wordsFound([wordChunk.text], words) : [], itemWords, figures });
+    if (itemWords.length > 0 || names.length > 0 || figures.length > 0) matched.set(item.itemId, { words: itemWords, names, figures });
+  }
 
   const top = fused[0]?.total ?? 0;
-  return fused.map((item) => {
+  return fused.map((item): SearchResultView => {
     const hits = hitsOf(item);
     const about = info.get(item.itemId)!;
     const chunk = chunks.get(passageChunk.get(item.itemId) ?? '');
     const expansion = hits.get('expansion');
+    const terms = matched.get(item.itemId);
     return {
       item_id: item.itemId,
       title: about.title,
       path: about.path,
       query_relevance: round(item.relevance, 4),
       semantic_similarity: similarity.has(item.itemId) ? round(similarity.get(item.itemId)!.value, 4) : null,
-      why_matched: whyMatched(hits, query),
+      why_matched: whyMatched(hits, query, seen.get(item.itemId)),
       contributions: Object.fromEntries(
         Object.entries(item.contributions).map(([path, value]) => [path, round(top > 0 ? value / top : 0, 4)]),
       ),
@@ -248,6 +274,7 @@ async function presentResults(
           }
         : null,
       passage: chunk ? { text: chunk.text, location: chunk.location, chunk_id: chunk.id } : null,
+      ...(terms ? { matched: terms } : {}),
     };
   });
 }

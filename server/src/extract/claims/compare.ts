@@ -76,7 +76,8 @@ function sameValue(a: Claim, b: Claim): boolean | null {
   return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
 }
 
-function formatValue(claim: Claim, withUnit: boolean): string {
+/** A claim's figure as a person reads it: "42000 GBP", "12%", "2025-03-14". */
+export function formatValue(claim: Claim, withUnit: boolean): string {
   const value = typeof claim.value === 'number' ? String(Number(claim.value.toPrecision(12))) : claim.value;
   if (claim.kind === 'percentage') return `${value}%`;
   if (!withUnit || claim.unit === null) return value;

@@ -1,0 +1,46 @@
+// An item's relationships as quick-pick rows, for the search list's "relationships" button: each
+// names the relationship as read from this item ("contradicts", "is updated by"), the item at the
+// other end and where it is, the strength (not a probability) and whether a person reviewed it.
+// Pure, so tested without VS Code.
+
+import type { RelatedResult } from '../../shared/protocol.ts';
+import type { RelationshipView } from '../../shared/types.ts';
+import { plainText } from './searchRows.ts';
+
+export interface RelationshipRow {
+  label: string;
+  description: string;
+  detail: string;
+  relationship: RelationshipView;
+}
+
+/** Relationship types as read from the `to` end, where the words differ from the `from` end. */
+const BACKWARD: Partial<Record<RelationshipView['type'], string>> = {
+  derived_from: 'is the source of',
+  supports: 'is supported by',
+  occurred_before: 'occurred after',
+  occurred_after: 'occurred before',
+  supersedes: 'is superseded by',
+  updates: 'is updated by',
+  possibly_explains: 'is possibly explained by',
+};
+
+const STATUS: Record<RelationshipView['status'], string> = {
+  pending: 'suggested by analysis, not yet reviewed',
+  confirmed: 'confirmed by a person',
+  rejected: 'rejected by a person',
+};
+
+export function relationshipRows(related: RelatedResult): RelationshipRow[] {
+  return related.relationships.map((relationship) => {
+    const fromHere = relationship.from.item_id === related.item.item_id;
+    const other = fromHere ? relationship.to : relationship.from;
+    const phrase = fromHere ? relationship.type.replace(/_/g, ' ') : (BACKWARD[relationship.type] ?? relationship.type.replace(/_/g, ' '));
+    return {
+      label: plainText(`${phrase} ${other.title ?? other.path}`),
+      description: `strength ${relationship.score.toFixed(2)} (not a probability) · ${STATUS[relationship.status]}`,
+      detail: plainText(other.path),
+      relationship,
+    };
+  });
+}

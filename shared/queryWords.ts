@@ -1,0 +1,82 @@
+// The words of a query as search weighs them, and where they occur in a text. The lexical search
+// quotes these words into its full-text query (store/sqlite/ftsQuery.ts); the explanations name
+// the ones a result contains (leaving out fragments such as the "2" of "GC-2"); the search list
+// and the Ask panel mark them in the passage shown. One definition, so what is marked is what
+// was searched for.
+//
+// English function words ("what", "did", "the") are left out: in a small folder one of them can
+// be rare enough for BM25 to weigh it above every word that matters. A query made only of such
+// words keeps them, so it still finds something. Negations ("not", "no") are not in the list.
+
+import { eng } from 'stopword';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const FUNCTION_WORDS = new Set(eng);
+
+/**
+ * A word in a text counts as a query word when the two share a stem ("payment" and "payments",
+ * "replacement" and "replaced", "refurbished" and "refurbishment"), roughly as the full-text
+ * index's Porter stemming finds them: common endings are taken off each, up to two ("replacement"
+ * → "replace" → "replac"), while at least MIN_STEM letters remain, so "pay" does not mark
+ * "payment" nor "final" "finance".
+ */
+const ENDINGS = ['ations', 'ation', 'ments', 'ment', 'ings', 'ing', 'ers', 'ies', 'ed', 'er', 'es', 'ly', 's', 'e', 'y'];
+const MIN_STEM = 4;
+
+function stem(word: string): string {
+  if (/\d/.test(word)) return word;
+  let stemmed = word;
+  for (let round = 0; round < 2; round += 1) {
+    const ending = ENDINGS.find((candidate) => stemmed.endsWith(candidate) && stemmed.length - candidate.length >= MIN_STEM);
+    if (!ending) break;
+    stemmed = stemmed.slice(0, -ending.length);
+  }
+  return stemmed;
+}
+
+/** The query's words, lower case, each once, in the order typed. */
+export function queryWords(query: string): string[] {
+  const words = [...new Set(query.toLowerCase().match(WORD) ?? [])];
+  const meaningful = words.filter((word) => !FUNCTION_WORDS.has(word));
+  return meaningful.length > 0 ? meaningful : words;
+}
+
+/**
+ * The query's words worth naming and marking: a word of one or two letters is usually a piece of a
+ * code ("gc" and "2" of "GC-2") that would mark every "2" in a passage; a short code with letters
+ * and digits ("q2") stays. The search itself uses every word (queryWords).
+ */
+export function namedWords(query: string): string[] {
+  const words = queryWords(query);
+  const named = words.filter((word) => word.length >= 3 || (/\d/.test(word) && /\p{L}/u.test(word)));
+  return named.length > 0 ? named : words;
+}
+
+function sameWord(queryWord: string, textWord: string): boolean {
+  return queryWord === textWord || stem(queryWord) === stem(textWord);
+}
+
+export interface WordMatch {
+  start: number;
+  end: number;
+  /** The query word it stands for. */
+  word: string;
+}
+
+/** Every occurrence in `text` of one of `words` (from queryWords), in order. */
+export function wordMatches(text: string, words: readonly string[]): WordMatch[] {
+  if (words.length === 0) return [];
+  const found: WordMatch[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const lower = match[0].toLowerCase();
+    const word = words.find((candidate) => sameWord(candidate, lower));
+    if (word !== undefined) found.push({ start: match.index, end: match.index + match[0].length, word });
+  }
+  return found;
+}
+
+/** The query words that occur in any of the texts, in the query's order. */
+export function wordsFound(texts: readonly string[], words: readonly string[]): string[] {
+  const present = new Set(texts.flatMap((text) => wordMatches(text, words).map((match) => match.word)));
+  return words.filter((word) => present.has(word));
+}
