@@ -195,6 +195,9 @@ function layoutAndDraw(message: GraphMessage): void {
 
 function start(): void {
   document.body.classList.add('graph-body');
+  // Cytoscape adds an inline <style> (its container's position) unless an element with this id
+  // exists; the CSP refuses inline styles, and webview.css positions the container already.
+  document.head.append(h('meta', { id: '__________cytoscape_stylesheet', name: 'relata-graph' }));
   render(h('div', { class: 'graph-page' }, controls(), status, h('div', { class: 'graph-frame' }, canvas, tooltip)));
   tooltip.hidden = true;
   folderChoice.hidden = true;
