@@ -265,6 +265,35 @@ try {
       await page.waitForTimeout(250);
     }
   });
+
+  await step('Graph view shows the current file and its relationships; a click on an edge opens the relationship', async () => {
+    await closeAllEditors();
+    await openFile('gantry-crane-gc2-refurbishment-report.md');
+    await runCommand('Relata: Show Graph');
+    const frame = await webviewFrame('relationships');
+    await frame.waitForFunction(() => document.body.dataset.graph === 'rendered', undefined, { timeout: 60_000 });
+    const status = await frame.locator('.graph-status').innerText();
+    const drawn = status.match(/^(\d+) items, (\d+) relationships · around (\S+)/);
+    if (!drawn) throw new Error(`the graph does not show the current file's neighbourhood: ${status}`);
+    if (Number(drawn[2]) < 1) throw new Error(`no relationships drawn: ${status}`);
+    await shot('graph-view');
+    // Cytoscape keeps its instance on the container: the longest edge on screen, clicked at its middle.
+    const target = await frame.evaluate(() => {
+      const cy = document.getElementById('graph')._cyreg.cy;
+      const length = (edge) => Math.hypot(edge.source().renderedPosition('x') - edge.target().renderedPosition('x'), edge.source().renderedPosition('y') - edge.target().renderedPosition('y'));
+      const edge = cy.edges().sort((a, b) => length(b) - length(a))[0];
+      return { ...edge.renderedMidpoint(), pair: `${edge.source().data('label')} → ${edge.target().data('label')}` };
+    });
+    const canvas = await frame.locator('#graph').boundingBox();
+    await page.mouse.move(canvas.x + target.x, canvas.y + target.y);
+    const tip = await frame.locator('.graph-tooltip').innerText({ timeout: 5000 }).catch(() => '');
+    if (!/strength \d\.\d\d \(relationship strength 0-1 from weighted signals; not a probability\)/.test(tip)) throw new Error(`the edge's tooltip does not give its strength as a strength: ${tip}`);
+    await shot('graph-edge-tooltip');
+    await page.mouse.click(canvas.x + target.x, canvas.y + target.y);
+    const panel = await webviewFrame('Signals');
+    if (!(await webviewText(panel)).includes('Sum of contributions')) throw new Error('the relationship panel opened without its signals');
+    return `${drawn[1]} items and ${drawn[2]} relationships around ${drawn[3]}; the edge ${target.pair} opened its relationship panel`;
+  });
 } finally {
   await context.close();
 }
