@@ -3,16 +3,13 @@
 // language server runs), to lay it out (ForceAtlas2, the webview's own layout code, here in Node),
 // and, in a real browser (Debian's chromium through playwright-core, installed with the e2e
 // scenario), the time from the graph reaching the page to the first full render, plus the frame
-// times while zooming and panning. The page is the built bundle dist/webview/graph.js in the same
-// CSP'd shell as in VS Code; `acquireVsCodeApi` is the one stand-in: it stands for VS Code's
-// webview host, which only relays messages. Prints figures; asserts nothing about speed.
+// times while zooming and panning (graphRender.mjs, plain JavaScript like the e2e scenario, since
+// it drives a page). Prints figures; asserts nothing about speed.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { webviewHtml } from '../../client/src/webviews/webviewHtml.ts';
+import { pathToFileURL } from 'node:url';
 import { buildRelationshipGraph, type FolderGraphInput } from '../../server/src/engine/relationshipGraph.ts';
 import { DEFAULT_GRAPH_STATUSES, GRAPH_TYPES } from '../../shared/graph.ts';
 import type { GraphResult } from '../../shared/protocol.ts';
@@ -116,79 +113,27 @@ if (!existsSync(CHROMIUM) || !existsSync(PLAYWRIGHT)) {
   process.exit(0);
 }
 
-const { chromium } = createRequire(import.meta.url)(PLAYWRIGHT) as typeof import('playwright-core');
-const files: Record<string, string> = { '/graph.js': 'text/javascript', '/webview.css': 'text/css' };
-const server = createServer((request, response) => {
-  const type = files[request.url ?? ''];
-  if (!type) return void response.writeHead(404).end();
-  response.writeHead(200, { 'content-type': type }).end(readFileSync(path.join(ROOT, 'dist/webview', request.url!)));
+const renderer = path.join(import.meta.dirname, 'graphRender.mjs');
+const { measureGraphRender } = (await import(pathToFileURL(renderer).href)) as {
+  measureGraphRender(options: { playwright: string; chromium: string; bundleDir: string; message: HostMessage }): Promise<{
+    layout: number;
+    render: number;
+    onScreen: number;
+    zoom: { median: number; worst: number; count: number };
+    pan: { median: number; worst: number; count: number };
+    screenshot: string;
+    problems: string[];
+  }>;
+};
+const result: GraphResult = { folders: [{ folder: FOLDER, name: 'folder' }], graph, notice: null };
+const figures = await measureGraphRender({
+  playwright: PLAYWRIGHT,
+  chromium: CHROMIUM,
+  bundleDir: path.join(ROOT, 'dist/webview'),
+  message: { kind: 'graph', query: { scope: 'all', ...filter, statuses: [...filter.statuses] }, result, focusPath: null, folders: [{ folder: FOLDER, name: 'folder' }] },
 });
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-const html = webviewHtml({ title: 'Relata: Graph', cspSource: origin, scriptUri: `${origin}/graph.js`, styleUri: `${origin}/webview.css` });
-
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
-  page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
-  await page.route(`${origin}/graph`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-  // tsx compiles the functions handed to page.evaluate with esbuild's name-keeping helper, which the page must have.
-  await page.addInitScript({ content: 'globalThis.__name = (target) => target; globalThis.acquireVsCodeApi = () => ({ postMessage: () => undefined });' });
-  await page.goto(`${origin}/graph`);
-  await page.waitForSelector('.graph-canvas', { state: 'attached', timeout: 60_000 }).catch((error: Error) => {
-    throw new Error(`the graph page did not start: ${violations.join('; ') || error.message}`);
-  });
-
-  const result: GraphResult = { folders: [{ folder: FOLDER, name: 'folder' }], graph, notice: null };
-  const message: HostMessage = { kind: 'graph', query: { scope: 'all', ...filter, statuses: [...filter.statuses] }, result, focusPath: null, folders: [{ folder: FOLDER, name: 'folder' }] };
-  await page.evaluate((posted) => window.postMessage(posted, '*'), message);
-  await page.waitForFunction(() => document.body.dataset['graph'] === 'rendered', undefined, { timeout: 600_000 });
-  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime])));
-  const received = marks['relata-graph-received']!;
-  const laidOut = marks['relata-graph-laid-out']!;
-  const rendered = marks['relata-graph-rendered']!;
-  console.log(`browser (chromium, software rendering, 1400×900): layout ${ms(laidOut - received)} (in steps, the page answering between them), first full render ${ms(rendered - laidOut)}, graph on screen ${ms(rendered - received)} after it reached the page`);
-  const screenshot = path.join(tmpdir(), 'relata-graph-bench.png');
-  await page.screenshot({ path: screenshot });
-  console.log(`screenshot: ${screenshot}`);
-
-  // Frame times while a person zooms and pans: a rAF loop records each frame's interval.
-  const frames = async (gesture: () => Promise<void>) => {
-    await page.evaluate(() => {
-      const intervals: number[] = [];
-      (globalThis as unknown as { relataFrames: number[] }).relataFrames = intervals;
-      let last = performance.now();
-      const tick = (now: number) => {
-        intervals.push(now - last);
-        last = now;
-        if (intervals.length < 100_000) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    });
-    await gesture();
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const intervals = await page.evaluate(() => (globalThis as unknown as { relataFrames: number[] }).relataFrames.splice(0));
-    return { median: median(intervals), worst: Math.max(...intervals), count: intervals.length };
-  };
-  const box = (await page.locator('.graph-canvas').boundingBox())!;
-  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  await page.mouse.move(centre.x, centre.y);
-  const zoom = await frames(async () => {
-    for (let step = 0; step < 10; step++) await page.mouse.wheel(0, -120);
-  });
-  const pan = await frames(async () => {
-    await page.mouse.down();
-    for (let step = 1; step <= 20; step++) await page.mouse.move(centre.x + step * 10, centre.y + step * 5);
-    await page.mouse.up();
-  });
-  console.log(`zoom (10 wheel steps): frame median ${ms(zoom.median)}, worst ${ms(zoom.worst)} over ${zoom.count} frames`);
-  console.log(`pan (20 drag steps): frame median ${ms(pan.median)}, worst ${ms(pan.worst)} over ${pan.count} frames`);
-  console.log(violations.length === 0 ? 'CSP: no violations, no page errors' : `CSP / page problems:\n  ${violations.join('\n  ')}`);
-} finally {
-  await browser.close();
-  server.close();
-}
+console.log(`browser (chromium, software rendering, 1400×900): layout ${ms(figures.layout)} (in steps, the page answering between them), first full render ${ms(figures.render)}, graph on screen ${ms(figures.onScreen)} after it reached the page`);
+console.log(`zoom (10 wheel steps): frame median ${ms(figures.zoom.median)}, worst ${ms(figures.zoom.worst)} over ${figures.zoom.count} frames`);
+console.log(`pan (20 drag steps): frame median ${ms(figures.pan.median)}, worst ${ms(figures.pan.worst)} over ${figures.pan.count} frames`);
+console.log(`screenshot: ${figures.screenshot}`);
+console.log(figures.problems.length === 0 ? 'CSP: no violations, no page errors' : `CSP / page problems:\n  ${figures.problems.join('\n  ')}`);

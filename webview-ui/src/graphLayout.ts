@@ -50,6 +50,26 @@ export function* layoutSteps(graph: Pick<RelationshipGraph, 'nodes' | 'edges'>, 
   }
   const positions = new Map<string, Position>();
   layout.forEachNode((id, attributes) => positions.set(id, { x: attributes['x'] as number, y: attributes['y'] as number }));
+  return spread(positions);
+}
+
+/**
+ * ForceAtlas2's scale depends on the graph (a small neighbourhood can settle within a few units),
+ * and the view's zoom has limits; the layout is scaled so items sit about 70 units apart, which
+ * the view can fit at a readable zoom whatever the graph.
+ */
+function spread(positions: Map<string, Position>): Map<string, Position> {
+  if (positions.size < 2) return positions;
+  const xs = [...positions.values()].map((position) => position.x);
+  const ys = [...positions.values()].map((position) => position.y);
+  const minX = Math.min(...xs);
+  const minY = Math.min(...ys);
+  const extent = Math.max(Math.max(...xs) - minX, Math.max(...ys) - minY, 1e-6);
+  const scale = (70 * Math.sqrt(positions.size)) / extent;
+  for (const position of positions.values()) {
+    position.x = (position.x - minX) * scale;
+    position.y = (position.y - minY) * scale;
+  }
   return positions;
 }
 

@@ -47,6 +47,9 @@ export function graphStylesheet(large: boolean): cytoscape.StylesheetJson {
         'text-margin-y': 3,
         'text-outline-color': background,
         'text-outline-width': 2,
+        // Long titles are cut at the label's width; the tooltip has the whole title and the path.
+        'text-wrap': 'ellipsis',
+        'text-max-width': '160px',
         'min-zoomed-font-size': large ? 12 : 6,
       },
     },
