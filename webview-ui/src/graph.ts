@@ -173,6 +173,7 @@ function draw(message: GraphMessage, positions: Map<string, Position>): void {
 function layoutAndDraw(message: GraphMessage): void {
   const turn = ++drawing;
   const { graph } = message.result;
+  status.className = 'muted graph-status';
   document.body.dataset['graph'] = 'laying-out';
   performance.mark('relata-graph-received');
   const steps = layoutSteps(graph, placed);
