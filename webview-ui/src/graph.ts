@@ -35,6 +35,8 @@ const strengthValue = h('span', { class: 'num' }, '0.00');
 function ask(change: Partial<GraphQuery>): void {
   query = { ...query, ...change };
   scopeButton.textContent = query.scope === 'neighbourhood' ? 'Show all items' : 'Show current file only';
+  // A neighbourhood stays in its file's folder; the choice applies to the whole view.
+  folderChoice.disabled = query.scope === 'neighbourhood';
   send({ kind: 'graphQuery', ...query });
 }
 

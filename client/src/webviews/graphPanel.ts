@@ -54,7 +54,8 @@ export function showGraph(context: PanelContext): void {
         query = asked;
         return load();
       },
-      open: (message) => openAt(message.folder, message.path),
+      // Beside the graph, not over it: the file opened becomes the current file and the graph re-centres on it.
+      open: (message) => openAt(message.folder, message.path, undefined, host.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One),
       openRelationship: ({ folder, id }) => showRelationship(context, folder, id),
       decide: () => undefined,
       ask: () => undefined,
