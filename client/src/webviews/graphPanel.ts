@@ -45,7 +45,7 @@ export function showGraph(context: PanelContext): void {
     }
   };
 
-  const host = new PanelHost(
+  const host: PanelHost = new PanelHost(
     context.extensionUri,
     { viewType: 'relata.graph', title: 'Relata: Graph', script: 'graph', accepted: ['ready', 'graphQuery', 'open', 'openRelationship'] },
     {
