@@ -31,6 +31,11 @@ export function showGraph(context: PanelContext): void {
     if (!query) return;
     const asked = query;
     const focus = asked.scope === 'neighbourhood' ? currentFile : undefined;
+    if (asked.scope === 'neighbourhood' && !focus) {
+      const result = { folders: [], graph: { nodes: [], edges: [], scope: { kind: 'all' as const }, leftOut: null }, notice: 'Open a file to see its neighbourhood, or show all items.' };
+      host.post({ kind: 'graph', query: asked, result, focusPath: null, folders: folders() });
+      return;
+    }
     try {
       const result = await context.server.request(GraphRequest.type, {
         ...(focus ? { focus: focus.toString() } : asked.folder ? { folders: [asked.folder] } : {}),
@@ -38,7 +43,6 @@ export function showGraph(context: PanelContext): void {
         statuses: asked.statuses,
         minStrength: asked.minStrength,
       });
-      if (asked.scope === 'neighbourhood' && !focus) result.notice = 'Open a file to see its neighbourhood, or show all items.';
       host.post({ kind: 'graph', query: asked, result, focusPath: focus ? vscode.workspace.asRelativePath(focus) : null, folders: folders() });
     } catch (error) {
       host.post({ kind: 'error', message: (error as Error).message ?? String(error) });
