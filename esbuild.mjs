@@ -75,6 +75,7 @@ const webviews = {
     relationship: 'webview-ui/src/relationship.ts',
     ask: 'webview-ui/src/ask.ts',
     scoring: 'webview-ui/src/scoring.ts',
+    graph: 'webview-ui/src/graph.ts',
     webview: 'webview-ui/src/webview.css',
   },
   outdir: 'dist/webview',

@@ -8,6 +8,7 @@
 
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import { array, boolean, integer, nullable, number, object, oneOf, optional, string, type Schema } from './schema.ts';
+import { GRAPH_STATUSES, GRAPH_TYPES, type RelationshipGraph } from './graph.ts';
 import type { StoreBackend } from './storeEnvironment.ts';
 import type {
   AlsoItem,
@@ -19,6 +20,7 @@ import type {
   RelationshipView,
   SearchPath,
   SearchResponse,
+  RelationshipType,
   SignalType,
 } from './types.ts';
 
@@ -386,6 +388,48 @@ export namespace ChooseOriginalRequest {
   export const params: Schema<ChooseOriginalParams> = object({ uri: string({ minLength: 1, maxLength: 4096 }) });
 }
 
+// Graph ----------------------------------------------------------------------
+
+export interface GraphParams {
+  /** The folders to draw; every open folder when absent. */
+  folders?: string[];
+  /** A file URI: draw its item's neighbourhood; every item when absent. */
+  focus?: string;
+  /** Relationships out from the focus (default shared/graph.ts DEFAULT_NEIGHBOURHOOD_DEPTH). */
+  depth?: number;
+  /** Relationship types to draw; every type when absent. */
+  types?: RelationshipType[];
+  /** Review statuses to draw; pending and confirmed when absent (rejected only when asked for). */
+  statuses?: RelationshipStatus[];
+  /** Relationship strength (0-1) below which a relationship is not drawn; 0 when absent. */
+  minStrength?: number;
+}
+
+export interface GraphResult {
+  /** The folders drawn, each with why it could not be when its index is not open. */
+  folders: { folder: string; name: string; error?: string }[];
+  graph: RelationshipGraph;
+  /**
+   * Why the neighbourhood asked for could not be drawn (the file is outside the folders, or not
+   * an item yet), in words; the graph is then empty and the view offers to show everything.
+   */
+  notice: string | null;
+}
+
+/** The relationship graph (server/src/engine/relationshipGraph.ts) of the folders' items. */
+export namespace GraphRequest {
+  export const method = 'relata/graph' as const;
+  export const type = new RequestType<GraphParams, GraphResult, void>(method);
+  export const params: Schema<GraphParams> = object({
+    folders: optional(array(folderUri, { maxItems: 100 })),
+    focus: optional(string({ minLength: 1, maxLength: 4096 })),
+    depth: optional(integer({ min: 1, max: 5 })),
+    types: optional(array(oneOf(GRAPH_TYPES), { maxItems: GRAPH_TYPES.length })),
+    statuses: optional(array(oneOf(GRAPH_STATUSES), { maxItems: GRAPH_STATUSES.length })),
+    minStrength: optional(number({ min: 0, max: 1 })),
+  });
+}
+
 // Answers --------------------------------------------------------------------
 
 export interface AskParams {
@@ -445,4 +489,5 @@ export const REQUESTS = [
   ChooseOriginalRequest,
   AskRequest,
   ScoringModelRequest,
+  GraphRequest,
 ] as const;

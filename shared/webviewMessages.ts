@@ -3,8 +3,10 @@
 // schemas by the extension before anything acts on them: a webview renders document text, so
 // the extension treats what it sends as untrusted input.
 
-import { integer, object, oneOf, optional, string, type Schema } from './schema.ts';
-import type { AskResult, RelationshipDetail, ScoringModelView } from './protocol.ts';
+import { GRAPH_STATUSES, GRAPH_TYPES } from './graph.ts';
+import { array, integer, number, object, oneOf, optional, string, type Schema } from './schema.ts';
+import type { AskResult, GraphResult, RelationshipDetail, ScoringModelView } from './protocol.ts';
+import type { RelationshipStatus, RelationshipType } from './types.ts';
 import type { Location } from './types.ts';
 
 /** A workspace folder the Ask panel can ask. */
@@ -34,6 +36,8 @@ export type HostMessage =
   | { kind: 'asking'; question: string; folders: AskFolder[] }
   | { kind: 'answer'; turn: AskTurn }
   | { kind: 'scoringModel'; model: ScoringModelView }
+  /** The graph view's drawing, for the query it answers; `focusPath` names the current file of a neighbourhood. */
+  | { kind: 'graph'; query: GraphQuery; result: GraphResult; focusPath: string | null; folders: { folder: string; name: string }[] }
   /** A request failed: shown in the panel in words, never as a blank page. */
   | { kind: 'error'; message: string };
 
@@ -46,7 +50,18 @@ export type ViewMessage =
   /** Open a folder-relative file, at a passage when given. */
   | { kind: 'open'; folder: string; path: string; location?: Location }
   /** `folder` asks one workspace folder; without it, every folder is asked. */
-  | { kind: 'ask'; question: string; folder?: string };
+  | { kind: 'ask'; question: string; folder?: string }
+  | ({ kind: 'graphQuery' } & GraphQuery);
+
+/** What the graph view asks to be drawn: the current file's neighbourhood or everything, and the filters. */
+export interface GraphQuery {
+  scope: 'neighbourhood' | 'all';
+  /** One folder; every folder when absent. */
+  folder?: string;
+  types?: RelationshipType[];
+  statuses: RelationshipStatus[];
+  minStrength: number;
+}
 
 const text = (maxLength: number) => string({ minLength: 1, maxLength });
 const location: Schema<Location> = object({
@@ -63,6 +78,14 @@ const VIEW_MESSAGES: { [K in ViewMessage['kind']]: Schema<Extract<ViewMessage, {
   openRelationship: object({ kind: oneOf(['openRelationship'] as const), folder: text(4096), id: text(200) }),
   open: object({ kind: oneOf(['open'] as const), folder: text(4096), path: text(4096), location: optional(location) }),
   ask: object({ kind: oneOf(['ask'] as const), question: text(2000), folder: optional(text(4096)) }),
+  graphQuery: object({
+    kind: oneOf(['graphQuery'] as const),
+    scope: oneOf(['neighbourhood', 'all'] as const),
+    folder: optional(text(4096)),
+    types: optional(array(oneOf(GRAPH_TYPES), { maxItems: GRAPH_TYPES.length })),
+    statuses: array(oneOf(GRAPH_STATUSES), { maxItems: GRAPH_STATUSES.length }),
+    minStrength: number({ min: 0, max: 1 }),
+  }),
 };
 
 /** The message if it is one a webview may send, else the problems with it. */

@@ -15,6 +15,7 @@ import { ServerConnection } from './serverConnection.ts';
 import { showFileStatus } from './fileStatus.ts';
 import { askStoreCredentials, clearStoreCredentials } from './storeCredentials.ts';
 import { summarizeStatus } from './statusSummary.ts';
+import { showGraph } from './webviews/graphPanel.ts';
 import { decide, showAsk, showRelationship, showScoringModel, type PanelContext } from './webviews/panels.ts';
 
 let connection: ServerConnection | undefined;
@@ -79,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('relata.showFileStatus', () => showFileStatus(server).catch(reportFailure('file status'))),
     vscode.commands.registerCommand('relata.ask', () => showAsk(panels)),
     vscode.commands.registerCommand('relata.showScoringModel', () => showScoringModel(panels)),
+    vscode.commands.registerCommand('relata.showGraph', () => showGraph(panels)),
     vscode.commands.registerCommand('relata.refreshProposals', () => proposals.refresh()),
     vscode.commands.registerCommand('relata.filterProposals', () => filterProposals(proposals).catch(reportFailure('could not filter the proposals'))),
     vscode.commands.registerCommand('relata.confirmProposal', (node?: ProposalNode) => decideFromTree('confirm', node)),

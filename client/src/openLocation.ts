@@ -23,12 +23,13 @@ async function fileToOpen(folder: unknown, relativePath: unknown): Promise<vscod
   return uri;
 }
 
-export async function openAt(folder: string, relativePath: string, location?: Location | null): Promise<void> {
+/** `column`: where to open it, when the caller must not cover itself (the graph panel); the active group by default. */
+export async function openAt(folder: string, relativePath: string, location?: Location | null, column?: vscode.ViewColumn): Promise<void> {
   const uri = await fileToOpen(folder, relativePath);
   const lines = lineSelection(location);
   if (!location || lines) {
     const document = await vscode.workspace.openTextDocument(uri);
-    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    const editor = await vscode.window.showTextDocument(document, { preview: false, ...(column ? { viewColumn: column } : {}) });
     if (lines) {
       const end = Math.min(lines.endLine, document.lineCount - 1);
       const range = new vscode.Range(lines.startLine, 0, end, document.lineAt(end).text.length);
@@ -37,6 +38,6 @@ export async function openAt(folder: string, relativePath: string, location?: Lo
     }
     return;
   }
-  await vscode.commands.executeCommand('vscode.open', uri);
+  await vscode.commands.executeCommand('vscode.open', uri, column);
   void vscode.window.showInformationMessage(`Relata: the passage is at ${describeLocation(location)} of ${relativePath}.`);
 }

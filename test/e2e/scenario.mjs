@@ -477,6 +477,37 @@ try {
     return `${highlighted} highlighted sentence(s), marked: ${[...new Set(marked)].slice(0, 5).join(', ')}; ${paths.length} sources with paths; ${turns} turns after reopening`;
   });
 
+  await step('Graph view shows the current file and its relationships; a click on an edge opens the relationship', async () => {
+    await closeAllEditors();
+    await openFile('gantry-crane-gc2-refurbishment-report.md');
+    await runCommand('Relata: Show Graph');
+    const frame = await webviewFrame('relationships');
+    await frame.waitForFunction(() => document.body.dataset.graph === 'rendered', undefined, { timeout: 60_000 });
+    const status = await frame.locator('.graph-status').innerText();
+    const drawn = status.match(/^(\d+) items, (\d+) relationships · around (\S+)/);
+    if (!drawn) throw new Error(`the graph does not show the current file's neighbourhood: ${status}`);
+    if (Number(drawn[2]) < 1) throw new Error(`no relationships drawn: ${status}`);
+    await shot('graph-view');
+    // Cytoscape keeps its instance on the container: the longest edge on screen, clicked at its middle.
+    const target = await frame.evaluate(() => {
+      const cy = document.getElementById('graph')._cyreg.cy;
+      const length = (edge) => Math.hypot(edge.source().renderedPosition('x') - edge.target().renderedPosition('x'), edge.source().renderedPosition('y') - edge.target().renderedPosition('y'));
+      const edge = cy.edges().sort((a, b) => length(b) - length(a))[0];
+      return { ...edge.renderedMidpoint(), pair: `${edge.source().data('label')} → ${edge.target().data('label')}` };
+    });
+    const canvas = await frame.locator('#graph').boundingBox();
+    await page.mouse.move(canvas.x + target.x, canvas.y + target.y);
+    const tip = await frame.locator('.graph-tooltip').innerText({ timeout: 5000 }).catch(() => '');
+    if (!/strength \d\.\d\d \(relationship strength 0-1 from weighted signals; not a probability\)/.test(tip)) throw new Error(`the edge's tooltip does not give its strength as a strength: ${tip}`);
+    await shot('graph-edge-tooltip');
+    await page.mouse.click(canvas.x + target.x, canvas.y + target.y);
+    // The graph's own tooltip speaks of signals too: the panel is the page with the signals table's total.
+    await webviewFrame('Sum of contributions').catch(() => {
+      throw new Error('no relationship panel with its signals opened');
+    });
+    return `${drawn[1]} items and ${drawn[2]} relationships around ${drawn[3]}; the edge ${target.pair} opened its relationship panel`;
+  });
+
   await step('Multi-root: Ask asks every folder and says which', async () => {
     if (!values['multi-root-url']) throw new Skip('no --multi-root-url given');
     // Under load code-server has once opened the workspace with none of its folders ("Relata: no

@@ -15,6 +15,7 @@ function recorder() {
     openRelationship: (message) => void calls.push(`relationship ${message.id}`),
     open: (message) => void calls.push(`open ${message.path} ${message.location?.kind ?? ''}`.trim()),
     ask: (message) => void calls.push(`ask ${message.question}`),
+    graphQuery: (message) => void calls.push(`graph ${message.scope} ${message.statuses.join(',')} ${message.minStrength}`),
     invalid: (problems) => void calls.push(`invalid: ${problems.join('; ')}`),
   };
   return { calls, actions };
@@ -75,4 +76,16 @@ test('a relationship panel decides only the relationship it was opened for', () 
     { decision: { kind: 'reject', folder: 'file:///demo', id: 'r1' } },
     'the folder is the panel’s own, whatever the page says',
   );
+});
+
+test("the graph view's query reaches the graph action only, and a malformed one is refused", async () => {
+  const { calls, actions } = recorder();
+  const query = { kind: 'graphQuery', scope: 'neighbourhood', statuses: ['pending', 'confirmed'], minStrength: 0.3 };
+  await dispatchViewMessage(query, ['ready', 'graphQuery', 'open', 'openRelationship'], actions);
+  await dispatchViewMessage(query, ['ready', 'ask'], actions);
+  await dispatchViewMessage({ ...query, statuses: ['deleted'], minStrength: 2 }, ['graphQuery'], actions);
+  assert.equal(calls[0], 'graph neighbourhood pending,confirmed 0.3');
+  assert.match(calls[1]!, /does not accept "graphQuery" messages/);
+  assert.match(calls[2]!, /message\.statuses\[0\]/);
+  assert.match(calls[2]!, /message\.minStrength/);
 });

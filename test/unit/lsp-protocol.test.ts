@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import {
   AskRequest,
   ConfirmRequest,
+  GraphRequest,
   ItemRequest,
   RelatedRequest,
   RelationshipsRequest,
@@ -26,7 +27,7 @@ test('every request has its own relata/ method name, and its type carries it', (
   }
   assert.deepEqual(
     [...methods].sort(),
-    ['relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/item', 'relata/reject', 'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status'],
+    ['relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/item', 'relata/reject', 'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status'],
   );
 });
 
@@ -57,4 +58,13 @@ test('invalid params are refused with the field and what was expected', () => {
   assert.deepEqual(problemsWith(ItemRequest.params, null), ['params must be an object, not null']);
   assert.deepEqual(problemsWith(AskRequest.params, { question: 'Why?', model: 'x' }), ['params.model is not a known field (expected question, folder)']);
   assert.deepEqual(problemsWith(AskRequest.params, { question: 'x'.repeat(2001) }), ['params.question must be at most 2000 characters']);
+});
+
+test('the graph request takes known relationship types and statuses, and a strength from 0 to 1', () => {
+  assert.deepEqual(problemsWith(GraphRequest.params, { focus: 'file:///demo/a.md', depth: 2, types: ['contradicts'], statuses: ['pending', 'rejected'], minStrength: 0.4 }), []);
+  assert.deepEqual(problemsWith(GraphRequest.params, {}), []);
+  const problems = problemsWith(GraphRequest.params, { types: ['causes'], statuses: ['maybe'], minStrength: 1.5, depth: 0 });
+  assert.equal(problems.length, 4, problems.join('\n'));
+  assert.ok(problems.some((problem) => problem.startsWith('params.types[0]')), problems.join('\n'));
+  assert.ok(problems.some((problem) => problem.startsWith('params.minStrength')), problems.join('\n'));
 });

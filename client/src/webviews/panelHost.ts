@@ -10,7 +10,7 @@ export interface PanelOptions {
   viewType: string;
   title: string;
   /** The bundle's name in dist/webview/ (without .js). */
-  script: 'relationship' | 'ask' | 'scoring';
+  script: 'relationship' | 'ask' | 'scoring' | 'graph';
   accepted: AcceptedKinds;
   /** Where the panel opens; beside the editor unless said otherwise. */
   column?: vscode.ViewColumn;

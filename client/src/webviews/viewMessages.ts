@@ -10,6 +10,8 @@ export interface ViewActions {
   openRelationship(message: Extract<ViewMessage, { kind: 'openRelationship' }>): Promise<void> | void;
   open(message: Extract<ViewMessage, { kind: 'open' }>): Promise<void> | void;
   ask(message: Extract<ViewMessage, { kind: 'ask' }>): Promise<void> | void;
+  /** The graph view's query; only the graph panel accepts it. */
+  graphQuery?(message: Extract<ViewMessage, { kind: 'graphQuery' }>): Promise<void> | void;
   /** A message that is not one a webview may send. */
   invalid(problems: string[]): void;
 }
@@ -34,6 +36,8 @@ export async function dispatchViewMessage(raw: unknown, accepted: AcceptedKinds,
       return actions.open(message);
     case 'ask':
       return actions.ask(message);
+    case 'graphQuery':
+      return actions.graphQuery?.(message);
   }
 }
 

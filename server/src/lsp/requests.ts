@@ -7,6 +7,7 @@ import {
   ChooseOriginalRequest,
   ConfirmRequest,
   FileStatusRequest,
+  GraphRequest,
   ItemRequest,
   RejectRequest,
   RelataErrorCodes,
@@ -34,6 +35,7 @@ import { searchWorkspace } from '../ranking/search.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
 import { thresholdsFor, type FolderSession } from './folderSession.ts';
+import { relationshipGraph } from './graphRequest.ts';
 import { mentionsUnderCursor } from './hoverMentions.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
 import { handle, type FolderSessions } from './server.ts';
@@ -245,6 +247,8 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     },
     log,
   );
+
+  handle(connection, GraphRequest, (params) => relationshipGraph(sessions, params, thresholds()), log);
 
   handle(connection, ConfirmRequest, decision('confirmed'), log);
   handle(connection, RejectRequest, decision('rejected'), log);

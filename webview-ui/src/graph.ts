@@ -1,0 +1,220 @@
+// The graph view: items as nodes, relationships as edges (colour by type, width by strength,
+// pattern by review status), drawn by Cytoscape.js on a canvas after graphLayout.ts has placed the
+// items. Filters (type, status, minimum strength, folder) and the scope (the current file's
+// neighbourhood, or everything) go to the extension as a query; the extension answers with the
+// graph. Clicking an item opens its file; clicking a relationship opens its panel.
+
+import cytoscape from 'cytoscape';
+import { DEFAULT_GRAPH_STATUSES, GRAPH_STATUSES, GRAPH_TYPES, type GraphEdge, type GraphNode, type RelationshipGraph } from '../../shared/graph.ts';
+import type { GraphQuery, HostMessage } from '../../shared/webviewMessages.ts';
+import type { RelationshipStatus, RelationshipType } from '../../shared/types.ts';
+import { action, figure, h, render } from './dom.ts';
+import { layoutSteps, type Position } from './graphLayout.ts';
+import { graphStylesheet, LARGE_GRAPH_EDGES, TYPE_COLOURS, typeLabel } from './graphStyle.ts';
+import { onHostMessage, send } from './host.ts';
+
+type GraphMessage = Extract<HostMessage, { kind: 'graph' }>;
+
+const STATUS_WORDS: Record<RelationshipStatus, string> = { pending: 'pending review', confirmed: 'confirmed', rejected: 'rejected' };
+
+let query: GraphQuery = { scope: 'neighbourhood', statuses: [...DEFAULT_GRAPH_STATUSES], minStrength: 0 };
+/** Where each item was last placed: the next layout starts from there. */
+const placed = new Map<string, Position>();
+let cy: cytoscape.Core | null = null;
+/** Each new answer cancels the layout of the one before. */
+let drawing = 0;
+
+const status = h('p', { class: 'muted graph-status', role: 'status' }, 'Loading…');
+const tooltip = h('div', { class: 'graph-tooltip', role: 'tooltip' });
+const canvas = h('div', { id: 'graph', class: 'graph-canvas' });
+const folderChoice = h('select', { 'aria-label': 'Folder' });
+const scopeButton = h('button', { type: 'button', class: 'secondary' });
+const strengthInput = h('input', { type: 'range', min: '0', max: '1', step: '0.05', value: '0', 'aria-label': 'Minimum strength' });
+const strengthValue = h('span', { class: 'num' }, '0.00');
+
+function ask(change: Partial<GraphQuery>): void {
+  query = { ...query, ...change };
+  scopeButton.textContent = query.scope === 'neighbourhood' ? 'Show all items' : 'Show current file only';
+  // A neighbourhood stays in its file's folder; the choice applies to the whole view.
+  folderChoice.disabled = query.scope === 'neighbourhood';
+  send({ kind: 'graphQuery', ...query });
+}
+
+function checkbox(label: string, checked: boolean, onChange: (checked: boolean) => void, swatch?: string): HTMLElement {
+  const input = h('input', { type: 'checkbox' });
+  input.checked = checked;
+  input.addEventListener('change', () => onChange(input.checked));
+  const mark = h('span', { class: 'swatch' });
+  if (swatch) mark.style.setProperty('background', swatch);
+  return h('label', { class: 'graph-check' }, input, swatch ? mark : null, label);
+}
+
+function controls(): HTMLElement {
+  const types = new Set<RelationshipType>(GRAPH_TYPES);
+  const typeBoxes = GRAPH_TYPES.map((type) =>
+    checkbox(typeLabel(type), true, (checked) => {
+      if (checked) types.add(type);
+      else types.delete(type);
+      ask({ types: types.size === GRAPH_TYPES.length ? undefined : [...types] });
+    }, TYPE_COLOURS[type]),
+  );
+  const statuses = new Set<RelationshipStatus>(query.statuses);
+  const statusBoxes = GRAPH_STATUSES.map((value) =>
+    checkbox(value, statuses.has(value), (checked) => {
+      if (checked) statuses.add(value);
+      else statuses.delete(value);
+      ask({ statuses: GRAPH_STATUSES.filter((candidate) => statuses.has(candidate)) });
+    }),
+  );
+  strengthInput.addEventListener('input', () => (strengthValue.textContent = figure(Number(strengthInput.value))));
+  strengthInput.addEventListener('change', () => ask({ minStrength: Number(strengthInput.value) }));
+  folderChoice.addEventListener('change', () => ask({ folder: folderChoice.value || undefined }));
+  scopeButton.addEventListener('click', () => ask({ scope: query.scope === 'neighbourhood' ? 'all' : 'neighbourhood' }));
+  return h(
+    'div',
+    { class: 'graph-controls' },
+    h('div', { class: 'graph-row' }, scopeButton, folderChoice, h('label', { class: 'graph-check' }, 'Minimum strength ', strengthInput, ' ', strengthValue)),
+    h('div', { class: 'graph-row', role: 'group', 'aria-label': 'Status' }, h('span', { class: 'muted' }, 'Status:'), ...statusBoxes, h('span', { class: 'muted' }, 'pending dashed, confirmed solid, rejected dotted')),
+    h('div', { class: 'graph-row', role: 'group', 'aria-label': 'Relationship types' }, h('span', { class: 'muted' }, 'Types:'), ...typeBoxes),
+  );
+}
+
+function showFolders(folders: GraphMessage['folders']): void {
+  folderChoice.hidden = folders.length < 2;
+  if (folderChoice.options.length === folders.length + 1) return;
+  folderChoice.replaceChildren(h('option', { value: '' }, 'All folders'), ...folders.map((folder) => h('option', { value: folder.folder }, folder.name)));
+}
+
+const nodeName = (node: GraphNode) => node.title ?? node.path;
+
+function describe(message: GraphMessage): string {
+  const { graph, notice, folders } = message.result;
+  const parts = [`${graph.nodes.length.toLocaleString()} items, ${graph.edges.length.toLocaleString()} relationships`];
+  if (graph.scope.kind === 'neighbourhood') parts.push(`around ${message.focusPath ?? 'the current file'} (${graph.scope.depth} steps)`);
+  else parts.push('all items');
+  if (graph.leftOut) parts.push(`${graph.leftOut.items.toLocaleString()} items and ${graph.leftOut.relationships.toLocaleString()} relationships left out to stay responsive (the weakest first): narrow the filters to see them`);
+  for (const folder of folders) if (folder.error) parts.push(`${folder.name}: ${folder.error}`);
+  if (notice) parts.push(notice);
+  return parts.join(' · ');
+}
+
+function edgeTip(edge: GraphEdge, nodes: Map<string, GraphNode>): string {
+  const from = nodes.get(edge.source)!;
+  const to = nodes.get(edge.target)!;
+  return `${typeLabel(edge.type)}: ${nodeName(from)} → ${nodeName(to)}\nstrength ${figure(edge.strength)} (relationship strength 0-1 from weighted signals; not a probability)\n${STATUS_WORDS[edge.status]} · click to open the relationship`;
+}
+
+function nodeTip(node: GraphNode): string {
+  return `${nodeName(node)}\n${node.path}\n${node.degree} relationship${node.degree === 1 ? '' : 's'} shown · click to open the file`;
+}
+
+function elements(graph: RelationshipGraph, positions: Map<string, Position>): cytoscape.ElementDefinition[] {
+  const focus = graph.scope.kind === 'neighbourhood' ? graph.scope.node : null;
+  return [
+    ...graph.nodes.map((node) => ({
+      group: 'nodes' as const,
+      data: { id: node.id, label: nodeName(node), degree: node.degree },
+      position: positions.get(node.id) ?? { x: 0, y: 0 },
+      classes: node.id === focus ? 'focus' : '',
+    })),
+    ...graph.edges.map((edge) => ({
+      group: 'edges' as const,
+      data: { id: edge.id, source: edge.source, target: edge.target, strength: edge.strength, colour: TYPE_COLOURS[edge.type] },
+      classes: edge.status,
+    })),
+  ];
+}
+
+function showTip(text: string, event: cytoscape.EventObject): void {
+  tooltip.textContent = text;
+  tooltip.style.setProperty('left', `${event.renderedPosition.x + 12}px`);
+  tooltip.style.setProperty('top', `${event.renderedPosition.y + 12}px`);
+  tooltip.hidden = false;
+}
+
+function draw(message: GraphMessage, positions: Map<string, Position>): void {
+  const { graph } = message.result;
+  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
+  const edges = new Map(graph.edges.map((edge) => [edge.id, edge]));
+  const large = graph.edges.length > LARGE_GRAPH_EDGES;
+  cy?.destroy();
+  tooltip.hidden = true;
+  const core = cytoscape({
+    container: canvas,
+    elements: elements(graph, positions),
+    style: graphStylesheet(large),
+    layout: { name: 'preset', fit: true, padding: 30 },
+    minZoom: 0.02,
+    maxZoom: 6,
+    // Large graphs: one plain pixel per canvas pixel and no edges mid-gesture keep pan and zoom at frame rate.
+    pixelRatio: large ? 1 : 'auto',
+    hideEdgesOnViewport: large,
+    boxSelectionEnabled: false,
+  });
+  cy = core;
+  core.on('tap', 'node', (event) => {
+    const node = nodes.get(event.target.id());
+    if (node) send({ kind: 'open', folder: node.folder, path: node.path });
+  });
+  core.on('tap', 'edge', (event) => {
+    const edge = edges.get(event.target.id());
+    if (edge) send({ kind: 'openRelationship', folder: edge.folder, id: edge.relationship_id });
+  });
+  core.on('mouseover', 'node', (event) => showTip(nodeTip(nodes.get(event.target.id())!), event));
+  core.on('mouseover', 'edge', (event) => showTip(edgeTip(edges.get(event.target.id())!, nodes), event));
+  core.on('mouseout viewport', () => (tooltip.hidden = true));
+  core.one('render', () =>
+    requestAnimationFrame(() => {
+      performance.mark('relata-graph-rendered');
+      document.body.dataset['graph'] = 'rendered';
+    }),
+  );
+}
+
+/** Places the items a few iterations per frame, saying how far it is, then draws. */
+function layoutAndDraw(message: GraphMessage): void {
+  const turn = ++drawing;
+  const { graph } = message.result;
+  status.className = 'muted graph-status';
+  document.body.dataset['graph'] = 'laying-out';
+  performance.mark('relata-graph-received');
+  const steps = layoutSteps(graph, placed);
+  const summary = describe(message);
+  const step = () => {
+    if (turn !== drawing) return;
+    const next = steps.next();
+    if (!next.done) {
+      status.textContent = `Placing ${graph.nodes.length.toLocaleString()} items… ${Math.round(next.value * 100)}%`;
+      setTimeout(step, 0);
+      return;
+    }
+    performance.mark('relata-graph-laid-out');
+    for (const [id, position] of next.value) placed.set(id, position);
+    status.textContent = summary;
+    draw(message, next.value);
+  };
+  step();
+}
+
+function start(): void {
+  document.body.classList.add('graph-body');
+  // Cytoscape adds an inline <style> (its container's position) unless an element with this id
+  // exists; the CSP refuses inline styles, and webview.css positions the container already.
+  document.head.append(h('meta', { id: '__________cytoscape_stylesheet', name: 'relata-graph' }));
+  render(h('div', { class: 'graph-page' }, controls(), status, h('div', { class: 'graph-frame' }, canvas, tooltip)));
+  tooltip.hidden = true;
+  folderChoice.hidden = true;
+  ask({});
+}
+
+onHostMessage((message) => {
+  if (message.kind === 'graph') {
+    query = message.query;
+    showFolders(message.folders);
+    layoutAndDraw(message);
+  } else if (message.kind === 'error') {
+    status.textContent = message.message;
+    status.className = 'error graph-status';
+  }
+});
+start();

@@ -1,0 +1,72 @@
+// How the graph looks: one colour per relationship type (contradictions stand out in red), edge
+// width from the relationship's strength, the review status as the line's pattern (pending
+// dashed, confirmed solid, rejected dotted and faint), and the theme's own colours for the rest.
+
+import type cytoscape from 'cytoscape';
+import type { RelationshipType } from '../../shared/types.ts';
+
+export const TYPE_COLOURS: Record<RelationshipType, string> = {
+  contradicts: '#e5484d',
+  supports: '#30a46c',
+  supersedes: '#8e4ec6',
+  updates: '#0090ff',
+  derived_from: '#ad7f58',
+  same_entity_as: '#f76b15',
+  possibly_explains: '#d6409f',
+  similar_to: '#8d8d8d',
+  mentions: '#12a594',
+  occurred_before: '#e2a336',
+  occurred_after: '#978365',
+};
+
+export const typeLabel = (type: RelationshipType) => type.replace(/_/g, ' ');
+
+/** Above this many edges, labels wait for a closer zoom and edges are drawn without arrows, which keeps pan and zoom smooth. */
+export const LARGE_GRAPH_EDGES = 2000;
+
+function themeColour(name: string, fallback: string): string {
+  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+}
+
+export function graphStylesheet(large: boolean): cytoscape.StylesheetJson {
+  const foreground = themeColour('--vscode-foreground', '#cccccc');
+  const node = themeColour('--vscode-charts-blue', '#3794ff');
+  const focus = themeColour('--vscode-focusBorder', '#f9c74f');
+  const background = themeColour('--vscode-editor-background', '#1e1e1e');
+  return [
+    {
+      selector: 'node',
+      style: {
+        'background-color': node,
+        width: 'mapData(degree, 0, 20, 8, 28)',
+        height: 'mapData(degree, 0, 20, 8, 28)',
+        label: 'data(label)',
+        color: foreground,
+        'font-size': 10,
+        'text-valign': 'bottom',
+        'text-margin-y': 3,
+        'text-outline-color': background,
+        'text-outline-width': 2,
+        // Long titles are cut at the label's width; the tooltip has the whole title and the path.
+        'text-wrap': 'ellipsis',
+        'text-max-width': '160px',
+        'min-zoomed-font-size': large ? 12 : 6,
+      },
+    },
+    { selector: 'node.focus', style: { 'border-width': 3, 'border-color': focus, 'font-weight': 'bold' } },
+    { selector: 'node:selected', style: { 'border-width': 3, 'border-color': focus } },
+    {
+      selector: 'edge',
+      style: {
+        'line-color': 'data(colour)',
+        width: 'mapData(strength, 0, 1, 0.5, 6)',
+        'curve-style': large ? 'haystack' : 'straight',
+        opacity: 0.85,
+      },
+    },
+    { selector: 'edge.pending', style: { 'line-style': 'dashed', 'line-dash-pattern': [6, 4] } },
+    { selector: 'edge.confirmed', style: { 'line-style': 'solid' } },
+    { selector: 'edge.rejected', style: { 'line-style': 'dotted', opacity: 0.35 } },
+    { selector: 'edge:selected', style: { opacity: 1, 'underlay-color': focus, 'underlay-opacity': 0.4, 'underlay-padding': 3 } },
+  ];
+}
