@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import type { FolderStatus } from '../../shared/protocol.ts';
 import { chooseRuntime, findExecutable, RuntimeNotFound } from '../../client/src/serverRuntime.ts';
 import { readFileSync } from 'node:fs';
-import { serverSettings, settingReader, USER_ONLY_SETTINGS, type SettingsSource } from '../../client/src/settings.ts';
+import { RUNTIME_SETTING, serverSettings, settingReader, USER_ONLY_SETTINGS, type SettingsSource } from '../../client/src/settings.ts';
 import { summarizeStatus } from '../../client/src/statusSummary.ts';
 import { tempDir } from '../support/tempFolder.ts';
 
@@ -80,14 +80,54 @@ test('a workspace cannot choose the model endpoint, model, runtime, embedding mo
   assert.deepEqual(settings.exclude, ['drafts/'], 'a folder may still choose what to leave out of its own index');
 });
 
-test('the user-only settings are exactly the machine-scoped ones in package.json', () => {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+type Manifest = {
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  contributes: { configuration: { properties: Record<string, { scope?: string; default?: unknown }> } };
+};
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest;
+
+test('the user-only settings are exactly those withheld from an untrusted workspace', () => {
+  const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.map((key) => key.replace(/^relata\./, ''));
+  assert.deepEqual([...USER_ONLY_SETTINGS].sort(), restricted.sort());
+});
+
+/**
+ * The user's settings.json as the extension host sees it in a remote window (code-server, where
+ * the e2e runs): when VS Code re-reads the file after a change it keeps only the values whose
+ * declared scope is among these (LOCAL_MACHINE_SCOPES, vs/workbench/services/configuration/common/
+ * configuration.ts in VS Code 1.100; measured in code-server 4.100.3: a machine-scoped value read
+ * at startup was gone after the first settings change). This stands for VS Code's configuration
+ * service, which cannot run here; the scopes are package.json's own.
+ */
+const KEPT_FROM_USER_SETTINGS_IN_A_REMOTE_WINDOW = new Set(['application', 'window', 'resource', 'language-overridable']);
+
+function userSettingsInRemoteWindow(userJson: Record<string, unknown>, reread: boolean): SettingsSource {
+  const scopes: Record<string, { defaultValue?: unknown; globalValue?: unknown }> = {};
+  for (const [key, property] of Object.entries(manifest.contributes.configuration.properties)) {
+    const name = key.replace(/^relata\./, '');
+    const kept = !reread || KEPT_FROM_USER_SETTINGS_IN_A_REMOTE_WINDOW.has(property.scope ?? 'window');
+    scopes[name] = { defaultValue: property.default, ...(kept && key in userJson ? { globalValue: userJson[key] } : {}) };
+  }
+  return configuration(scopes);
+}
+
+test('a settings change that restarts the server in code-server reads the same store settings as the first start', () => {
+  const userJson = {
+    'relata.store.dataLocation': '/home/me/relata-data',
+    'relata.server.runtime': '/opt/node20/bin/node',
+    'relata.embedding.model': 'none',
+    'relata.relationships.minScore': 0.3,
   };
-  const machine = Object.entries(manifest.contributes.configuration.properties)
-    .filter(([, property]) => property.scope === 'machine')
-    .map(([key]) => key.replace(/^relata\./, ''));
-  assert.deepEqual([...USER_ONLY_SETTINGS].sort(), machine.sort());
+  const read = (reread: boolean) => settingReader(userSettingsInRemoteWindow(userJson, reread));
+  const atStart = serverSettings(read(false));
+  const afterChange = serverSettings(read(true));
+  assert.equal(atStart.dataLocation, '/home/me/relata-data');
+  assert.deepEqual(afterChange, atStart, 'the restarted server opens the store the first one opened');
+  assert.equal(read(true)(RUNTIME_SETTING, 'node'), '/opt/node20/bin/node');
+  for (const key of USER_ONLY_SETTINGS) {
+    const scope = manifest.contributes.configuration.properties[`relata.${key}`]?.scope ?? 'window';
+    assert.ok(KEPT_FROM_USER_SETTINGS_IN_A_REMOTE_WINDOW.has(scope), `relata.${key} is "${scope}"-scoped: a remote window drops it from the user's settings on a re-read`);
+  }
 });
 
 test('the runtime is the configured node when it exists; otherwise VS Code’s own only if the store loads there', async (t) => {
