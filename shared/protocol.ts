@@ -92,8 +92,11 @@ export namespace Initialization {
 
 // Status ---------------------------------------------------------------------
 
-/** Where one folder's session is: opening its store, indexing, then watching for changes. */
-export type FolderState = 'opening' | 'indexing' | 'watching' | 'failed';
+/**
+ * Where one folder's session is: opening its store, indexing, then watching for changes; paused
+ * when the person paused indexing (nothing runs and changes are picked up on resume).
+ */
+export type FolderState = 'opening' | 'indexing' | 'watching' | 'paused' | 'failed';
 
 export interface FolderStatus {
   folder: string;
@@ -108,6 +111,12 @@ export interface FolderStatus {
   chunks: number;
   /** Jobs waiting or running in the folder's queue. */
   queueDepth: number;
+  /**
+   * Files with work waiting or running, by what the work is (a job is one file's step, and a
+   * file has one step of a kind at a time): reading them (ingest, parse, chunk), extracting
+   * facts, embedding their passages, finding their relationships.
+   */
+  work: FolderWork;
   /** The embedding model that new vectors come from, or null when embedding is off. */
   embeddingModel: string | null;
   /** Chunks covered by a vector of the current model. */
@@ -119,6 +128,13 @@ export interface FolderStatus {
   damage: string | null;
   /** Which store the folder uses and where (passwords taken out); null until the session has read it. */
   store: FolderStore | null;
+}
+
+export interface FolderWork {
+  reading: number;
+  extracting: number;
+  embedding: number;
+  relating: number;
 }
 
 export interface FolderStore {

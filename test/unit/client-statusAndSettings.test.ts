@@ -9,20 +9,32 @@ import { chooseRuntime, findExecutable, RuntimeNotFound } from '../../client/src
 import { readFileSync } from 'node:fs';
 import { RUNTIME_SETTING, serverSettings, settingReader, USER_ONLY_SETTINGS, type SettingsSource } from '../../client/src/settings.ts';
 import { summarizeStatus } from '../../client/src/statusSummary.ts';
+import { FLAG_WORDS, fileStatusWords } from '../../client/src/itemFlags.ts';
 import { tempDir } from '../support/tempFolder.ts';
 
 const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
   folder: 'file:///demo', name: 'demo', state: 'watching', reason: null,
-  items: { indexed: 9, failed: 1, skipped: 0, duplicate: 1, pending: 0 }, chunks: 21, queueDepth: 0,
+  items: { indexed: 9, failed: 1, skipped: 0, duplicate: 1, pending: 0 }, chunks: 21, queueDepth: 0, work: { reading: 0, extracting: 0, embedding: 0, relating: 0 },
   embeddingModel: 'use-lite@0.2.0', embeddedChunks: 21, damage: null, store: null, ...overrides,
 });
 
-test('the status bar says indexing with steps left, then the counts with failures called out', () => {
-  assert.equal(summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 7 })] }).text, '$(sync~spin) Relata: indexing (7 steps left)');
+test('the status bar says how many files are being indexed, then the counts with failures called out', () => {
+  const work = (reading: number, extracting = 0, embedding = 0, relating = 0) => ({ reading, extracting, embedding, relating });
+  assert.equal(summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 26, work: work(26) })] }).text, '$(sync~spin) Relata: indexing 26 files');
+  assert.equal(summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 1, work: work(1) })] }).text, '$(sync~spin) Relata: indexing 1 file');
+  const later = summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 5, work: work(0, 0, 2, 3) })] });
+  assert.equal(later.text, '$(sync~spin) Relata: embedding 2 files', 'the earliest kind of work left is named');
+  assert.match(later.tooltip, /demo: embedding 2 files, finding relationships for 3 files/);
+  const twoFolders = summarizeStatus({
+    folders: [folder({ state: 'indexing', work: work(4) }), folder({ folder: 'file:///other', name: 'other', state: 'indexing', work: work(3) })],
+  });
+  assert.equal(twoFolders.text, '$(sync~spin) Relata: indexing 7 files');
   const settled = summarizeStatus({ folders: [folder({})] });
   assert.equal(settled.text, '$(warning) Relata: 9 indexed, 1 failed');
   assert.equal(settled.busy, false);
   assert.match(settled.tooltip, /demo: up to date, watching for changes/);
+  assert.match(settled.tooltip, /9 indexed, 1 failed, 0 skipped, 1 duplicate, 0 pending/);
+  assert.match(summarizeStatus({ folders: [folder({ items: { indexed: 9, failed: 0, skipped: 0, duplicate: 2, pending: 0 } })] }).tooltip, /, 2 duplicates,/);
   assert.match(settled.tooltip, /vectors for 21 of 21 passages \(use-lite@0\.2\.0\)/);
   const clean = summarizeStatus({ folders: [folder({ items: { indexed: 3, failed: 0, skipped: 0, duplicate: 0, pending: 0 } })] });
   assert.equal(clean.text, '$(database) Relata: 3 indexed');
@@ -31,10 +43,36 @@ test('the status bar says indexing with steps left, then the counts with failure
   assert.equal(summarizeStatus(null).text, '$(sync~spin) Relata: starting');
 });
 
+test('a paused folder says so, and how to go on', () => {
+  const paused = summarizeStatus({ folders: [folder({ state: 'paused' })] });
+  assert.equal(paused.text, '$(debug-pause) Relata: paused');
+  assert.equal(paused.busy, false);
+  assert.match(paused.tooltip, /demo: indexing paused; changes are picked up when you resume \(Relata: Resume Indexing\)/);
+});
+
+test('the tooltip names where each folder\'s store is', () => {
+  const summary = summarizeStatus({ folders: [folder({ store: { backend: 'sqlite', where: '/home/me/relata-data/demo-3f2a', unreachable: null } })] });
+  assert.match(summary.tooltip, /store: SQLite, \/home\/me\/relata-data\/demo-3f2a/);
+});
+
 test('while indexing waits (a busy store), the tooltip says why', () => {
-  const waiting = summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 2, reason: 'store busy: process 4242 (node) is writing to /d/relata.sqlite; will retry in 2 s' })] });
+  const waiting = summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 2, work: { reading: 2, extracting: 0, embedding: 0, relating: 0 }, reason: 'store busy: process 4242 (node) is writing to /d/relata.sqlite; will retry in 2 s' })] });
   assert.equal(waiting.busy, true);
-  assert.match(waiting.tooltip, /demo: indexing, 2 steps left; waiting: store busy: process 4242 \(node\) is writing to \/d\/relata\.sqlite; will retry in 2 s/);
+  assert.match(waiting.tooltip, /demo: indexing 2 files; waiting: store busy: process 4242 \(node\) is writing to \/d\/relata\.sqlite; will retry in 2 s/);
+});
+
+test('the file status list explains every flag in words, never by its code name', () => {
+  for (const [flag, words] of Object.entries(FLAG_WORDS)) {
+    assert.ok(!words.includes(flag), `${flag} is explained, not repeated`);
+    assert.doesNotMatch(words, /_/, `${flag}: plain words`);
+  }
+  const scanned = fileStatusWords({ status: 'indexed', flags: ['little_text'], reason: null, duplicateOf: null });
+  assert.equal(scanned.description, 'indexed');
+  assert.match(scanned.detail ?? '', /^no text layer: scanned\? no OCR/);
+  const both = fileStatusWords({ status: 'indexed', flags: ['hidden_text', 'truncated'], reason: 'read 2,000 of 9,000 pages', duplicateOf: null });
+  assert.equal(both.detail, 'read 2,000 of 9,000 pages · hidden text left out (text a reader cannot see); only partly read (e.g. the first pages of a very long PDF)');
+  assert.equal(fileStatusWords({ status: 'duplicate', flags: [], reason: null, duplicateOf: 'a.md' }).detail, 'identical to a.md, its original');
+  assert.equal(fileStatusWords({ status: 'indexed', flags: [], reason: null, duplicateOf: null }).detail, undefined);
 });
 
 test('settings map onto the server settings, with defaults for unset or malformed values', () => {

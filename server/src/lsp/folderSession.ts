@@ -2,6 +2,7 @@
 // the watcher that keeps it current. Each folder of a multi-root workspace gets its own session
 // (its own store and queue), so folders never see each other's documents.
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEmbeddingChoice } from '../embed/choice.ts';
@@ -20,7 +21,9 @@ import { StoreDamagedError } from '../store/storeErrors.ts';
 import { checkStoreInThread } from '../store/sqlite/checkInThread.ts';
 import { damageSummary } from '../store/sqlite/storeCheck.ts';
 import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
-import type { FolderState, FolderStatus, FolderStore, ServerSettings } from '../../../shared/protocol.ts';
+import type { FolderState, FolderStatus, FolderStore, FolderWork, ServerSettings } from '../../../shared/protocol.ts';
+import type { PipelineStage } from '../../../shared/types.ts';
+import type { StageCounts } from '../store/contract.ts';
 
 export interface SessionEvents {
   /** State or counts changed; the server throttles what it sends. */
@@ -56,6 +59,34 @@ export function dataDirFor(folder: string, settings: ServerSettings): string {
 export function storeLocationFor(folder: string, settings: ServerSettings, env: NodeJS.ProcessEnv = process.env): StoreLocation {
   const choice = storeChoice({}, env);
   return choice.backend === 'sqlite' ? { backend: 'sqlite', dataDir: dataDirFor(folder, settings) } : locationForFolder(choice, folder);
+}
+
+/** A watcher batch for the log: "changed a.md, b.md; deleted c.md" (a file that is gone was deleted, not changed). */
+export function describeBatch(paths: readonly string[], present: (relative: string) => boolean): string {
+  const changed = paths.filter(present);
+  const deleted = paths.filter((relative) => !present(relative));
+  return [
+    ...(changed.length > 0 ? [`changed ${changed.join(', ')}`] : []),
+    ...(deleted.length > 0 ? [`deleted ${deleted.join(', ')}`] : []),
+  ].join('; ');
+}
+
+const WORK_OF_STAGE: Record<PipelineStage, keyof FolderWork> = {
+  ingest: 'reading',
+  parse: 'reading',
+  chunk: 'reading',
+  extract: 'extracting',
+  embed: 'embedding',
+  discover: 'relating',
+};
+
+/** Jobs waiting or running, counted by the kind of work a person would name. */
+export function workByKind(counts: readonly StageCounts[]): FolderWork {
+  const work: FolderWork = { reading: 0, extracting: 0, embedding: 0, relating: 0 };
+  for (const { stage, status, count } of counts) {
+    if (status === 'queued' || status === 'leased') work[WORK_OF_STAGE[stage]] += count;
+  }
+  return work;
 }
 
 /** Which store and where, for the status: never a password. */
@@ -175,7 +206,7 @@ export class FolderSession {
       this.watch = watchFolder(index, {
         onProgress: (progress) => this.events.onProgress(this, progress),
         onBatch: (paths) => {
-          this.events.log(`${this.name}: changed ${paths.join(', ')}`);
+          this.events.log(`${this.name}: ${describeBatch(paths, (relative) => existsSync(path.join(this.folder, relative)))}`);
           this.setState('indexing');
         },
         onRetry: (retry) =>
@@ -250,6 +281,7 @@ export class FolderSession {
       items: { indexed: 0, failed: 0, skipped: 0, duplicate: 0, pending: 0 },
       chunks: 0,
       queueDepth: 0,
+      work: { reading: 0, extracting: 0, embedding: 0, relating: 0 },
       embeddingModel: null,
       embeddedChunks: 0,
       damage: this.damage,
@@ -268,6 +300,7 @@ export class FolderSession {
         ...base,
         chunks: await index.store.countChunks(),
         queueDepth: await index.store.pendingJobs(),
+        work: workByKind(await index.store.jobCounts()),
         embeddingModel: this.modelId ?? (configured === 'none' ? null : configured),
         embeddedChunks: usage?.chunks ?? 0,
       };
