@@ -437,6 +437,59 @@ export namespace ScoringModelRequest {
   export const params: Schema<Record<string, never>> = object({});
 }
 
+// Indexing control ------------------------------------------------------------
+
+/** Index now (the folder scanned again and brought up to date), pause indexing, or resume it. */
+export type IndexingAction = 'index' | 'pause' | 'resume';
+
+export interface IndexingParams {
+  action: IndexingAction;
+  /** One folder; all folders when absent. */
+  folder?: string;
+}
+
+export interface IndexingOutcome {
+  folder: string;
+  name: string;
+  /** What was done, or why nothing was (already paused, the store could not be opened), in words. */
+  outcome: string;
+}
+
+export namespace IndexingRequest {
+  export const method = 'relata/indexing' as const;
+  export const type = new RequestType<IndexingParams, { folders: IndexingOutcome[] }, void>(method);
+  export const params: Schema<IndexingParams> = object({ action: oneOf(['index', 'pause', 'resume'] as const), folder: optional(folderUri) });
+}
+
+export interface ReindexFileParams {
+  /** A file URI inside an open folder. */
+  uri: string;
+}
+
+/** Re-index one file now: read again and, even when its bytes did not change, parsed again; answers once it is done. */
+export namespace ReindexFileRequest {
+  export const method = 'relata/reindexFile' as const;
+  export const type = new RequestType<ReindexFileParams, IndexingOutcome & { path: string }, void>(method);
+  export const params: Schema<ReindexFileParams> = object({ uri: string({ minLength: 1, maxLength: 4096 }) });
+}
+
+export interface StoreFolder {
+  folder: string;
+  name: string;
+  backend: StoreBackend;
+  /** The folder's SQLite data directory; null for a store that has none here (MongoDB + Qdrant), or not opened yet. */
+  dataDir: string | null;
+  /** Where the store is, in words (the data directory, or the servers with the folder's key). */
+  where: string;
+}
+
+/** Where each folder's store is, to open its folder. */
+export namespace StoreFolderRequest {
+  export const method = 'relata/storeFolder' as const;
+  export const type = new RequestType<{ folder?: string }, { folders: StoreFolder[] }, void>(method);
+  export const params: Schema<{ folder?: string }> = object({ folder: optional(folderUri) });
+}
+
 /** Every request the server answers, with its params schema: the server registers exactly these. */
 export const REQUESTS = [
   StatusRequest,
@@ -451,4 +504,8 @@ export const REQUESTS = [
   ChooseOriginalRequest,
   AskRequest,
   ScoringModelRequest,
+  IndexingRequest,
+  ReindexFileRequest,
+  StoreFolderRequest,
 ] as const;
+

@@ -7,6 +7,7 @@ import {
   ChooseOriginalRequest,
   ConfirmRequest,
   FileStatusRequest,
+  IndexingRequest,
   ItemRequest,
   RejectRequest,
   RelataErrorCodes,
@@ -14,9 +15,11 @@ import {
   RelationshipsChangedNotification,
   RelationshipRequest,
   RelationshipsRequest,
+  ReindexFileRequest,
   ScoringModelRequest,
   SearchRequest,
   StatusRequest,
+  StoreFolderRequest,
   type EntityMentions,
   type ServerSettings,
   type StatusReport,
@@ -32,7 +35,7 @@ import { decide, listRelationshipViews, relationshipView } from '../engine/relat
 import { searchWorkspace } from '../ranking/search.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
-import { thresholdsFor, type FolderSession } from './folderSession.ts';
+import { describeStore, thresholdsFor, type FolderSession } from './folderSession.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
 import { handle, type FolderSessions } from './server.ts';
 
@@ -100,6 +103,46 @@ export function registerRequests(connection: Connection, sessions: FolderSession
           files: session.index ? await itemViews(session.index.store) : [],
         })),
       ),
+    }),
+    log,
+  );
+
+  handle(
+    connection,
+    IndexingRequest,
+    async (params) => ({
+      folders: await Promise.all(
+        sessions.selected(params.folder).map(async (session) => {
+          const outcome = await (params.action === 'pause' ? session.pause() : params.action === 'resume' ? session.resume() : session.indexNow());
+          return { folder: session.uri, name: session.name, outcome };
+        }),
+      ),
+    }),
+    log,
+  );
+
+  handle(
+    connection,
+    ReindexFileRequest,
+    async (params) => {
+      const found = sessions.byFile(params.uri);
+      if (!found) throw new ResponseError(RelataErrorCodes.UnknownFolder, `${params.uri} is not in an open folder`);
+      const { session, relative } = found;
+      log(`${session.name}: re-indexing ${relative}`);
+      return { folder: session.uri, name: session.name, path: relative, outcome: await session.reindexFile(relative) };
+    },
+    log,
+  );
+
+  handle(
+    connection,
+    StoreFolderRequest,
+    async (params) => ({
+      folders: sessions.selected(params.folder).flatMap((session) => {
+        const location = session.storeLocation();
+        if (!location) return [];
+        return [{ folder: session.uri, name: session.name, ...describeStore(location), dataDir: location.backend === 'sqlite' ? location.dataDir : null }];
+      }),
     }),
     log,
   );
