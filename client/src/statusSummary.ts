@@ -104,3 +104,10 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0,
   };
 }
+
+/** What Index now, Pause or Resume did, for one message: the outcome alone for one folder, each folder named for several. */
+export function describeOutcomes(folders: readonly { name: string; outcome: string }[]): string {
+  if (folders.length === 0) return 'Relata: no folder is open';
+  if (folders.length === 1) return `Relata: ${folders[0]!.outcome}`;
+  return `Relata: ${folders.map((folder) => `${folder.name}: ${folder.outcome}`).join('; ')}`;
+}
