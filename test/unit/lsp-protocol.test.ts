@@ -14,6 +14,9 @@ import {
   SearchRequest,
   StatusNotification,
   StatusRequest,
+  IndexingRequest,
+  ReindexFileRequest,
+  StoreFolderRequest,
 } from '../../shared/protocol.ts';
 import { problemsWith } from '../../shared/schema.ts';
 
@@ -26,7 +29,10 @@ test('every request has its own relata/ method name, and its type carries it', (
   }
   assert.deepEqual(
     [...methods].sort(),
-    ['relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/item', 'relata/reject', 'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status'],
+    [
+      'relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/indexing', 'relata/item', 'relata/reindexFile', 'relata/reject',
+      'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status', 'relata/storeFolder',
+    ],
   );
 });
 
@@ -57,4 +63,12 @@ test('invalid params are refused with the field and what was expected', () => {
   assert.deepEqual(problemsWith(ItemRequest.params, null), ['params must be an object, not null']);
   assert.deepEqual(problemsWith(AskRequest.params, { question: 'Why?', model: 'x' }), ['params.model is not a known field (expected question, folder)']);
   assert.deepEqual(problemsWith(AskRequest.params, { question: 'x'.repeat(2001) }), ['params.question must be at most 2000 characters']);
+});
+
+test('the indexing commands accept index, pause or resume, and nothing else', () => {
+  assert.deepEqual(problemsWith(IndexingRequest.params, { action: 'pause' }), []);
+  assert.deepEqual(problemsWith(IndexingRequest.params, { action: 'index', folder: 'file:///w/demo' }), []);
+  assert.equal(problemsWith(IndexingRequest.params, { action: 'delete' }).length, 1);
+  assert.equal(problemsWith(ReindexFileRequest.params, {}).length, 1, 'a file to re-index is required');
+  assert.deepEqual(problemsWith(StoreFolderRequest.params, {}), []);
 });
