@@ -355,8 +355,8 @@ try {
     await closeAllEditors();
     await page.keyboard.press('F1');
     await page.locator('.quick-input-widget input').fill('>Preferences: Open User Settings');
-    // Not "… (JSON)": the row whose label ends there.
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: /Open User Settings$/ }).first().click({ timeout: 15_000 });
+    // The Settings editor, not "… (JSON)".
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open User Settings' }).filter({ hasNotText: 'JSON' }).first().click({ timeout: 15_000 });
     await page.locator('.settings-editor').waitFor({ timeout: 15_000 });
     await page.waitForTimeout(1000);
     await page.keyboard.type('relata.index.maxFileMb');

@@ -276,7 +276,7 @@ export class FolderSession {
     });
     this.events.log(
       `${this.name}: ${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
-        `${report.items.duplicates} duplicates in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `${report.items.duplicates} duplicate${report.items.duplicates === 1 ? '' : 's'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
   }
 
