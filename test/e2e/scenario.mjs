@@ -360,7 +360,8 @@ try {
     await page.locator('.settings-editor').waitFor({ timeout: 15_000 });
     await page.waitForTimeout(1000);
     await page.keyboard.type('relata.index.maxFileMb');
-    const input = page.locator('.settings-editor .setting-item-number input').first();
+    // Once the search has filtered the list down to the setting (before that, the first number is another's).
+    const input = page.locator('.settings-editor .setting-item-number', { hasText: 'Max File Mb' }).locator('input').first();
     await input.waitFor({ timeout: 15_000 });
     await input.click();
     await page.keyboard.press('Control+A');
