@@ -379,7 +379,8 @@ try {
     if (moved) throw new Error(moved[0]);
     const stores = [...logText.matchAll(/: store sqlite, (.*)/g)].map((match) => match[1]);
     if (!stores.length || !stores.every((where) => where.startsWith(dataLocation))) throw new Error(`the store is not under ${dataLocation}: ${stores.join(', ')}`);
-    await page.locator('.activitybar .action-item a[aria-label^="Relata"]').first().click();
+    // Not the activity bar icon: a click on the active container's icon hides the side bar.
+    await runCommand('Focus on Proposals View');
     const view = page.locator('.pane', { hasText: 'Proposals' }).first();
     await runCommand('Relata: Refresh Proposals');
     const confirmed = view.locator('.monaco-list-row', { hasText: /^Confirmed/ }).first();
