@@ -382,8 +382,7 @@ try {
     // Not the activity bar icon: a click on the active container's icon hides the side bar.
     await runCommand('Focus on Proposals View');
     const view = page.locator('.pane', { hasText: 'Proposals' }).first();
-    // What the restarted server has, not what the tree held before.
-    await view.locator('.action-label[aria-label^="Refresh Proposals"]').first().click({ timeout: 10_000 });
+    // The tree is refreshed by the restarted server (relata/relationshipsChanged after its first pass), from its store.
     const confirmed = view.locator('.monaco-list-row', { hasText: /^Confirmed/ }).first();
     await confirmed.waitFor({ timeout: 15_000 });
     const pending = view.locator('.monaco-list-row', { hasText: /^Pending review/ }).first();
