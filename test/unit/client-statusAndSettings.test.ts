@@ -8,7 +8,7 @@ import type { FolderStatus } from '../../shared/protocol.ts';
 import { chooseRuntime, findExecutable, RuntimeNotFound } from '../../client/src/serverRuntime.ts';
 import { readFileSync } from 'node:fs';
 import { RUNTIME_SETTING, serverSettings, settingReader, USER_ONLY_SETTINGS, type SettingsSource } from '../../client/src/settings.ts';
-import { summarizeStatus } from '../../client/src/statusSummary.ts';
+import { describeOutcomes, summarizeStatus } from '../../client/src/statusSummary.ts';
 import { FLAG_WORDS, fileStatusWords } from '../../client/src/itemFlags.ts';
 import { tempDir } from '../support/tempFolder.ts';
 
@@ -48,6 +48,15 @@ test('a paused folder says so, and how to go on', () => {
   assert.equal(paused.text, '$(debug-pause) Relata: paused');
   assert.equal(paused.busy, false);
   assert.match(paused.tooltip, /demo: indexing paused; changes are picked up when you resume \(Relata: Resume Indexing\)/);
+});
+
+test('what Index Now, Pause or Resume did: the outcome alone for one folder, each folder named for several', () => {
+  assert.equal(describeOutcomes([{ name: 'demo', outcome: 'already paused' }]), 'Relata: already paused');
+  assert.equal(
+    describeOutcomes([{ name: 'demo', outcome: 'already paused' }, { name: 'contracts', outcome: 'paused: nothing is indexed until you resume' }]),
+    'Relata: demo: already paused; contracts: paused: nothing is indexed until you resume',
+  );
+  assert.equal(describeOutcomes([]), 'Relata: no folder is open');
 });
 
 test('the tooltip names where each folder\'s store is', () => {
