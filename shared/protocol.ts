@@ -94,8 +94,11 @@ export namespace Initialization {
 
 // Status ---------------------------------------------------------------------
 
-/** Where one folder's session is: opening its store, indexing, then watching for changes. */
-export type FolderState = 'opening' | 'indexing' | 'watching' | 'failed';
+/**
+ * Where one folder's session is: opening its store, indexing, then watching for changes; paused
+ * when the person paused indexing (nothing runs and changes are picked up on resume).
+ */
+export type FolderState = 'opening' | 'indexing' | 'watching' | 'paused' | 'failed';
 
 export interface FolderStatus {
   folder: string;
@@ -110,6 +113,12 @@ export interface FolderStatus {
   chunks: number;
   /** Jobs waiting or running in the folder's queue. */
   queueDepth: number;
+  /**
+   * Files with work waiting or running, by what the work is (a job is one file's step, and a
+   * file has one step of a kind at a time): reading them (ingest, parse, chunk), extracting
+   * facts, embedding their passages, finding their relationships.
+   */
+  work: FolderWork;
   /** The embedding model that new vectors come from, or null when embedding is off. */
   embeddingModel: string | null;
   /** Chunks covered by a vector of the current model. */
@@ -121,6 +130,13 @@ export interface FolderStatus {
   damage: string | null;
   /** Which store the folder uses and where (passwords taken out); null until the session has read it. */
   store: FolderStore | null;
+}
+
+export interface FolderWork {
+  reading: number;
+  extracting: number;
+  embedding: number;
+  relating: number;
 }
 
 export interface FolderStore {
@@ -475,6 +491,59 @@ export namespace ScoringModelRequest {
   export const params: Schema<Record<string, never>> = object({});
 }
 
+// Indexing control ------------------------------------------------------------
+
+/** Index now (the folder scanned again and brought up to date), pause indexing, or resume it. */
+export type IndexingAction = 'index' | 'pause' | 'resume';
+
+export interface IndexingParams {
+  action: IndexingAction;
+  /** One folder; all folders when absent. */
+  folder?: string;
+}
+
+export interface IndexingOutcome {
+  folder: string;
+  name: string;
+  /** What was done, or why nothing was (already paused, the store could not be opened), in words. */
+  outcome: string;
+}
+
+export namespace IndexingRequest {
+  export const method = 'relata/indexing' as const;
+  export const type = new RequestType<IndexingParams, { folders: IndexingOutcome[] }, void>(method);
+  export const params: Schema<IndexingParams> = object({ action: oneOf(['index', 'pause', 'resume'] as const), folder: optional(folderUri) });
+}
+
+export interface ReindexFileParams {
+  /** A file URI inside an open folder. */
+  uri: string;
+}
+
+/** Re-index one file now: read again and, even when its bytes did not change, parsed again; answers once it is done. */
+export namespace ReindexFileRequest {
+  export const method = 'relata/reindexFile' as const;
+  export const type = new RequestType<ReindexFileParams, IndexingOutcome & { path: string }, void>(method);
+  export const params: Schema<ReindexFileParams> = object({ uri: string({ minLength: 1, maxLength: 4096 }) });
+}
+
+export interface StoreFolder {
+  folder: string;
+  name: string;
+  backend: StoreBackend;
+  /** The folder's SQLite data directory; null for a store that has none here (MongoDB + Qdrant), or not opened yet. */
+  dataDir: string | null;
+  /** Where the store is, in words (the data directory, or the servers with the folder's key). */
+  where: string;
+}
+
+/** Where each folder's store is, to open its folder. */
+export namespace StoreFolderRequest {
+  export const method = 'relata/storeFolder' as const;
+  export const type = new RequestType<{ folder?: string }, { folders: StoreFolder[] }, void>(method);
+  export const params: Schema<{ folder?: string }> = object({ folder: optional(folderUri) });
+}
+
 /** Every request the server answers, with its params schema: the server registers exactly these. */
 export const REQUESTS = [
   StatusRequest,
@@ -490,4 +559,8 @@ export const REQUESTS = [
   AskRequest,
   ScoringModelRequest,
   GraphRequest,
+  IndexingRequest,
+  ReindexFileRequest,
+  StoreFolderRequest,
 ] as const;
+

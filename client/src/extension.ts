@@ -13,6 +13,7 @@ import { relataHoverProvider } from './hoverProvider.ts';
 import { searchKnowledge } from './searchKnowledge.ts';
 import { ServerConnection } from './serverConnection.ts';
 import { showFileStatus } from './fileStatus.ts';
+import { openStoreFolder, reindexFile, steerIndexing } from './indexingCommands.ts';
 import { askStoreCredentials, clearStoreCredentials } from './storeCredentials.ts';
 import { summarizeStatus } from './statusSummary.ts';
 import { showGraph } from './webviews/graphPanel.ts';
@@ -94,6 +95,11 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('relata.chooseOriginal', (file?: vscode.Uri) =>
       chooseOriginal(server, file).catch(reportFailure('could not choose the original')),
     ),
+    vscode.commands.registerCommand('relata.indexNow', () => steerIndexing(server, 'index').catch(reportFailure('could not index'))),
+    vscode.commands.registerCommand('relata.pauseIndexing', () => steerIndexing(server, 'pause').catch(reportFailure('could not pause indexing'))),
+    vscode.commands.registerCommand('relata.resumeIndexing', () => steerIndexing(server, 'resume').catch(reportFailure('could not resume indexing'))),
+    vscode.commands.registerCommand('relata.reindexFile', (file?: vscode.Uri) => reindexFile(server, file).catch(reportFailure('could not re-index the file'))),
+    vscode.commands.registerCommand('relata.openStoreFolder', () => openStoreFolder(server).catch(reportFailure('could not find the store folder'))),
     vscode.commands.registerCommand('relata.restartServer', () => server.restart().then(renderStatus)),
     vscode.commands.registerCommand('relata.setStoreCredentials', () =>
       askStoreCredentials((options) => vscode.window.showInputBox(options), context.secrets).then(

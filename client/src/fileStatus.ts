@@ -1,9 +1,10 @@
 // Relata: Show File Status: every file of the open folders with its status, failures and skips
-// first with their reasons; choosing one opens it.
+// first with their reasons, flags explained in words; choosing one opens it.
 
 import * as vscode from 'vscode';
 import { FileStatusRequest } from '../../shared/protocol.ts';
 import type { ItemStatus } from '../../shared/types.ts';
+import { fileStatusWords } from './itemFlags.ts';
 import { openAt } from './openLocation.ts';
 import type { ServerConnection } from './serverConnection.ts';
 
@@ -27,8 +28,7 @@ export async function showFileStatus(server: ServerConnection): Promise<void> {
     for (const file of files) {
       items.push({
         label: `${ICON[file.status]} ${file.path}`,
-        description: file.status + (file.flags.length ? ` [${file.flags.join(', ')}]` : ''),
-        detail: file.reason ?? (file.duplicateOf ? `identical to ${file.duplicateOf}, its original` : undefined),
+        ...fileStatusWords(file),
         folder: folder.folder,
         path: file.path,
       });

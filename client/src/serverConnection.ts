@@ -18,6 +18,8 @@ export class ServerConnection implements vscode.Disposable {
   private readonly relationshipsEmitter = new vscode.EventEmitter<string>();
   /** The latest `relata/status` report; null until the server sends one. */
   lastStatus: StatusReport | null = null;
+  /** Each folder's store as last logged, kept across restarts. */
+  private readonly storeLocations = new Map<string, string>();
   /** Why the server is not running, when it is not. */
   problem: string | null = null;
   readonly onStatus = this.statusEmitter.event;
@@ -82,6 +84,7 @@ export class ServerConnection implements vscode.Disposable {
     };
     const client = new LanguageClient('relata', 'Relata', serverOptions, clientOptions);
     client.onNotification(StatusNotification.type, (report) => {
+      this.logStoreLocations(report);
       this.lastStatus = report;
       this.statusEmitter.fire(report);
     });
@@ -94,6 +97,22 @@ export class ServerConnection implements vscode.Disposable {
     } catch (error) {
       this.client = null;
       this.fail(`the Relata language server did not start with ${runtime.command}: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Each folder's store, in the output once it is known and again whenever it changes: a restart
+   * that opened another store (the settings read differently) is then plain to see.
+   */
+  private logStoreLocations(report: StatusReport): void {
+    for (const folder of report.folders) {
+      if (!folder.store) continue;
+      const where = `${folder.store.backend}, ${folder.store.where}`;
+      const before = this.storeLocations.get(folder.folder);
+      if (before === where) continue;
+      this.storeLocations.set(folder.folder, where);
+      if (before === undefined) this.output.info(`${folder.name}: store ${where}`);
+      else this.output.warn(`${folder.name}: the store changed from ${before} to ${where}`);
     }
   }
 

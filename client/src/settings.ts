@@ -13,8 +13,12 @@ export type SettingReader = <T>(key: string, fallback: T) => T;
 export const RUNTIME_SETTING = 'server.runtime';
 
 /**
- * Machine-scoped in package.json. The scope only keeps them out of the workspace tab of the
- * Settings UI; VS Code still merges a workspace value into get(), so they are read by inspect().
+ * Read from the user's settings only, by inspect(): VS Code would merge a workspace value into get().
+ * Window-scoped in package.json, not machine-scoped: in a remote window (code-server, Remote-SSH,
+ * WSL) VS Code drops a machine-scoped value from the user's settings.json whenever it re-reads the
+ * settings after a change, though the first read at startup still has it; the server restarted on
+ * that change then opened another store (the default location) and every decision seemed lost.
+ * A window-scoped value is read from the user's settings (and the remote's, which win) every time.
  */
 export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   RUNTIME_SETTING,

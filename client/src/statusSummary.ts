@@ -1,8 +1,9 @@
-// What the status bar says about the folders' indexing, from one `relata/status` report: a
-// short text while working (steps left), coverage when settled, failures called out. Pure, so
-// the wording is tested without VS Code.
+// What the status bar says about the folders' indexing, from one `relata/status` report: while
+// working, how many files and what is being done to them ("indexing 26 files"); coverage when
+// settled, failures called out; where each folder's store is. Pure, so the wording is tested
+// without VS Code.
 
-import type { FolderStatus, StatusReport } from '../../shared/protocol.ts';
+import type { FolderStatus, FolderWork, StatusReport } from '../../shared/protocol.ts';
 import type { StoreBackend } from '../../shared/storeEnvironment.ts';
 
 export interface StatusSummary {
@@ -16,7 +17,22 @@ export interface StatusSummary {
 
 const STORE_NAMES: Record<StoreBackend, string> = { sqlite: 'SQLite', 'mongodb-qdrant': 'MongoDB + Qdrant' };
 
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** Each kind of work in a person's words, in the order a file goes through them. */
+const WORK_WORDS: [keyof FolderWork, (files: string) => string][] = [
+  ['reading', (files) => `indexing ${files}`],
+  ['extracting', (files) => `extracting facts from ${files}`],
+  ['embedding', (files) => `embedding ${files}`],
+  ['relating', (files) => `finding relationships for ${files}`],
+];
+
+/** The work under way, e.g. "indexing 26 files, embedding 3 files"; the first kind only when `first`. */
+export function describeWork(work: FolderWork, first = false): string {
+  const parts = WORK_WORDS.filter(([kind]) => work[kind] > 0).map(([kind, words]) => words(plural(work[kind], 'file')));
+  if (parts.length === 0) return 'indexing: looking for changes';
+  return first ? parts[0]! : parts.join(', ');
+}
 
 function folderLine(folder: FolderStatus): string {
   const { indexed, failed, skipped, duplicate, pending } = folder.items;
@@ -26,8 +42,10 @@ function folderLine(folder: FolderStatus): string {
       : folder.state === 'opening'
         ? 'opening its index' + waiting(folder)
         : folder.state === 'indexing'
-          ? `indexing, ${plural(folder.queueDepth, 'step')} left` + waiting(folder)
-          : 'up to date, watching for changes';
+          ? describeWork(folder.work) + waiting(folder)
+          : folder.state === 'paused'
+            ? 'indexing paused; changes are picked up when you resume (Relata: Resume Indexing)'
+            : 'up to date, watching for changes';
   const coverage =
     folder.embeddingModel === null
       ? 'semantic search off (no embedding model)'
@@ -38,7 +56,7 @@ function folderLine(folder: FolderStatus): string {
     ...(folder.damage ? [`  ${folder.damage}`] : []),
     ...(store?.unreachable ? [`  store unreachable: ${store.unreachable}; the work is kept and retried until it answers`] : []),
     ...(store ? [`  store: ${STORE_NAMES[store.backend]}, ${store.where}`] : []),
-    `  ${indexed} indexed, ${failed} failed, ${skipped} skipped, ${duplicate} duplicates, ${pending} pending`,
+    `  ${indexed} indexed, ${failed} failed, ${skipped} skipped, ${plural(duplicate, 'duplicate')}, ${pending} pending`,
     `  ${plural(folder.chunks, 'passage')}; ${coverage}`,
   ].join('\n');
 }
@@ -59,6 +77,13 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
   const failed = sum((folder) => folder.items.failed);
   const broken = folders.filter((folder) => folder.state === 'failed').length;
   const indexed = sum((folder) => folder.items.indexed);
+  const paused = folders.filter((folder) => folder.state === 'paused').length;
+  const work: FolderWork = {
+    reading: sum((folder) => folder.work.reading),
+    extracting: sum((folder) => folder.work.extracting),
+    embedding: sum((folder) => folder.work.embedding),
+    relating: sum((folder) => folder.work.relating),
+  };
   // Damage outranks progress: what is served may be wrong until the store is checked or rebuilt.
   const damaged = folders.filter((folder) => folder.damage).length;
   // A store server that does not answer comes next: nothing moves until it is back.
@@ -68,7 +93,9 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     : unreachable
     ? `$(debug-disconnect) Relata: store unreachable` + (folders.length > 1 ? ` (${plural(unreachable, 'folder')})` : '')
     : busy
-    ? `$(sync~spin) Relata: indexing (${plural(sum((folder) => folder.queueDepth), 'step')} left)`
+    ? `$(sync~spin) Relata: ${describeWork(work, true)}`
+    : paused
+    ? `$(debug-pause) Relata: paused` + (folders.length > 1 ? ` (${plural(paused, 'folder')})` : '')
     : `$(${broken || failed ? 'warning' : 'database'}) Relata: ${indexed} indexed` + (failed ? `, ${failed} failed` : '') + (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
   return {
     text,
@@ -76,4 +103,11 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     busy,
     warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0,
   };
+}
+
+/** What Index now, Pause or Resume did, for one message: the outcome alone for one folder, each folder named for several. */
+export function describeOutcomes(folders: readonly { name: string; outcome: string }[]): string {
+  if (folders.length === 0) return 'Relata: no folder is open';
+  if (folders.length === 1) return `Relata: ${folders[0]!.outcome}`;
+  return `Relata: ${folders.map((folder) => `${folder.name}: ${folder.outcome}`).join('; ')}`;
 }

@@ -4,10 +4,13 @@
 // Confirmed, the relationship panel shows the signals and the contradiction's figures, and Ask
 // shows "Sources used" and "Uncertainty and conflicts"; search rows name their path and what
 // matched, a weak match says so, Ask quotes the answering sentences highlighted and keeps its
-// conversation, and a two-folder workspace asks both folders. Each step saves a screenshot. A step whose
+// conversation; the graph opens on the current file; the Ctrl+K K chord, Pause / Resume
+// Indexing, the first-run walkthrough, and a settings change that restarts the server on the same
+// store with the decisions kept; and a two-folder workspace asks both folders. Each step saves a
+// screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -103,6 +106,32 @@ async function webviewFrame(text, timeoutMs = 30_000) {
 
 async function webviewText(frame) {
   return frame.evaluate(() => document.getElementById('app')?.innerText ?? '');
+}
+
+/** Waits until the status bar matches; returns its text. */
+async function waitForStatus(pattern, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await statusBarText();
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`the status bar still says "${text}", not ${pattern}`);
+    await page.waitForTimeout(500);
+  }
+}
+
+/** The Relata output channel's log file (a LogOutputChannel writes one under the window's logs). */
+function relataLog(logs) {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/Relata\.log$/.test(entry.name)) found.push(full);
+    }
+  };
+  walk(path.join(logs, 'user', 'logs'));
+  if (found.length === 0) throw new Error(`no Relata log under ${path.join(logs, 'user', 'logs')}`);
+  return found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
 async function statusBarText() {
@@ -506,6 +535,106 @@ try {
       throw new Error('no relationship panel with its signals opened');
     });
     return `${drawn[1]} items and ${drawn[2]} relationships around ${drawn[3]}; the edge ${target.pair} opened its relationship panel`;
+  });
+
+  await step('Ctrl+K K opens Search Knowledge', async () => {
+    await closeAllEditors();
+    await page.keyboard.press('Escape');
+    await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } });
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('K');
+    const title = page.locator('.quick-input-widget .quick-input-title', { hasText: 'Search Knowledge' });
+    await title.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    return 'the chord opened the Search Knowledge box';
+  });
+
+  await step('Pause and resume indexing (status bar)', async () => {
+    await runCommand('Relata: Pause Indexing');
+    await waitForStatus(/Relata: paused/, 20_000);
+    await shot('indexing-paused');
+    await runCommand('Relata: Resume Indexing');
+    const text = await waitForStatus(/Relata: \d+ indexed/, INDEXING_TIMEOUT_MS);
+    return `paused, then "${text}" after resuming`;
+  });
+
+  await step('The walkthrough opens; a step is ticked once its button is used', async () => {
+    await closeAllEditors();
+    await runCommand('Welcome: Open Walkthrough...');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Relata' }).first().click({ timeout: 15_000 });
+    const steps = page.locator('.getting-started-step');
+    await steps.filter({ hasText: 'What Relata does' }).first().waitFor({ timeout: 15_000 });
+    const titles = await steps.allInnerTexts();
+    for (const expected of ['What Relata does', 'See the indexing status', 'Try a search', 'Review a proposal', 'Configure a model for answers']) {
+      if (!titles.some((title) => title.includes(expected))) throw new Error(`no step "${expected}" in ${JSON.stringify(titles)}`);
+    }
+    // VS Code counts a step's events from the moment the walkthrough service starts (here, when
+    // the walkthrough opens): the search is run from the step's own button.
+    const ticked = () => page.locator('.getting-started-step[data-step-id$="#trySearch"] .codicon.complete').count();
+    if (await ticked()) throw new Error('"Try a search" is ticked before any search from the walkthrough');
+    await steps.filter({ hasText: 'Try a search' }).first().click();
+    await page.locator('.getting-started-step.expanded', { hasText: 'Try a search' }).getByRole('button', { name: 'Search Knowledge' }).click({ timeout: 10_000 });
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Search Knowledge' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    const deadline = Date.now() + 10_000;
+    while (!(await ticked())) {
+      if (Date.now() > deadline) throw new Error('"Try a search" is not ticked after its button ran Search Knowledge');
+      await page.waitForTimeout(250);
+    }
+    // The step's picture, beside the list, for the screenshot.
+    await page.locator('.getting-started-media img, .getting-started-media iframe').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await page.waitForTimeout(1000);
+    return '5 steps; "Try a search" ticked by its button';
+  });
+
+  await step('A settings change restarts the server on the same store (decisions kept)', async () => {
+    if (!proposalLabel) throw new Skip('no decision was made in the steps above to look for');
+    if (!values.logs) throw new Skip('no --logs folder: the user settings and the output log are not known');
+    const settingsFile = path.join(values.logs, 'user', 'User', 'settings.json');
+    const dataLocation = JSON.parse(readFileSync(settingsFile, 'utf8'))['relata.store.dataLocation'];
+    const log = relataLog(values.logs);
+    const startsBefore = (readFileSync(log, 'utf8').match(/server started in/g) ?? []).length;
+    // As a person does it, in the Settings editor: a Relata setting that restarts the server and changes nothing else.
+    await closeAllEditors();
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Preferences: Open User Settings');
+    // The Settings editor, not "… (JSON)".
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open User Settings' }).filter({ hasNotText: 'JSON' }).first().click({ timeout: 15_000 });
+    await page.locator('.settings-editor').waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(1000);
+    await page.keyboard.type('relata.index.maxFileMb');
+    // Once the search has filtered the list down to the setting (before that, the first number is another's).
+    const input = page.locator('.settings-editor .setting-item-number', { hasText: 'Max File Mb' }).locator('input').first();
+    await input.waitFor({ timeout: 15_000 });
+    await input.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('51');
+    await input.press('Tab');
+    await shot('settings-change');
+    const deadline = Date.now() + 60_000;
+    while ((readFileSync(log, 'utf8').match(/server started in/g) ?? []).length <= startsBefore) {
+      if (Date.now() > deadline) throw new Error('the server did not restart within 60 s of the settings change');
+      await page.waitForTimeout(500);
+    }
+    await waitForStatus(/Relata: \d+ indexed/, INDEXING_TIMEOUT_MS);
+    const logText = readFileSync(log, 'utf8');
+    const moved = logText.match(/the store changed from .*/);
+    if (moved) throw new Error(moved[0]);
+    const stores = [...logText.matchAll(/: store sqlite, (.*)/g)].map((match) => match[1]);
+    if (!stores.length || !stores.every((where) => where.startsWith(dataLocation))) throw new Error(`the store is not under ${dataLocation}: ${stores.join(', ')}`);
+    // Not the activity bar icon: a click on the active container's icon hides the side bar.
+    await runCommand('Focus on Proposals View');
+    const view = page.locator('.pane', { hasText: 'Proposals' }).first();
+    // The tree is refreshed by the restarted server (relata/relationshipsChanged after its first pass), from its store.
+    const confirmed = view.locator('.monaco-list-row', { hasText: /^Confirmed/ }).first();
+    await confirmed.waitFor({ timeout: 15_000 });
+    const pending = view.locator('.monaco-list-row', { hasText: /^Pending review/ }).first();
+    if ((await pending.getAttribute('aria-expanded')) === 'true') await pending.click();
+    if ((await confirmed.getAttribute('aria-expanded')) === 'false') await confirmed.click();
+    await view.locator('.monaco-list-row', { hasText: proposalLabel }).first().waitFor({ timeout: 15_000 }).catch(() => {
+      throw new Error(`"${proposalLabel}" is no longer under Confirmed after the restart`);
+    });
+    return `restarted on ${stores.at(-1)}; "${proposalLabel}" still confirmed`;
   });
 
   await step('Multi-root: Ask asks every folder and says which', async () => {

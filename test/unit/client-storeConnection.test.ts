@@ -206,7 +206,7 @@ test('cancelling any question changes nothing; an empty answer keeps a stored pa
 
 const folderStatus = (overrides: Partial<FolderStatus>): FolderStatus => ({
   folder: 'file:///contracts', name: 'contracts', state: 'watching', reason: null,
-  items: { indexed: 9, failed: 0, skipped: 0, duplicate: 0, pending: 0 }, chunks: 21, queueDepth: 0,
+  items: { indexed: 9, failed: 0, skipped: 0, duplicate: 0, pending: 0 }, chunks: 21, queueDepth: 0, work: { reading: 0, extracting: 0, embedding: 0, relating: 0 },
   embeddingModel: null, embeddedChunks: 0, damage: null, store: null, ...overrides,
 });
 

@@ -15,6 +15,9 @@ import {
   SearchRequest,
   StatusNotification,
   StatusRequest,
+  IndexingRequest,
+  ReindexFileRequest,
+  StoreFolderRequest,
 } from '../../shared/protocol.ts';
 import { problemsWith } from '../../shared/schema.ts';
 
@@ -27,7 +30,10 @@ test('every request has its own relata/ method name, and its type carries it', (
   }
   assert.deepEqual(
     [...methods].sort(),
-    ['relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/item', 'relata/reject', 'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status'],
+    [
+      'relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/indexing', 'relata/item', 'relata/reindexFile', 'relata/reject',
+      'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status', 'relata/storeFolder',
+    ],
   );
 });
 
@@ -67,4 +73,12 @@ test('the graph request takes known relationship types and statuses, and a stren
   assert.equal(problems.length, 4, problems.join('\n'));
   assert.ok(problems.some((problem) => problem.startsWith('params.types[0]')), problems.join('\n'));
   assert.ok(problems.some((problem) => problem.startsWith('params.minStrength')), problems.join('\n'));
+});
+
+test('the indexing commands accept index, pause or resume, and nothing else', () => {
+  assert.deepEqual(problemsWith(IndexingRequest.params, { action: 'pause' }), []);
+  assert.deepEqual(problemsWith(IndexingRequest.params, { action: 'index', folder: 'file:///w/demo' }), []);
+  assert.equal(problemsWith(IndexingRequest.params, { action: 'delete' }).length, 1);
+  assert.equal(problemsWith(ReindexFileRequest.params, {}).length, 1, 'a file to re-index is required');
+  assert.deepEqual(problemsWith(StoreFolderRequest.params, {}), []);
 });

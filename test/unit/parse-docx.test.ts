@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { docxParser } from '../../server/src/parse/docx.ts';
 import { ParseError } from '../../server/src/parse/types.ts';
 import { DOCUMENTS_DIR, readDocument, skipUnless } from './parse-eval.ts';
+import { makeDocx, wPara, wRun } from '../support/documentBuilders.ts';
 
 const skip = skipUnless(DOCUMENTS_DIR);
 const parse = (file: string) => docxParser.parse(readDocument(`docx/${file}`), file);
@@ -81,4 +82,22 @@ test('not a ZIP, empty, or an OLE container (password-protected DOCX)', async ()
   assert.equal(await failure(new Uint8Array()), 'empty file (0 bytes)');
   assert.match(await failure(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0])), /OLE compound file/);
   assert.match(await failure(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])), /^(truncated|malformed) DOCX: /);
+});
+
+/** Paragraph styles as Word writes them in styles.xml: an id the paragraphs point at, and the name mammoth maps. */
+const PARAGRAPH_STYLES = ['Title', 'Heading 1', 'Heading 2']
+  .map((name) => `<w:style w:type="paragraph" w:styleId="${name.replace(' ', '')}"><w:name w:val="${name}"/></w:style>`)
+  .join('');
+const styled = (style: string, text: string) => `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>${wRun(text)}</w:p>`;
+const titleOf = async (body: string) => (await docxParser.parse(await makeDocx(body, { styles: PARAGRAPH_STYLES }), 'report.docx')).title;
+
+test('a DOCX is titled by its own first heading: Heading 1, the Title style, or the heading it opens with', async () => {
+  assert.equal(await titleOf(styled('Heading2', 'Quarterly supplier review') + wPara(wRun('Prepared by procurement.'))), 'Quarterly supplier review');
+  assert.equal(await titleOf(styled('Title', 'Lease of Unit 4') + styled('Heading2', 'Parties') + wPara(wRun('Landlord and tenant.'))), 'Lease of Unit 4');
+  assert.equal(
+    await titleOf(styled('Heading2', 'Confidential') + styled('Heading1', 'Master services agreement') + wPara(wRun('Terms.'))),
+    'Master services agreement',
+    'a top-level heading outranks a smaller one above it',
+  );
+  assert.equal(await titleOf(wPara(wRun('Minutes, taken by Sam.')) + styled('Heading2', 'Actions')), null, 'no own title: the file name stands in');
 });

@@ -101,3 +101,13 @@ test('key paths are capped so a huge array does not bloat the item', async () =>
   assert.equal(doc.structure.keyPaths!.length, MAX_KEY_PATHS);
   assert.ok(doc.text.includes('rows[2999].id: 2999'), 'text is not capped');
 });
+
+test('a JSON file is titled by its own "title" or "name", at the top or one object down, never by a nested name', async () => {
+  const titleOf = async (text: string) => (await jsonParser.parse(utf8(text), 'data.json')).title;
+  assert.equal(await titleOf('{"Name": "Fleet register 2025", "rows": 3}'), 'Fleet register 2025', 'in any letter case');
+  assert.equal(await titleOf('{"openapi": "3.0.0", "info": {"title": "Payments API", "version": "2"}}'), 'Payments API');
+  assert.equal(await titleOf('{"customer": {"name": "Example Ltd"}, "total": 12}'), null, 'a nested name names what the file is about');
+  assert.equal(await titleOf('{"title": "  ", "name": "Backup plan"}'), 'Backup plan', 'an empty title gives way');
+  assert.equal(await titleOf(`{"name": "${'x'.repeat(201)}"}`), null, 'a paragraph is not a title');
+  assert.equal(await titleOf('[{"title": "first record"}]'), null, 'an array is a list of records');
+});

@@ -7,7 +7,7 @@ import { summarizeStatus } from '../../client/src/statusSummary.ts';
 
 const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
   folder: 'file:///demo', name: 'demo', state: 'watching', reason: null,
-  items: { indexed: 9, failed: 0, skipped: 0, duplicate: 0, pending: 0 }, chunks: 21, queueDepth: 0,
+  items: { indexed: 9, failed: 0, skipped: 0, duplicate: 0, pending: 0 }, chunks: 21, queueDepth: 0, work: { reading: 0, extracting: 0, embedding: 0, relating: 0 },
   embeddingModel: null, embeddedChunks: 0, damage: null, store: null, ...overrides,
 });
 

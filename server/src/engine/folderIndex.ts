@@ -196,6 +196,26 @@ export class FolderIndex {
   }
 
   /**
+   * One file read again now and, when its bytes are unchanged, parsed again (a newer limit or a
+   * fixed cause may let it read better, or at all); then extraction, embedding and discovery, as
+   * for any change. The item at the path afterwards, or null when the file is not indexed
+   * (excluded, gone, or never a document).
+   */
+  async reindexFile(relativePath: string, options: RunOptions = {}): Promise<ItemRecord | null> {
+    const before = await this.store.getItemByPath(relativePath);
+    await this.indexChanges([relativePath], options);
+    const after = await this.store.getItemByPath(relativePath);
+    if (!after || after.deletedAt || after.status === 'duplicate' || after.status === 'skipped' || !after.contentHash) return after;
+    // Changed bytes were parsed by the ingest just now; unchanged ones are parsed here.
+    if (before?.contentHash === after.contentHash) {
+      await this.store.enqueue('parse', after.id);
+      await this.drain(options);
+    }
+    await this.catchUp(options);
+    return this.store.getItemByPath(relativePath);
+  }
+
+  /**
    * A person's choice of original among identical files: the copy at this folder-relative path
    * becomes the item that is parsed, searched and related, and the former original a duplicate
    * of it. Stored in the items themselves, and since no run displaces an established original,

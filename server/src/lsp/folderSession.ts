@@ -2,6 +2,7 @@
 // the watcher that keeps it current. Each folder of a multi-root workspace gets its own session
 // (its own store and queue), so folders never see each other's documents.
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEmbeddingChoice } from '../embed/choice.ts';
@@ -22,7 +23,9 @@ import { StoreDamagedError } from '../store/storeErrors.ts';
 import { checkStoreInThread } from '../store/sqlite/checkInThread.ts';
 import { damageSummary } from '../store/sqlite/storeCheck.ts';
 import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
-import type { FolderState, FolderStatus, FolderStore, ServerSettings } from '../../../shared/protocol.ts';
+import type { FolderState, FolderStatus, FolderStore, FolderWork, ServerSettings } from '../../../shared/protocol.ts';
+import type { PipelineStage } from '../../../shared/types.ts';
+import type { StageCounts } from '../store/contract.ts';
 
 export interface SessionEvents {
   /** State or counts changed; the server throttles what it sends. */
@@ -60,6 +63,34 @@ export function storeLocationFor(folder: string, settings: ServerSettings, env: 
   return choice.backend === 'sqlite' ? { backend: 'sqlite', dataDir: dataDirFor(folder, settings) } : locationForFolder(choice, folder);
 }
 
+/** A watcher batch for the log: "changed a.md, b.md; deleted c.md" (a file that is gone was deleted, not changed). */
+export function describeBatch(paths: readonly string[], present: (relative: string) => boolean): string {
+  const changed = paths.filter(present);
+  const deleted = paths.filter((relative) => !present(relative));
+  return [
+    ...(changed.length > 0 ? [`changed ${changed.join(', ')}`] : []),
+    ...(deleted.length > 0 ? [`deleted ${deleted.join(', ')}`] : []),
+  ].join('; ');
+}
+
+const WORK_OF_STAGE: Record<PipelineStage, keyof FolderWork> = {
+  ingest: 'reading',
+  parse: 'reading',
+  chunk: 'reading',
+  extract: 'extracting',
+  embed: 'embedding',
+  discover: 'relating',
+};
+
+/** Jobs waiting or running, counted by the kind of work a person would name. */
+export function workByKind(counts: readonly StageCounts[]): FolderWork {
+  const work: FolderWork = { reading: 0, extracting: 0, embedding: 0, relating: 0 };
+  for (const { stage, status, count } of counts) {
+    if (status === 'queued' || status === 'leased') work[WORK_OF_STAGE[stage]] += count;
+  }
+  return work;
+}
+
 /** Which store and where, for the status: never a password. */
 export function describeStore(location: StoreLocation): Omit<FolderStore, 'unreachable'> {
   return { backend: location.backend, where: describeLocation(location) };
@@ -95,6 +126,14 @@ export class FolderSession {
   private searchOffer: Promise<SearchOffer | null> | null = null;
   /** Whether the query model has embedded a text (is loaded), as far as the search socket knows. */
   private queryModel: 'cold' | 'loading' | 'warm' = 'cold';
+  private queue: IndexingQueue | null = null;
+  /** Aborted when the person pauses indexing: the pass under way stops between jobs. */
+  private run = new AbortController();
+  private paused = false;
+  /** The full pass under way (the first run, Index now, a resume), if any. */
+  private pass: Promise<void> | null = null;
+  /** The watch whose batches are being followed (followWatcher). */
+  private following: FolderWatch | null = null;
 
   constructor(
     readonly uri: string,
@@ -106,6 +145,7 @@ export class FolderSession {
 
   /** Opens the store (requests can be answered from here on), then indexes in the background. */
   start(queue: IndexingQueue): Promise<FolderIndex | null> {
+    this.queue = queue;
     this.opened ??= this.open();
     void this.opened.then((index) => index && this.indexInBackground(index, queue));
     return this.opened;
@@ -176,55 +216,137 @@ export class FolderSession {
     }
   }
 
-  private async indexInBackground(index: FolderIndex, queue: IndexingQueue): Promise<void> {
+  /** Watches the folder and runs a full pass; nothing while indexing is paused (resume starts it). */
+  private indexInBackground(index: FolderIndex, queue: IndexingQueue): Promise<void> {
+    if (this.paused || this.stopping.signal.aborted) return Promise.resolve();
+    // Watch first: a file saved while the pass is under way is queued, not missed.
+    if (!this.watch) this.watch = this.watchChanges(index);
+    return this.fullPass(index, queue);
+  }
+
+  private watchChanges(index: FolderIndex): FolderWatch {
+    return watchFolder(index, {
+      onProgress: (progress) => this.events.onProgress(this, progress),
+      onBatch: (paths) => {
+        this.events.log(`${this.name}: ${describeBatch(paths, (relative) => existsSync(path.join(this.folder, relative)))}`);
+        this.setState('indexing');
+      },
+      onRetry: (retry) =>
+        this.waitFor(`${retry.message} (${retry.paths.length} change${retry.paths.length === 1 ? '' : 's'} kept)`, retry.error),
+      onError: (error) => this.events.log(`${this.name}: watch error: ${error.message}`),
+    });
+  }
+
+  /** The folder scanned and brought up to date; one pass at a time (a second request joins the first). */
+  private fullPass(index: FolderIndex, queue: IndexingQueue): Promise<void> {
+    this.pass ??= this.runFullPass(index, queue, this.run.signal).finally(() => {
+      this.pass = null;
+    });
+    return this.pass;
+  }
+
+  private async runFullPass(index: FolderIndex, queue: IndexingQueue, paused: AbortSignal): Promise<void> {
+    const signal = AbortSignal.any([this.stopping.signal, paused]);
     try {
-      // Watch first: a file saved while the first run is under way is queued, not missed.
-      this.watch = watchFolder(index, {
-        onProgress: (progress) => this.events.onProgress(this, progress),
-        onBatch: (paths) => {
-          this.events.log(`${this.name}: changed ${paths.join(', ')}`);
-          this.setState('indexing');
-        },
-        onRetry: (retry) =>
-          this.waitFor(`${retry.message} (${retry.paths.length} change${retry.paths.length === 1 ? '' : 's'} kept)`, retry.error),
-        onError: (error) => this.events.log(`${this.name}: watch error: ${error.message}`),
-      });
+      this.setState('indexing');
       // A store busy with another process's write is waited out, not taken for a broken folder:
       // the run is tried again with the watcher's backoff (out of the queue, so other folders go on).
       for (let failures = 0; ; failures += 1) {
         try {
-          await queue(() => this.firstRun(index));
+          await queue(() => this.firstRun(index, signal));
           break;
         } catch (error) {
-          if (this.stopping.signal.aborted || !isWorthRetrying(error)) throw error;
+          if (signal.aborted || !isWorthRetrying(error)) throw error;
           const delayMs = retryDelayMs(failures);
           this.waitFor(describeRetry(error, delayMs), error);
-          await sleep(delayMs, undefined, { signal: this.stopping.signal });
+          await sleep(delayMs, undefined, { signal });
         }
       }
       this.waiting = this.unreachable = null;
-      if (this.stopping.signal.aborted) return;
+      if (signal.aborted) return;
       this.modelId = (await index.embeddingModel())?.id ?? null;
       this.setState('watching');
       this.events.onIndexed(this);
-      void this.followWatcher();
+      if (this.watch) void this.followWatcher(this.watch);
     } catch (error) {
       this.noteDamage(error);
-      if (!this.stopping.signal.aborted) this.fail(`indexing ${this.folder} failed: ${(error as Error).message}`);
+      if (!signal.aborted) this.fail(`indexing ${this.folder} failed: ${(error as Error).message}`);
     }
   }
 
-  private async firstRun(index: FolderIndex): Promise<void> {
-    if (this.stopping.signal.aborted) return;
+  private async firstRun(index: FolderIndex, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
     const started = performance.now();
     const report = await index.index({
-      signal: this.stopping.signal,
+      signal,
       onProgress: (progress) => this.events.onProgress(this, progress),
     });
     this.events.log(
       `${this.name}: ${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
-        `${report.items.duplicates} duplicates in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `${report.items.duplicates} duplicate${report.items.duplicates === 1 ? '' : 's'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
+  }
+
+  /** Index now: the folder scanned again and brought up to date (a paused folder is resumed). */
+  async indexNow(): Promise<string> {
+    if (this.state === 'failed') return `not indexed: ${this.reason}`;
+    if (this.paused) return this.resume();
+    const index = await this.ready();
+    if (!index || !this.queue) return `not indexed: ${this.reason ?? 'the index is not open yet'}`;
+    if (this.pass) return 'already indexing: the pass under way brings the folder up to date';
+    void this.indexInBackground(index, this.queue);
+    return 'indexing: the folder is scanned again and brought up to date';
+  }
+
+  /** Nothing is indexed until resume: the pass under way stops after its current step and the watcher stops. */
+  async pause(): Promise<string> {
+    if (this.state === 'failed') return `not indexed: ${this.reason}`;
+    if (this.paused) return 'already paused';
+    this.paused = true;
+    this.run.abort();
+    const watch = this.watch;
+    this.watch = null;
+    await watch?.close();
+    await this.pass?.catch(() => undefined);
+    this.state = 'paused';
+    this.events.log(`${this.name}: indexing paused`);
+    this.events.onChange(this);
+    return 'paused: nothing is indexed until you resume; changes made meanwhile are picked up then';
+  }
+
+  /** Indexing goes on: a full pass picks up whatever changed while paused, and the watcher starts again. */
+  async resume(): Promise<string> {
+    if (!this.paused) return this.state === 'failed' ? `not indexed: ${this.reason}` : 'not paused';
+    this.paused = false;
+    this.run = new AbortController();
+    this.state = this.index ? 'indexing' : 'opening';
+    this.events.log(`${this.name}: indexing resumed`);
+    this.events.onChange(this);
+    // Not open yet: start() runs the pass once the store is open.
+    if (this.index && this.queue) void this.indexInBackground(this.index, this.queue);
+    return 'resumed: the folder is scanned again and brought up to date';
+  }
+
+  /** One file read and parsed again now; answers once it is done, with what became of it. */
+  async reindexFile(relativePath: string): Promise<string> {
+    if (this.paused) return 'indexing is paused: run "Relata: Resume Indexing" first';
+    const index = await this.ready();
+    if (!index) return `not indexed: ${this.reason ?? 'the index is not open yet'}`;
+    this.setState('indexing');
+    try {
+      const item = await index.reindexFile(relativePath, { onProgress: (progress) => this.events.onProgress(this, progress) });
+      if (!item || item.deletedAt) return 'not in the index: the file is excluded, gone, or not a document Relata reads';
+      const title = item.title ? ` as “${item.title}”` : '';
+      return item.status === 'indexed' ? `re-indexed${title}` : `${item.status}${item.reason ? `: ${item.reason}` : ''}`;
+    } finally {
+      if (!this.pass && !this.paused && this.state === 'indexing') this.setState('watching');
+      this.events.onIndexed(this);
+    }
+  }
+
+  /** Where the folder's store is, once the environment has been read. */
+  storeLocation(): StoreLocation | null {
+    return this.location;
   }
 
   /** Work is kept for a retry: logged, and shown in the status until the work is done. */
@@ -235,16 +357,23 @@ export class FolderSession {
     this.setState('indexing');
   }
 
-  /** After each watcher batch settles, say so once: the status goes back to watching. */
-  private async followWatcher(): Promise<void> {
-    while (this.watch && !this.stopping.signal.aborted) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      if (this.state !== 'indexing' || !this.watch) continue;
-      await this.watch.settled();
-      if (this.stopping.signal.aborted) return;
-      this.waiting = this.unreachable = null;
-      this.setState('watching');
-      this.events.onIndexed(this);
+  /** After each batch of this watch settles, say so once: the status goes back to watching. One loop per watch. */
+  private async followWatcher(watch: FolderWatch): Promise<void> {
+    if (this.following === watch) return;
+    this.following = watch;
+    try {
+      while (this.watch === watch && !this.stopping.signal.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // A full pass says when it is done itself.
+        if (this.state !== 'indexing' || this.watch !== watch || this.pass) continue;
+        await watch.settled();
+        if (this.stopping.signal.aborted || this.watch !== watch || this.pass) continue;
+        this.waiting = this.unreachable = null;
+        this.setState('watching');
+        this.events.onIndexed(this);
+      }
+    } finally {
+      if (this.following === watch) this.following = null;
     }
   }
 
@@ -257,6 +386,7 @@ export class FolderSession {
       items: { indexed: 0, failed: 0, skipped: 0, duplicate: 0, pending: 0 },
       chunks: 0,
       queueDepth: 0,
+      work: { reading: 0, extracting: 0, embedding: 0, relating: 0 },
       embeddingModel: null,
       embeddedChunks: 0,
       damage: this.damage,
@@ -275,6 +405,7 @@ export class FolderSession {
         ...base,
         chunks: await index.store.countChunks(),
         queueDepth: await index.store.pendingJobs(),
+        work: workByKind(await index.store.jobCounts()),
         embeddingModel: this.modelId ?? (configured === 'none' ? null : configured),
         embeddedChunks: usage?.chunks ?? 0,
       };
@@ -355,7 +486,7 @@ export class FolderSession {
   }
 
   private setState(state: FolderState): void {
-    if (this.state === 'failed') return;
+    if (this.state === 'failed' || this.paused) return;
     this.state = state;
     this.events.onChange(this);
   }

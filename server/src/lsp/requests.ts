@@ -8,6 +8,7 @@ import {
   ConfirmRequest,
   FileStatusRequest,
   GraphRequest,
+  IndexingRequest,
   ItemRequest,
   RejectRequest,
   RelataErrorCodes,
@@ -15,10 +16,12 @@ import {
   RelationshipsChangedNotification,
   RelationshipRequest,
   RelationshipsRequest,
+  ReindexFileRequest,
   ScoringModelRequest,
   SearchRequest,
   StatusRequest,
   type ConflictDetail,
+  StoreFolderRequest,
   type EntityMentions,
   type ServerSettings,
   type StatusReport,
@@ -34,7 +37,7 @@ import { decide, listRelationshipViews, relationshipView } from '../engine/relat
 import { searchWorkspace } from '../ranking/search.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
-import { thresholdsFor, type FolderSession } from './folderSession.ts';
+import { describeStore, thresholdsFor, type FolderSession } from './folderSession.ts';
 import { relationshipGraph } from './graphRequest.ts';
 import { mentionsUnderCursor } from './hoverMentions.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
@@ -104,6 +107,46 @@ export function registerRequests(connection: Connection, sessions: FolderSession
           files: session.index ? await itemViews(session.index.store) : [],
         })),
       ),
+    }),
+    log,
+  );
+
+  handle(
+    connection,
+    IndexingRequest,
+    async (params) => ({
+      folders: await Promise.all(
+        sessions.selected(params.folder).map(async (session) => {
+          const outcome = await (params.action === 'pause' ? session.pause() : params.action === 'resume' ? session.resume() : session.indexNow());
+          return { folder: session.uri, name: session.name, outcome };
+        }),
+      ),
+    }),
+    log,
+  );
+
+  handle(
+    connection,
+    ReindexFileRequest,
+    async (params) => {
+      const found = sessions.byFile(params.uri);
+      if (!found) throw new ResponseError(RelataErrorCodes.UnknownFolder, `${params.uri} is not in an open folder`);
+      const { session, relative } = found;
+      log(`${session.name}: re-indexing ${relative}`);
+      return { folder: session.uri, name: session.name, path: relative, outcome: await session.reindexFile(relative) };
+    },
+    log,
+  );
+
+  handle(
+    connection,
+    StoreFolderRequest,
+    async (params) => ({
+      folders: sessions.selected(params.folder).flatMap((session) => {
+        const location = session.storeLocation();
+        if (!location) return [];
+        return [{ folder: session.uri, name: session.name, ...describeStore(location), dataDir: location.backend === 'sqlite' ? location.dataDir : null }];
+      }),
     }),
     log,
   );

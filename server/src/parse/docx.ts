@@ -33,7 +33,7 @@ export const docxParser = createDocxParser();
 export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
   const maxInflatedBytes = limits.maxInflatedBytes ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes;
   return {
-    version: 'docx@2',
+    version: 'docx@3',
     extensions: ['.docx'],
     async parse(bytes) {
       checkContainer(bytes);
@@ -49,7 +49,9 @@ export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
           { file: parts } as unknown as { buffer: Buffer },
           {
             // Comments are dropped by default; mapping their references makes mammoth emit their text.
-            styleMap: ['comment-reference => sup'],
+            // Word's Title style is the document's own name, set above its first heading: mammoth
+            // would make it a plain paragraph.
+            styleMap: ['comment-reference => sup', "p[style-name='Title'] => h1:fresh"],
             externalFileAccess: false,
             // Only the alt text is read; inlining every image as base64 would cost memory for nothing.
             convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
@@ -62,13 +64,25 @@ export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
       const walker = new BlockWalker(parts.hiddenRuns);
       walker.visitAll(parseDocument(html).children);
       return parsedDocument({
-        title: walker.headings.find((h) => h.level === 1)?.text ?? null,
+        title: documentTitle(walker.headings, walker.blocks),
         blocks: walker.blocks,
         structure: { headings: walker.headings, tables: walker.tables },
         hidden: walker.hidden(),
       });
     },
   };
+}
+
+/**
+ * The document's own title: its first top-level heading (Heading 1, or the Title style), else the
+ * heading it opens with, whatever its level (many documents start at Heading 2); else null, and
+ * the file's name stands in.
+ */
+export function documentTitle(headings: readonly HeadingEntry[], blocks: readonly Block[]): string | null {
+  const topLevel = headings.find((heading) => heading.level === 1 && heading.text.trim() !== '');
+  if (topLevel) return topLevel.text.trim();
+  const opening = blocks[0];
+  return opening?.kind === 'heading' && opening.text.trim() !== '' ? opening.text.trim() : null;
 }
 
 /**

@@ -15,7 +15,7 @@ export const MAX_KEY_PATHS = 2000;
 type Segment = string | number;
 
 export const jsonParser: Parser = {
-  version: 'json@1',
+  version: 'json@2',
   extensions: ['.json'],
   async parse(bytes) {
     const source = decodeText(bytes);
@@ -122,12 +122,29 @@ function formatValue(node: Node, source: string): string {
   }
 }
 
-function topLevelTitle(root: Node): string | null {
+/** Longer than this, a "name" or "title" value is a description, not the file's title. */
+const MAX_TITLE_CHARS = 200;
+
+/**
+ * The file's own title, in the words a JSON file usually names itself: a top-level "title" or
+ * "name" string (in any letter case, "title" first), else a "title" one object down (OpenAPI's
+ * info.title, a metadata.title). A nested "name" is left alone: it usually names something the
+ * file is about (an owner, a customer), not the file. An array is a list of records with no title.
+ */
+export function topLevelTitle(root: Node): string | null {
   if (root.type !== 'object') return null;
-  for (const name of ['title', 'name']) {
-    const property = root.children?.find((p) => p.children?.[0]?.value === name);
+  const stringField = (object: Node, name: string): string | null => {
+    const property = object.children?.find((p) => String(p.children?.[0]?.value).toLowerCase() === name);
     const value = property?.children?.[1];
-    if (value?.type === 'string' && String(value.value).trim() !== '') return String(value.value).trim();
+    const text = value?.type === 'string' ? String(value.value).replace(/\s+/g, ' ').trim() : '';
+    return text !== '' && text.length <= MAX_TITLE_CHARS ? text : null;
+  };
+  const own = stringField(root, 'title') ?? stringField(root, 'name');
+  if (own) return own;
+  for (const property of root.children ?? []) {
+    const value = property.children?.[1];
+    const nested = value?.type === 'object' ? stringField(value, 'title') : null;
+    if (nested) return nested;
   }
   return null;
 }

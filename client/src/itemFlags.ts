@@ -1,0 +1,29 @@
+// What each flag on an item means, in words a person reads in the file status list and the
+// item's views: "no text layer: scanned? no OCR" rather than `little_text`. A Record over every
+// flag, so a flag added to the engine without words here is a compile error.
+
+import type { ItemFlag, ItemView } from '../../shared/types.ts';
+
+export const FLAG_WORDS: Record<ItemFlag, string> = {
+  little_text: 'no text layer: scanned? no OCR (little or no text could be read)',
+  encrypted_no_password: 'encrypted, but opens without a password',
+  hidden_text: 'hidden text left out (text a reader cannot see)',
+  hidden_instructions: 'hidden text addressed to an AI assistant: Ask warns when this file is a source',
+  truncated: 'only partly read (e.g. the first pages of a very long PDF)',
+  extraction_capped: 'more facts than are kept: a representative set is stored',
+};
+
+/** The flags in words, joined for one line; empty when there are none. */
+export function explainFlags(flags: readonly ItemFlag[]): string {
+  return flags.map((flag) => FLAG_WORDS[flag] ?? flag).join('; ');
+}
+
+/** A file's row in the status list: its status and flags (description), and why, or what it copies (detail). */
+export function fileStatusWords(file: Pick<ItemView, 'status' | 'flags' | 'reason' | 'duplicateOf'>): { description: string; detail: string | undefined } {
+  const flags = explainFlags(file.flags);
+  const reason = file.reason ?? (file.duplicateOf ? `identical to ${file.duplicateOf}, its original` : undefined);
+  return {
+    description: file.status,
+    detail: [reason, flags].filter(Boolean).join(' · ') || undefined,
+  };
+}
