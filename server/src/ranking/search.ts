@@ -50,8 +50,6 @@ export interface DirectRetrieval {
   unavailable: Unavailable;
   modelId: string | null;
   queryVector: Float32Array | null;
-  /** Time spent embedding the query (0 without the vector path). */
-  embeddingMs: number;
 }
 
 /**
@@ -79,10 +77,12 @@ export async function retrieveDirect(
   query: string,
   depth = CANDIDATE_DEPTH,
 ): Promise<DirectRetrieval> {
-  const unavailable: Unavailable = [];
-  const failures: unknown[] = [];
-  const vector = await attempt('vector', unavailable, failures, () => vectorPath(store, embedder, query, depth));
-  if (vector && !vector.available) unavailable.push({ path: 'vector', reason: vector.reason });
+  // The query is embedded in the model's own thread, so the other paths run on this one meanwhile:
+  // one turn of the event loop lets the vector path hand the query over before they start.
+  const vectorUnavailable: Unavailable = [];
+  const vectorFailures: unknown[] = [];
+  const vectorRun = attempt('vector', vectorUnavailable, vectorFailures, () => vectorPath(store, embedder, query, depth));
+  await new Promise((resolve) => setImmediate(resolve));
   const others: [SearchPath, () => Promise<PathResult>][] = [
     ['lexical_items', () => lexicalItemsPath(store, query, depth)],
     ['lexical_chunks', () => lexicalChunksPath(store, query, depth)],
@@ -90,18 +90,24 @@ export async function retrieveDirect(
     ['title', () => titlePath(store, query, depth)],
   ];
   const paths: PathResult[] = [];
+  const otherUnavailable: Unavailable = [];
+  const otherFailures: unknown[] = [];
   for (const [name, run] of others) {
-    const result = await attempt(name, unavailable, failures, run);
+    const result = await attempt(name, otherUnavailable, otherFailures, run);
     if (result) paths.push(result);
   }
+  const vector = await vectorRun;
+  if (vector && !vector.available) vectorUnavailable.push({ path: 'vector', reason: vector.reason });
+  // Reported in the paths' order, the vector path first, whichever finished first.
+  const unavailable = [...vectorUnavailable, ...otherUnavailable];
+  const failures = [...vectorFailures, ...otherFailures];
   if (failures.length === others.length + 1) throw failures[0];
-  if (!vector?.available) return { paths, unavailable, modelId: null, queryVector: null, embeddingMs: 0 };
+  if (!vector?.available) return { paths, unavailable, modelId: null, queryVector: null };
   return {
     paths: [vector.result, ...paths],
     unavailable,
     modelId: vector.modelId,
     queryVector: vector.queryVector,
-    embeddingMs: vector.embeddingMs,
   };
 }
 
