@@ -17,9 +17,14 @@
 //   RELATA_BENCH_KEEP=DIR        keep the folder copy and its store here, so a rerun skips indexing
 //   RELATA_BENCH_QUERIES=60      queries measured (after 5 warm-up queries)
 //   RELATA_BENCH_BASELINE=FILE   a second server build to compare with (its cli.js)
+//   RELATA_BENCH_FROM_STORE=DIR  start from a snapshot of this SQLite data directory, an index of
+//                                RELATA_BENCH_FOLDER (e.g. .relata-eval/scifact/data, which
+//                                eval:scifact builds): the server then finds nothing to index, and a
+//                                run on SciFact takes minutes instead of an hour on a shared machine
 
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,7 +58,7 @@ const BASELINE = process.env.RELATA_BENCH_BASELINE;
 const WARM_UP = 5;
 const LIMIT = 10;
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const WORKSPACE = 'bench-lsp-warm';
+const FROM_STORE = process.env.RELATA_BENCH_FROM_STORE;
 
 const GENERATED_QUERIES = [
   'crane inspection',
@@ -93,9 +98,31 @@ const data = path.join(root, 'data');
 const scifact = SOURCE !== undefined && /scifact/i.test(SOURCE) && scifactAvailable();
 if (!existsSync(folder)) {
   mkdirSync(root, { recursive: true });
-  if (SOURCE) cpSync(SOURCE, folder, { recursive: true });
+  if (SOURCE) cpSync(SOURCE, folder, { recursive: true, preserveTimestamps: true });
   else writeCorpus(folder, FILES, 8);
 }
+const storeDir = dataDirFor(folder, { dataLocation: data } as ServerSettings);
+if (FROM_STORE && !existsSync(storeDir)) {
+  // SQLite's online backup: a consistent copy even while eval:scifact reads or writes the original.
+  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+  const source = new Database(path.join(FROM_STORE, 'relata.sqlite'), { readonly: true });
+  await source.backup(path.join(storeDir, 'relata.sqlite'));
+  source.close();
+  chmodSync(path.join(storeDir, 'relata.sqlite'), 0o600);
+  cpSync(path.join(FROM_STORE, 'blobs'), path.join(storeDir, 'blobs'), { recursive: true });
+  const copy = new Database(path.join(storeDir, 'relata.sqlite'));
+  copy.prepare(`UPDATE meta SET value = ? WHERE key = 'folder_root'`).run(folder);
+  copy.close();
+}
+/** The workspace the store holds the folder under (a snapshot's own), else the bench's. */
+const WORKSPACE = existsSync(path.join(storeDir, 'relata.sqlite'))
+  ? (() => {
+      const store = new Database(path.join(storeDir, 'relata.sqlite'), { readonly: true });
+      const recorded = store.prepare(`SELECT workspace FROM meta WHERE key = 'folder_root'`).pluck().get() as string | undefined;
+      store.close();
+      return recorded ?? 'bench-lsp-warm';
+    })()
+  : 'bench-lsp-warm';
 const queries = scifact ? [...loadClaims().values()].map((claim) => claim.text) : GENERATED_QUERIES;
 const queryAt = (n: number) => queries[n % queries.length]!;
 
@@ -195,8 +222,7 @@ try {
     await Promise.all(servers.map((server) => server.watching));
   }
 
-  const dataDir = dataDirFor(folder, { dataLocation: data } as ServerSettings);
-  const { store } = await openStoreWithBlobs({ location: { backend: 'sqlite', dataDir }, workspace: WORKSPACE, access: 'read' });
+  const { store } = await openStoreWithBlobs({ location: { backend: 'sqlite', dataDir: storeDir }, workspace: WORKSPACE, access: 'read' });
   const embedder = (await queryEmbedder(parseEmbeddingChoice('default'), { loadNow: true }))!;
   const params = (query: string): SearchParams => ({ query, limit: LIMIT });
 

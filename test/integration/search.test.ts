@@ -177,6 +177,30 @@ test('a query the model cannot embed is answered by the other paths, the vector 
   assert.ok(response.results.every((result) => result.contributions.vector === undefined && result.semantic_similarity === null));
 });
 
+test('a search cancelled while its query is being embedded stops there, before fusion and passages', async () => {
+  const cancel = new AbortController();
+  const asked: string[] = [];
+  // The real model and store; the editor's $/cancelRequest arrives while the model works.
+  const cancelling: Embedder = {
+    descriptor: embedder.descriptor,
+    countTokens: (text) => embedder.countTokens(text),
+    close: async () => {},
+    embed: (texts) => {
+      cancel.abort();
+      return embedder.embed(texts);
+    },
+  };
+  const store = new Proxy(index.store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof name !== 'string' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => (asked.push(name), value.apply(target, args));
+    },
+  });
+  await assert.rejects(searchWorkspace(store, cancelling, 'sprinkler leak in Bay 4', { signal: cancel.signal }), { name: 'AbortError' });
+  for (const later of ['searchItemInfo', 'relationshipsTouching', 'getChunks']) assert.ok(!asked.includes(later), `${later} was not asked: ${asked.join(', ')}`);
+});
+
 test('relata search prints one JSON object with --json and a readable list without it', { skip: needsBuild }, () => {
   const run = (args: string[]) =>
     spawnSync(process.execPath, [CLI, 'search', ...args, '--data', dataDir], { encoding: 'utf8', env: { ...process.env, RELATA_WORKSPACE: WORKSPACE } });

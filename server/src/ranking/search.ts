@@ -38,6 +38,11 @@ export interface SearchOptions {
   expansion?: Partial<Omit<ExpansionSettings, 'confirmedOnly'>>;
   /** The clock recency is measured against (tests fix it). */
   now?: Date;
+  /**
+   * A request the editor cancelled (the person typed on) stops once its direct paths have run,
+   * the first moment this thread is free to hear of it: fusion, expansion and passages are skipped.
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_LIMIT = 10;
@@ -128,6 +133,7 @@ export async function searchWorkspace(
   if (query.trim() === '') return { rank_version: version, query, results: [], unavailable_paths: [] };
 
   const direct = await retrieveDirect(store, embedder, query, Math.max(CANDIDATE_DEPTH, limit));
+  options.signal?.throwIfAborted();
   const info = new Map<string, SearchItemInfo>();
   const learn = async (ids: readonly string[]) => {
     const unknown = ids.filter((id) => !info.has(id));
