@@ -4,8 +4,9 @@
 //   (a) in this process: the query embedded by the default model (USE-lite, one thread, as the
 //       CLI's and the server's query embedder) and searchWorkspace on the server's store, timed
 //       with and without the embedding (the "excl." run searches with the vector already made);
-//   (b) `relata/search` to the server, send to answer, with the server's own processing time
-//       (vscode-jsonrpc's trace, whole milliseconds) and the answer's size and JSON costs.
+//   (b) `relata/search` to the server, send to answer, with the answer's size and JSON costs, and
+//       a request no handler knows (answered MethodNotFound by vscode-jsonrpc, the engine never
+//       asked): what the transport alone costs, two process wake-ups and two small messages.
 // With RELATA_BENCH_BASELINE naming another build's cli.js (e.g. the commit before a change,
 // built into a temporary copy), a second server on a copy of the same store answers the same
 // queries in the same loop, so before and after share the machine's load. Prints figures, the
@@ -16,6 +17,8 @@
 //   RELATA_BENCH_FILES=1500      files in the generated folder
 //   RELATA_BENCH_KEEP=DIR        keep the folder copy and its store here, so a rerun skips indexing
 //   RELATA_BENCH_QUERIES=60      queries measured (after 5 warm-up queries)
+//   RELATA_BENCH_CLAIMS=1        SciFact's claims as the queries whatever the folder: sentences of
+//                                15-20 words, whose embedding costs several times a few words'
 //   RELATA_BENCH_BASELINE=FILE   a second server build to compare with (its cli.js)
 //   RELATA_BENCH_FROM_STORE=DIR  start from a snapshot of this SQLite data directory, an index of
 //                                RELATA_BENCH_FOLDER (e.g. .relata-eval/scifact/data, which
@@ -31,8 +34,6 @@ import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
   InitializeRequest,
-  LogTraceNotification,
-  SetTraceNotification,
   StreamMessageReader,
   StreamMessageWriter,
   WorkDoneProgressCreateRequest,
@@ -95,7 +96,7 @@ for (const cli of [CLI, BASELINE].filter((file): file is string => file !== unde
 const root = KEEP ? path.resolve(KEEP) : mkdtempSync(path.join(tmpdir(), 'relata-bench-lsp-warm-'));
 const folder = path.join(root, 'folder');
 const data = path.join(root, 'data');
-const scifact = SOURCE !== undefined && /scifact/i.test(SOURCE) && scifactAvailable();
+const scifact = (process.env.RELATA_BENCH_CLAIMS === '1' || (SOURCE !== undefined && /scifact/i.test(SOURCE))) && scifactAvailable();
 if (!existsSync(folder)) {
   mkdirSync(root, { recursive: true });
   if (SOURCE) cpSync(SOURCE, folder, { recursive: true, preserveTimestamps: true });
@@ -132,8 +133,6 @@ console.log(`folder: ${SOURCE ?? `${FILES} generated files`}; embedding model: d
 interface Server {
   name: string;
   connection: ProtocolConnection;
-  /** The server's own time for the last request answered: vscode-jsonrpc's trace, whole ms. */
-  lastProcessingMs: number;
   watching: Promise<void>;
   stop(): Promise<void>;
 }
@@ -160,7 +159,6 @@ async function startServer(name: string, cli: string, dataLocation: string): Pro
   const server: Server = {
     name,
     connection,
-    lastProcessingMs: Number.NaN,
     watching,
     async stop() {
       await connection.sendRequest('shutdown').catch(() => undefined);
@@ -171,10 +169,6 @@ async function startServer(name: string, cli: string, dataLocation: string): Pro
       connection.dispose();
     },
   };
-  connection.onNotification(LogTraceNotification.type, ({ message }) => {
-    const took = /^Sending response 'relata\/search - \(\d+\)'\. Processing request took (\d+)ms/.exec(message);
-    if (took) server.lastProcessingMs = Number(took[1]);
-  });
   connection.listen();
   await connection.sendRequest(InitializeRequest.type, {
     processId: process.pid,
@@ -184,7 +178,6 @@ async function startServer(name: string, cli: string, dataLocation: string): Pro
     initializationOptions: { settings: { dataLocation, embeddingModel: 'default' } },
   });
   await connection.sendNotification('initialized', {});
-  await connection.sendNotification(SetTraceNotification.type, { value: 'messages' });
   return server;
 }
 
@@ -200,7 +193,7 @@ interface Sample {
   embeddingMs: number;
   inProcessMs: number;
   inProcessExclMs: number;
-  rounds: Map<string, { ms: number; serverMs: number; bytes: number; encodeMs: number; decodeMs: number; differs: boolean }>;
+  rounds: Map<string, { ms: number; pingMs: number; bytes: number; encodeMs: number; decodeMs: number; differs: boolean }>;
 }
 
 const servers: Server[] = [];
@@ -230,20 +223,23 @@ try {
   for (let n = 0; n < WARM_UP + MEASURED; n += 1) {
     const query = queryAt(n);
     const sample: Sample = { embeddingMs: 0, inProcessMs: 0, inProcessExclMs: 0, rounds: new Map() };
+    // The whole search first, so it meets this query's pages no warmer than a server does.
     const inProcess = async () => {
       let at = performance.now();
+      const response = await searchWorkspace(store, embedder, query, { limit: LIMIT });
+      sample.inProcessMs = performance.now() - at;
+      at = performance.now();
       const [vector] = (await embedder.embed([query])) as [Float32Array];
       sample.embeddingMs = performance.now() - at;
       at = performance.now();
       await searchWorkspace(store, madeVector(embedder, vector), query, { limit: LIMIT });
       sample.inProcessExclMs = performance.now() - at;
-      at = performance.now();
-      const response = await searchWorkspace(store, embedder, query, { limit: LIMIT });
-      sample.inProcessMs = performance.now() - at;
       return response;
     };
     const overLsp = async (server: Server, expected: string) => {
-      server.lastProcessingMs = Number.NaN;
+      const pingAt = performance.now();
+      await server.connection.sendRequest('relata/benchPing').catch(() => undefined);
+      const pingMs = performance.now() - pingAt;
       const at = performance.now();
       const answer = await server.connection.sendRequest(SearchRequest.type, params(query));
       const ms = performance.now() - at;
@@ -254,7 +250,7 @@ try {
       const decoded = JSON.parse(text) as { folders: FolderSearch[] };
       const decodeMs = performance.now() - encodeAt;
       const differs = resultKey(decoded.folders[0]?.response) !== expected;
-      sample.rounds.set(server.name, { ms, serverMs: server.lastProcessingMs, bytes: Buffer.byteLength(text), encodeMs, decodeMs, differs });
+      sample.rounds.set(server.name, { ms, pingMs, bytes: Buffer.byteLength(text), encodeMs, decodeMs, differs });
     };
     // Alternate who goes first, so neither always meets a cache the other warmed.
     const expected = resultKey(await inProcess());
@@ -272,15 +268,18 @@ try {
   console.log(`query embedding alone:              ${figures(column((s) => s.embeddingMs))}`);
   console.log(`(a) in-process, incl. embedding:    ${figures(inProcess)}`);
   console.log(`(a) in-process, excl. embedding:    ${figures(inProcessExcl)}`);
+  // What the search cost before the query's embedding overlapped the other paths: one, then the other.
+  const sequential = column((s) => s.embeddingMs + s.inProcessExclMs);
+  console.log(`(a) embedding + excl., one after the other: ${figures(sequential)}`);
   for (const server of servers) {
     const rounds = samples.map((sample) => sample.rounds.get(server.name)!);
     const ms = rounds.map((round) => round.ms);
-    const serverMs = rounds.map((round) => round.serverMs);
-    const transport = rounds.map((round) => round.ms - round.serverMs);
+    const pings = rounds.map((round) => round.pingMs);
+    const serverMs = rounds.map((round) => round.ms - round.pingMs);
     console.log(`(b) relata/search, ${server.name}:`);
     console.log(`    round trip:                     ${figures(ms)}`);
-    console.log(`    server processing (trace):      ${figures(serverMs)}`);
-    console.log(`    transport (round trip − server): ${figures(transport)}`);
+    console.log(`    transport alone (unknown method):  ${figures(pings)}`);
+    console.log(`    server (round trip − transport):   ${figures(serverMs)}`);
     console.log(
       `    answer: ${Math.round(percentile(rounds.map((r) => r.bytes), 50))} bytes p50 (max ${Math.max(...rounds.map((r) => r.bytes))}); ` +
         `JSON encode ${figures(rounds.map((r) => r.encodeMs))}, decode ${figures(rounds.map((r) => r.decodeMs))} (this process)`,
@@ -289,6 +288,9 @@ try {
       `    ratio to in-process, p50: ${(percentile(ms, 50) / percentile(inProcess, 50)).toFixed(2)}× incl. embedding, ` +
         `${(percentile(ms, 50) / percentile(inProcessExcl, 50)).toFixed(2)}× excl.; p95: ` +
         `${(percentile(ms, 95) / percentile(inProcess, 95)).toFixed(2)}× incl., ${(percentile(ms, 95) / percentile(inProcessExcl, 95)).toFixed(2)}× excl.`,
+    );
+    console.log(
+      `    ratio to embedding + excl. one after the other, p50: ${(percentile(ms, 50) / percentile(sequential, 50)).toFixed(2)}×, p95: ${(percentile(ms, 95) / percentile(sequential, 95)).toFixed(2)}×`,
     );
     console.log(`    answers whose results differ from in-process: ${rounds.filter((round) => round.differs).length} of ${rounds.length}`);
   }
