@@ -18,12 +18,13 @@
 //   RELATA_BENCH_KEEP=DIR        keep the folder copy and its store here, so a rerun skips indexing
 //   RELATA_BENCH_QUERIES=60      queries measured (after 5 warm-up queries)
 //   RELATA_BENCH_CLAIMS=1        SciFact's claims as the queries whatever the folder: sentences of
-//                                15-20 words, whose embedding costs several times a few words'
+//                                15-20 words, whose embedding costs about twice a few words'
 //   RELATA_BENCH_BASELINE=FILE   a second server build to compare with (its cli.js)
 //   RELATA_BENCH_FROM_STORE=DIR  start from a snapshot of this SQLite data directory, an index of
-//                                RELATA_BENCH_FOLDER (e.g. .relata-eval/scifact/data, which
-//                                eval:scifact builds): the server then finds nothing to index, and a
-//                                run on SciFact takes minutes instead of an hour on a shared machine
+//                                RELATA_BENCH_FOLDER made with the default model: the server then
+//                                finds nothing to do, and a run on SciFact takes minutes, not an
+//                                hour. (eval:scifact's store is discovered without a model, so a
+//                                server given a copy rediscovers every item.)
 
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
@@ -252,7 +253,7 @@ try {
       const differs = resultKey(decoded.folders[0]?.response) !== expected;
       sample.rounds.set(server.name, { ms, pingMs, bytes: Buffer.byteLength(text), encodeMs, decodeMs, differs });
     };
-    // Alternate who goes first, so neither always meets a cache the other warmed.
+    // Alternate which server goes first, so neither always meets a cache the other warmed.
     const expected = resultKey(await inProcess());
     const order = n % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) await overLsp(server, expected);
