@@ -136,6 +136,71 @@ test('without vectors, search works by words and says the vector path was unavai
   assert.match(response.results[0]!.why_matched.join(' '), /title contains "crane inspection"/);
 });
 
+test('the query is handed to the model before the word paths read the store, so its embedding overlaps them', async () => {
+  const events: string[] = [];
+  // The real model and the real store, each watched: what each call is, in the order made.
+  const watched: Embedder = {
+    descriptor: embedder.descriptor,
+    countTokens: (text) => embedder.countTokens(text),
+    close: async () => {},
+    embed: (texts) => {
+      events.push('embed started');
+      return embedder.embed(texts).finally(() => events.push('embed finished'));
+    },
+  };
+  const wordPaths = new Set(['searchItemsLexical', 'searchChunksLexical', 'entityMentions', 'searchTitles']);
+  const store = new Proxy(index.store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof name !== 'string' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (wordPaths.has(name)) events.push(name);
+        return value.apply(target, args);
+      };
+    },
+  });
+  const response = await searchWorkspace(store, watched, 'cost of the gantry crane refurbishment', { limit: 5 });
+  // The model's answer arrives as a message from its thread, after this thread has run the word
+  // paths against the (synchronous) store: had the search waited for it, they would come after.
+  assert.equal(events[0], 'embed started', events.join(', '));
+  assert.equal(events.at(-1), 'embed finished', events.join(', '));
+  assert.deepEqual(events.slice(1, -1).sort(), [...wordPaths].sort(), 'every word path ran while the query was being embedded');
+  assert.deepEqual(response, await search('cost of the gantry crane refurbishment', { limit: 5 }), 'the same answer as a search with the model itself');
+});
+
+test('a query the model cannot embed is answered by the other paths, the vector path named first as unavailable', async () => {
+  // Stands for a model thread that failed: the real model is not made to fail here.
+  const failing: Embedder = { descriptor: embedder.descriptor, embed: async () => Promise.reject(new Error('the model thread stopped')), countTokens: () => 0, close: async () => {} };
+  const response = await searchWorkspace(index.store, failing, 'sprinkler leak in Bay 4', { limit: 5 });
+  assert.deepEqual(response.unavailable_paths, [{ path: 'vector', reason: 'the query could not be embedded: the model thread stopped' }]);
+  assert.ok(response.results.length > 0, 'the word paths still answer');
+  assert.ok(response.results.every((result) => result.contributions.vector === undefined && result.semantic_similarity === null));
+});
+
+test('a search cancelled while its query is being embedded stops there, before fusion and passages', async () => {
+  const cancel = new AbortController();
+  const asked: string[] = [];
+  // The real model and store; the editor's $/cancelRequest arrives while the model works.
+  const cancelling: Embedder = {
+    descriptor: embedder.descriptor,
+    countTokens: (text) => embedder.countTokens(text),
+    close: async () => {},
+    embed: (texts) => {
+      cancel.abort();
+      return embedder.embed(texts);
+    },
+  };
+  const store = new Proxy(index.store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof name !== 'string' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => (asked.push(name), value.apply(target, args));
+    },
+  });
+  await assert.rejects(searchWorkspace(store, cancelling, 'sprinkler leak in Bay 4', { signal: cancel.signal }), { name: 'AbortError' });
+  for (const later of ['searchItemInfo', 'relationshipsTouching', 'getChunks']) assert.ok(!asked.includes(later), `${later} was not asked: ${asked.join(', ')}`);
+});
+
 test('relata search prints one JSON object with --json and a readable list without it', { skip: needsBuild }, () => {
   const run = (args: string[]) =>
     spawnSync(process.execPath, [CLI, 'search', ...args, '--data', dataDir], { encoding: 'utf8', env: { ...process.env, RELATA_WORKSPACE: WORKSPACE } });

@@ -265,6 +265,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
             const response = await searchWorkspace(store, await session.queryEmbedder(), params.query, {
               limit: params.limit,
               confirmedOnly: params.confirmedOnly ?? false,
+              signal,
             });
             return { folder: session.uri, name: session.name, response };
           } catch (error) {

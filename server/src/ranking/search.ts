@@ -41,6 +41,11 @@ export interface SearchOptions {
   expansion?: Partial<Omit<ExpansionSettings, 'confirmedOnly'>>;
   /** The clock recency is measured against (tests fix it). */
   now?: Date;
+  /**
+   * A request the editor cancelled (the person typed on) stops once its direct paths have run,
+   * the first moment this thread is free to hear of it: fusion, expansion and passages are skipped.
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_LIMIT = 10;
@@ -53,8 +58,6 @@ export interface DirectRetrieval {
   unavailable: Unavailable;
   modelId: string | null;
   queryVector: Float32Array | null;
-  /** Time spent embedding the query (0 without the vector path). */
-  embeddingMs: number;
 }
 
 /**
@@ -82,10 +85,12 @@ export async function retrieveDirect(
   query: string,
   depth = CANDIDATE_DEPTH,
 ): Promise<DirectRetrieval> {
-  const unavailable: Unavailable = [];
-  const failures: unknown[] = [];
-  const vector = await attempt('vector', unavailable, failures, () => vectorPath(store, embedder, query, depth));
-  if (vector && !vector.available) unavailable.push({ path: 'vector', reason: vector.reason });
+  // The query is embedded in the model's own thread, so the other paths run on this one meanwhile:
+  // one turn of the event loop lets the vector path hand the query over before they start.
+  const vectorUnavailable: Unavailable = [];
+  const vectorFailures: unknown[] = [];
+  const vectorRun = attempt('vector', vectorUnavailable, vectorFailures, () => vectorPath(store, embedder, query, depth));
+  await new Promise((resolve) => setImmediate(resolve));
   const others: [SearchPath, () => Promise<PathResult>][] = [
     ['lexical_items', () => lexicalItemsPath(store, query, depth)],
     ['lexical_chunks', () => lexicalChunksPath(store, query, depth)],
@@ -93,18 +98,24 @@ export async function retrieveDirect(
     ['title', () => titlePath(store, query, depth)],
   ];
   const paths: PathResult[] = [];
+  const otherUnavailable: Unavailable = [];
+  const otherFailures: unknown[] = [];
   for (const [name, run] of others) {
-    const result = await attempt(name, unavailable, failures, run);
+    const result = await attempt(name, otherUnavailable, otherFailures, run);
     if (result) paths.push(result);
   }
+  const vector = await vectorRun;
+  if (vector && !vector.available) vectorUnavailable.push({ path: 'vector', reason: vector.reason });
+  // Reported in the paths' order, the vector path first, whichever finished first.
+  const unavailable = [...vectorUnavailable, ...otherUnavailable];
+  const failures = [...vectorFailures, ...otherFailures];
   if (failures.length === others.length + 1) throw failures[0];
-  if (!vector?.available) return { paths, unavailable, modelId: null, queryVector: null, embeddingMs: 0 };
+  if (!vector?.available) return { paths, unavailable, modelId: null, queryVector: null };
   return {
     paths: [vector.result, ...paths],
     unavailable,
     modelId: vector.modelId,
     queryVector: vector.queryVector,
-    embeddingMs: vector.embeddingMs,
   };
 }
 
@@ -125,6 +136,7 @@ export async function searchWorkspace(
   if (query.trim() === '') return { rank_version: version, query, results: [], unavailable_paths: [] };
 
   const direct = await retrieveDirect(store, embedder, query, Math.max(CANDIDATE_DEPTH, limit));
+  options.signal?.throwIfAborted();
   const info = new Map<string, SearchItemInfo>();
   const learn = async (ids: readonly string[]) => {
     const unknown = ids.filter((id) => !info.has(id));

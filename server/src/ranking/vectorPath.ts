@@ -11,30 +11,27 @@ import { rankByItem, type PathResult } from './paths.ts';
 const WINDOWS_PER_ITEM = 3;
 
 export type VectorOutcome =
-  | { available: true; result: PathResult; modelId: string; queryVector: Float32Array; embeddingMs: number }
-  | { available: false; reason: string; embeddingMs: number };
+  | { available: true; result: PathResult; modelId: string; queryVector: Float32Array }
+  | { available: false; reason: string };
 
 export async function vectorPath(store: WorkspaceStore, embedder: Embedder | null, query: string, depth: number): Promise<VectorOutcome> {
   if (!embedder) {
-    return { available: false, reason: 'embedding is off for this search (--embedding-model none)', embeddingMs: 0 };
+    return { available: false, reason: 'embedding is off for this search (--embedding-model none)' };
   }
   const modelId = embedder.descriptor.id;
   if (!(await store.hasVectors(modelId))) {
     return {
       available: false,
       reason: `no passage has a vector from ${modelId} yet: vectors are still being computed, or the folder was indexed without embedding`,
-      embeddingMs: 0,
     };
   }
-  const started = performance.now();
   let queryVector: Float32Array;
   try {
     [queryVector] = (await embedder.embed([query])) as [Float32Array];
   } catch (error) {
-    return { available: false, reason: `the query could not be embedded: ${(error as Error).message}`, embeddingMs: 0 };
+    return { available: false, reason: `the query could not be embedded: ${(error as Error).message}` };
   }
-  const embeddingMs = performance.now() - started;
   const windows = await store.searchVectors(modelId, queryVector, depth * WINDOWS_PER_ITEM);
   const result = rankByItem('vector', windows.map((window) => ({ itemId: window.itemId, chunkId: window.chunkId, score: window.similarity })));
-  return { available: true, result, modelId, queryVector, embeddingMs };
+  return { available: true, result, modelId, queryVector };
 }
