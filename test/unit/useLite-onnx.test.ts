@@ -6,6 +6,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -196,6 +197,19 @@ describe('USE-lite embedder threads', () => {
       await embedder.close();
       await reference.dispose();
     }
+  });
+});
+
+describe('USE-lite embedder restarts', () => {
+  it('still run on onnxruntime after every thread that loaded it has exited', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/useLiteRestarts.ts', import.meta.url))], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    assert.equal(child.status, 0, child.stderr);
+    const { engines, fallbacks } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { engines: string[][]; fallbacks: string[] };
+    assert.deepEqual(fallbacks, []);
+    assert.deepEqual(engines, [['onnx'], ['onnx'], ['onnx']]);
   });
 });
 

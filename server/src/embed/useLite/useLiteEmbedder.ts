@@ -11,6 +11,7 @@ import type { Embedder } from '../types.ts';
 import { USE_LITE_DESCRIPTOR, USE_LITE_DIMS } from './descriptor.ts';
 import { loadVocabulary } from './modelFiles.ts';
 import type { EngineName } from './graphEngine.ts';
+import { holdOnnxRuntime } from './onnxRuntimeHold.ts';
 import type { EmbedRequest, WorkerMessage } from './protocol.ts';
 import { UseLiteTokenizer } from './tokenizer.ts';
 import { startUseLiteWorker } from './workerScript.ts';
@@ -75,7 +76,8 @@ export class UseLiteEmbedder implements Embedder {
     const embedder = new UseLiteEmbedder(new UseLiteTokenizer(loadVocabulary()), batchSize, log);
     const startWorker = options.startWorker ?? (() => startUseLiteWorker());
     try {
-      const loading: Promise<void>[] = [];
+      // onnxruntime held here too, so that threads started after these have exited can load it.
+      const loading: Promise<unknown>[] = [holdOnnxRuntime()];
       for (let i = 0; i < threads; i++) loading.push(embedder.addThread(startWorker));
       await Promise.all(loading);
     } catch (error) {
