@@ -232,6 +232,8 @@ describe('USE-lite graph conversion', () => {
     const dir = tempDir(t);
     writeFileSync(path.join(dir, 'model.json'), '{ "modelTopology": ');
     assert.throws(() => useLiteOnnxModel(dir), /model\.json cannot be read as a TF\.js graph model/);
+    writeFileSync(path.join(dir, 'model.json'), '{ "format": "layers-model" }');
+    assert.throws(() => useLiteOnnxModel(dir), /model\.json is not a TF\.js graph model \(no modelTopology\.node or weightsManifest\)/);
   });
 
   it('converts the installed model to the same bytes each time, weights included', () => {

@@ -1,5 +1,5 @@
 // What a cold `relata search` or `relata ask` waits for longest is the query model: its thread
-// loads TF.js, its WASM and 25 MB of weights. So the `relata` executable (cli/launch.ts) starts
+// reads 25 MB of weights, converts the graph and starts onnxruntime (or TF.js and its WASM). So the `relata` executable (cli/launch.ts) starts
 // that thread first, before it loads the command line's bundle and native modules, and the query
 // embedder adopts it (queryEmbedder.ts). The two are separate bundles with a module instance
 // each, so the thread is handed over on globalThis.

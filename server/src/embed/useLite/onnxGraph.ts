@@ -45,7 +45,8 @@ interface TfAttr {
 /** A weight read from the shards: float32 values, or integers (any TF integer type). */
 type Weight = { kind: 'float'; dims: number[]; values: Float32Array } | { kind: 'int'; dims: number[]; values: bigint[] };
 
-export class UnsupportedGraphError extends Error {}
+/** The graph, or a part of it, is not one this converter translates; the message names the file. */
+class UnsupportedGraphError extends Error {}
 
 /** The ONNX model's bytes, built from model.json and its weight shards in `modelDir`. */
 export function useLiteOnnxModel(modelDir: string): Uint8Array {
@@ -55,6 +56,9 @@ export function useLiteOnnxModel(modelDir: string): Uint8Array {
     json = JSON.parse(readFileSync(modelFile, 'utf8')) as GraphModelJson;
   } catch (error) {
     throw new UnsupportedGraphError(`${modelFile} cannot be read as a TF.js graph model (${(error as Error).message})`);
+  }
+  if (!Array.isArray(json?.modelTopology?.node) || !Array.isArray(json.weightsManifest)) {
+    throw new UnsupportedGraphError(`${modelFile} is not a TF.js graph model (no modelTopology.node or weightsManifest)`);
   }
   return convertGraph(json, readWeights(modelDir, json), modelFile);
 }
@@ -83,6 +87,13 @@ function readWeights(modelDir: string, json: GraphModelJson): Map<string, Weight
     }
   }
   return weights;
+}
+
+/** A string attribute: bytes as numbers, or base64 (both forms occur in TF.js's model.json). */
+function text(value: TfAttr | undefined): string | undefined {
+  if (Array.isArray(value?.s)) return Buffer.from(value.s).toString('latin1');
+  if (typeof value?.s === 'string') return Buffer.from(value.s, 'base64').toString('latin1');
+  return undefined;
 }
 
 /** TF's DataType numbers, mapped to the ONNX type this converter gives them. */
@@ -224,8 +235,9 @@ function convertGraph(json: GraphModelJson, weights: Map<string, Weight>, modelF
         // projections: a product over the channel axis, so a MatMul with the kernel's [in, out] matrix.
         const kernel = weights.get(inputs[1]!);
         const ones = (key: string) => (attr[key]?.list?.i ?? []).every((v) => Number(v) === 1);
-        if (kernel?.kind !== 'float' || kernel.dims[0] !== 1 || kernel.dims[1] !== 1 || !ones('strides') || !ones('dilations')) {
-          throw new UnsupportedGraphError(`${where}: only 1×1 convolutions with stride and dilation 1 are converted`);
+        const nhwc = text(attr.data_format) === 'NHWC';
+        if (kernel?.kind !== 'float' || kernel.dims[0] !== 1 || kernel.dims[1] !== 1 || !ones('strides') || !ones('dilations') || !nhwc) {
+          throw new UnsupportedGraphError(`${where}: only 1×1 NHWC convolutions with stride and dilation 1 are converted`);
         }
         const matrix = g.initializer(`${inputs[1]}__matrix`, { ...kernel, dims: kernel.dims.slice(2) });
         g.node('MatMul', [inputs[0]!, matrix], out);
@@ -258,7 +270,7 @@ function topologicalOrder(nodes: TfNode[], byName: Map<string, TfNode>, modelFil
     state.set(node.name, 'done');
     ordered.push(node);
   };
-  // Iteratively deep graphs are not a concern: USE-lite's longest path is a few hundred nodes.
+  // Recursive: USE-lite's longest path is a few hundred nodes, far from the stack's limit.
   for (const node of nodes) visit(node);
   return ordered;
 }

@@ -1,9 +1,8 @@
 // The offline default embedder: Universal Sentence Encoder lite in worker threads, one model per
-// thread, each run by onnxruntime on one core (or by TF.js on WASM, the fallback, which blocks
+// thread, each run on one core by onnxruntime (or by TF.js on WASM, the fallback, which blocks
 // whichever thread calls it), so threads give both the cores and a calling event loop that stays
-// responsive (one session per thread measured faster than one session with two intra-op threads:
-// docs/EMBEDDINGS.md). A batch is sorted by length
-// and cut into jobs that idle threads take in turn; vectors come back in input order.
+// responsive. A batch is sorted by length and cut into jobs that idle threads take in turn;
+// vectors come back in input order.
 
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
