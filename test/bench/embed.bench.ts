@@ -290,10 +290,12 @@ async function benchThroughput(): Promise<void> {
     for (const [n, setup] of setups.entries()) rates[n]!.push(await rate(setup.threads, setup.data));
   }
   console.log(`  embedder, ${windows.length} windows one abstract per call, median of 3 interleaved rounds (load ${load()}):`);
-  const tfjsRate = (threads: number) => median(rates[setups.findIndex((setup) => setup.data.engine === 'tfjs' && setup.threads === threads)]!);
+  // Against TF.js on as many cores: its threads, times onnxruntime's intra-op threads.
+  const cores = (setup: (typeof setups)[number]) => setup.threads * (setup.data.onnxThreads ?? 1);
+  const tfjsRate = (count: number) => median(rates[setups.findIndex((setup) => setup.data.engine === 'tfjs' && setup.threads === count)]!);
   for (const [n, setup] of setups.entries()) {
     const r = median(rates[n]!);
-    const against = setup.data.engine === 'onnx' ? `  ×${(r / tfjsRate(setup.threads)).toFixed(2)} against TF.js, ${setup.threads} thread${setup.threads > 1 ? 's' : ''}` : '';
+    const against = setup.data.engine === 'onnx' ? `  ×${(r / tfjsRate(cores(setup))).toFixed(2)} against TF.js on ${cores(setup)} thread${cores(setup) > 1 ? 's' : ''}` : '';
     console.log(`    ${setup.label.padEnd(44)} ${r.toFixed(1).padStart(6)} windows/s (${rates[n]!.map((x) => x.toFixed(1)).join(', ')})${against}`);
   }
 
