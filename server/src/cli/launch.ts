@@ -8,7 +8,7 @@ import { startQueryModelEarly, wantsQueryModel } from '../ranking/earlyQueryMode
 
 if (wantsQueryModel(process.argv.slice(2))) {
   try {
-    startQueryModelEarly();
+    await startQueryModelEarly();
   } catch {
     // The query embedder starts its own thread and reports what went wrong.
   }

@@ -6,6 +6,7 @@
 
 import type { Worker } from 'node:worker_threads';
 import { parseEmbeddingChoice } from '../embed/choice.ts';
+import { holdOnnxRuntime } from '../embed/useLite/onnxRuntimeHold.ts';
 import { startUseLiteWorker } from '../embed/useLite/workerScript.ts';
 
 const HANDOVER = Symbol.for('relata.earlyQueryModelThread');
@@ -40,8 +41,13 @@ export function wantsQueryModel(args: readonly string[], env: NodeJS.ProcessEnv 
   return parseEmbeddingChoice(model).kind === 'use-lite';
 }
 
-/** Starts a USE-lite thread to be adopted later; it never keeps the process alive by itself. */
-export function startQueryModelEarly(): void {
+/**
+ * Starts a USE-lite thread to be adopted later; it never keeps the process alive by itself.
+ * onnxruntime is loaded here first (~15 ms): loaded first by a worker, it cannot load anywhere
+ * else in the process afterwards (onnxRuntimeHold.ts).
+ */
+export async function startQueryModelEarly(): Promise<void> {
+  await holdOnnxRuntime();
   const worker = startUseLiteWorker();
   const handover: Handover = { worker, events: [], listeners: [] };
   for (const event of ['message', 'error', 'exit'] as const) {

@@ -1,9 +1,10 @@
-// Keeps onnxruntime-node loaded in the embedder's own thread for the life of the process. Its
-// native binding registers itself once per process: after every thread that loaded it has
-// exited, a new worker's load fails with "Module did not self-register" (measured with 1.22:
-// an embedder closed and started again got TF.js, 5 times slower). While one thread holds it,
-// later threads load it again without trouble. A separate file, so the calling thread loads
-// only this, not the graph converter.
+// Loads onnxruntime-node in the calling (main) thread before any USE-lite worker does, and keeps
+// it. Its 1.22 binding registers once per process: measured with Node 20, once a worker has loaded
+// it first, every later load fails with "Module did not self-register", in the main thread or in
+// another worker, even while the first worker lives, and again after it has exited. Loaded first
+// by the main thread, any number of workers load it, before or after others have exited. (The
+// ONNX sentence-transformer path does the same in ../onnx/sessionThread.ts.) A file of its own,
+// so that the launcher and the embedder load only this, not the graph converter.
 
 let held: Promise<boolean> | undefined;
 

@@ -75,8 +75,10 @@ export class UseLiteEmbedder implements Embedder {
     const embedder = new UseLiteEmbedder(new UseLiteTokenizer(loadVocabulary()), batchSize, log);
     const startWorker = options.startWorker ?? (() => startUseLiteWorker());
     try {
-      // onnxruntime held here too, so that threads started after these have exited can load it.
-      const loading: Promise<unknown>[] = [holdOnnxRuntime()];
+      // onnxruntime loaded here first: loaded first by a worker, it could not load in any other
+      // thread of the process afterwards (onnxRuntimeHold.ts).
+      await holdOnnxRuntime();
+      const loading: Promise<void>[] = [];
       for (let i = 0; i < threads; i++) loading.push(embedder.addThread(startWorker));
       await Promise.all(loading);
     } catch (error) {
