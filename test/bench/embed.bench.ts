@@ -1,7 +1,8 @@
-// npm run bench:embed — embedding throughput and latency per embedder, where USE-lite's time per
-// window goes on real SciFact windows (TF.js against onnxruntime, and TF.js's kernels against useLite/kernels.ts), vector
-// search latency and recall in the embedded store at 10k and 100k windows (exact and approximate),
-// and the engine's responsiveness (a lexical query) while a 5,000-chunk folder is being embedded.
+// npm run bench:embed — embedding throughput and latency per embedder; where USE-lite's time per
+// window goes on real SciFact windows (TF.js against onnxruntime on the converted graph, and
+// TF.js's own kernels against useLite/kernels.ts); vector search latency and recall in the
+// embedded store at 10k and 100k windows (exact and approximate); and the engine's responsiveness
+// (a lexical query) while a 5,000-chunk folder is being embedded.
 // Prints figures; asserts nothing.
 //
 //   RELATA_BENCH_ONLY=embedders|throughput|kernels|vectors|responsiveness   run one section
