@@ -1,17 +1,17 @@
-// npm run bench:embed — embedding throughput and latency per embedder, where USE-lite's time per
-// window goes on real SciFact windows (before and after useLite/kernels.ts, side by side), vector
-// search latency and recall in the embedded store at 10k and 100k windows (exact and approximate),
-// and the engine's responsiveness (a lexical query) while a 5,000-chunk folder is being embedded.
+// npm run bench:embed — embedding throughput and latency per embedder; where USE-lite's time per
+// window goes on real SciFact windows (TF.js against onnxruntime on the converted graph, and
+// TF.js's own kernels against useLite/kernels.ts); vector search latency and recall in the
+// embedded store at 10k and 100k windows (exact and approximate); and the engine's responsiveness
+// (a lexical query) while a 5,000-chunk folder is being embedded.
 // Prints figures; asserts nothing.
 //
-//   RELATA_BENCH_ONLY=embedders|throughput|vectors|responsiveness   run one section
+//   RELATA_BENCH_ONLY=embedders|throughput|kernels|vectors|responsiveness   run one section
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { createEmbedder, type EmbeddingChoice } from '../../server/src/embed/choice.ts';
 import type { Embedder } from '../../server/src/embed/types.ts';
 import { useFastKernels, type KernelRegistry } from '../../server/src/embed/useLite/kernels.ts';
@@ -30,7 +30,7 @@ import { VECTOR_INDEX_SETTINGS, type VectorIndexSettings } from '../../server/sr
 import { clusteredVectors } from '../support/clusteredVectors.ts';
 import { seededRandom, writeCorpus } from '../support/generateCorpus.ts';
 import { loadAbstracts, scifactAvailable } from '../support/scifact.ts';
-import { tinyBertModel, writeTinyOnnxModel } from '../support/tinyOnnxModel.ts';
+import { writeTinyOnnxModel } from '../support/tinyOnnxModel.ts';
 
 const only = process.env.RELATA_BENCH_ONLY;
 const section = (name: string) => !only || only === name;
@@ -198,7 +198,7 @@ type Runtime = KernelRegistry & {
 async function wasmSimdChild(): Promise<void> {
   if (process.env.RELATA_BENCH_SIMD === '0') (globalThis as unknown as { WebAssembly: { validate(): boolean } }).WebAssembly.validate = () => false;
   const tf = requireRuntime() as Runtime;
-  const model = await UseLiteModel.load();
+  const model = await UseLiteModel.load(undefined, { engine: 'tfjs' });
   const windows = scifactWindows(64).flat().slice(0, 64);
   await model.embed(windows.slice(0, 8));
   const started = performance.now();
@@ -263,9 +263,86 @@ async function benchThroughput(): Promise<void> {
       `; one abstract per run ${((tokens.reduce((a, b) => a + b, 0) / perItem) * 100).toFixed(0)}%`,
   );
 
-  // 3. One model in this thread: the backend's kernels against kernels.ts, batch sizes,
+  // 3. The engines: TF.js (WASM, fast kernels: the path before) against onnxruntime on the
+  //    converted graph (onnxGraph.ts), in the embedder as the embed stage calls it: one
+  //    abstract's windows per call, one call at a time. Interleaved rounds, medians.
+  const rate = async (threads: number, data: UseLiteWorkerData) => {
+    const embedder = await UseLiteEmbedder.start({ threads, startWorker: () => startUseLiteWorker({ workerData: data }) });
+    try {
+      const engines = embedder.engines();
+      if (engines.some((engine) => engine !== data.engine)) throw new Error(`asked for ${data.engine}, got ${engines.join(', ')}`);
+      await embedder.embed(items[0]!);
+      const started = performance.now();
+      for (const call of items) await embedder.embed(call);
+      return windows.length / ((performance.now() - started) / 1000);
+    } finally {
+      await embedder.close();
+    }
+  };
+  const setups: { label: string; threads: number; data: UseLiteWorkerData }[] = [
+    { label: 'TF.js, 1 thread', threads: 1, data: { engine: 'tfjs' } },
+    { label: 'onnxruntime, 1 thread', threads: 1, data: { engine: 'onnx' } },
+    { label: 'TF.js, 2 threads', threads: 2, data: { engine: 'tfjs' } },
+    { label: 'onnxruntime, 2 threads (one session each)', threads: 2, data: { engine: 'onnx' } },
+    { label: 'onnxruntime, 1 thread, 2 intra-op threads', threads: 1, data: { engine: 'onnx', onnxThreads: 2 } },
+  ];
+  const rates = setups.map(() => [] as number[]);
+  for (let round = 0; round < 3; round++) {
+    for (const [n, setup] of setups.entries()) rates[n]!.push(await rate(setup.threads, setup.data));
+  }
+  console.log(`  embedder, ${windows.length} windows one abstract per call, median of 3 interleaved rounds (load ${load()}):`);
+  // Against TF.js on as many cores: its threads, times onnxruntime's intra-op threads.
+  const cores = (setup: (typeof setups)[number]) => setup.threads * (setup.data.onnxThreads ?? 1);
+  const tfjsRate = (count: number) => median(rates[setups.findIndex((setup) => setup.data.engine === 'tfjs' && setup.threads === count)]!);
+  for (const [n, setup] of setups.entries()) {
+    const r = median(rates[n]!);
+    const against = setup.data.engine === 'onnx' ? `  ×${(r / tfjsRate(cores(setup))).toFixed(2)} against TF.js on ${cores(setup)} thread${cores(setup) > 1 ? 's' : ''}` : '';
+    console.log(`    ${setup.label.padEnd(44)} ${r.toFixed(1).padStart(6)} windows/s (${rates[n]!.map((x) => x.toFixed(1)).join(', ')})${against}`);
+  }
+
+  // 4. The vectors: every window, TF.js against onnxruntime, each as the embedder runs it
+  //    (sorted by length, batch 32), one model of each in this thread.
+  const embedAll = async (model: UseLiteModel) => {
+    const order = windows.map((_, i) => i).sort((a, b) => windows[a]!.length - windows[b]!.length);
+    const vectors = new Float32Array(windows.length * USE_LITE_DIMS);
+    for (let at = 0; at < order.length; at += 32) {
+      const rows = order.slice(at, at + 32);
+      const out = await model.embed(rows.map((i) => windows[i]!));
+      rows.forEach((i, r) => vectors.set(out.subarray(r * USE_LITE_DIMS, (r + 1) * USE_LITE_DIMS), i * USE_LITE_DIMS));
+    }
+    return vectors;
+  };
+  const loadTimed = async (engine: 'tfjs' | 'onnx') => {
+    const started = performance.now();
+    const model = await UseLiteModel.load(undefined, { engine });
+    if (model.engineName !== engine) throw new Error(`asked for ${engine}, got ${model.engineName}: ${model.fallback}`);
+    return { model, ms: performance.now() - started };
+  };
+  const tfjs = await loadTimed('tfjs');
+  const onnx = await loadTimed('onnx');
+  const cosine = minCosine(await embedAll(tfjs.model), await embedAll(onnx.model));
+  console.log(
+    `  vectors, all ${windows.length} windows, TF.js vs onnxruntime: min cosine ${cosine.min.toFixed(7)}, median ${cosine.median.toFixed(7)}\n` +
+      `  load in this thread (graph, first run included): TF.js ${tfjs.ms.toFixed(0)} ms, onnxruntime ${onnx.ms.toFixed(0)} ms (conversion included)`,
+  );
+  await tfjs.model.dispose();
+  await onnx.model.dispose();
+}
+
+// ---- TF.js's kernels against kernels.ts (RELATA_BENCH_ONLY=kernels): the fallback engine ----
+
+async function benchTfjsKernels(): Promise<void> {
+  if (!scifactAvailable()) {
+    console.log('kernels: SciFact (shared/eval/scifact) is absent: skipped');
+    return;
+  }
+  const items = scifactWindows(1000);
+  const windows = items.flat();
+  console.log(`\nUSE-lite on TF.js's WASM backend, ${windows.length} SciFact windows; load at start ${load()}`);
+
+  // 1. One model in this thread: the backend's kernels against kernels.ts, batch sizes,
   //    input order against sorted by length. Interleaved rounds, medians.
-  const model = await UseLiteModel.load();
+  const model = await UseLiteModel.load(undefined, { engine: 'tfjs' });
   const tf = requireRuntime() as Runtime;
   console.log(
     `  TF.js WASM backend here: SIMD ${await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')} (tfjs-backend-wasm-simd.wasm), ` +
@@ -296,7 +373,7 @@ async function benchThroughput(): Promise<void> {
     console.log(`    ${config.label.padEnd(48)} ${ms.toFixed(1).padStart(5)} ms/window  ${(1000 / ms).toFixed(1).padStart(5)} windows/s  ×${(before / ms).toFixed(2)}`);
   }
 
-  // 4. Where a batch's time goes, kernel by kernel (tf.profile), before and after.
+  // 2. Where a batch's time goes, kernel by kernel (tf.profile), before and after.
   const batch = sample.slice(0, 32);
   const groups = async (fast: boolean) => {
     useFastKernels(tf, fast);
@@ -328,7 +405,7 @@ async function benchThroughput(): Promise<void> {
     console.log(`    ${group.padEnd(66)} ${b.toFixed(1).padStart(5)} → ${a.toFixed(1).padStart(5)} ms/window`);
   }
 
-  // 5. The vectors: every window, before (backend kernel, input order, batch 32) against after
+  // 3. The vectors: every window, before (backend kernel, input order, batch 32) against after
   //    (fast kernels, sorted by length, batch 32).
   const embedAll = async (fast: boolean, sorted: boolean) => {
     useFastKernels(tf, fast);
@@ -344,9 +421,9 @@ async function benchThroughput(): Promise<void> {
   };
   const cosine = minCosine(await embedAll(false, false), await embedAll(true, true));
   console.log(`  vectors, all ${windows.length} windows, before vs after: min cosine ${cosine.min.toFixed(7)}, median ${cosine.median.toFixed(7)}`);
-  model.dispose();
+  await model.dispose();
 
-  // 6. SIMD, each in a child process (TF.js reads the flag once, when it starts).
+  // 4. SIMD, each in a child process (TF.js reads the flag once, when it starts).
   const simd = { on: [] as string[], off: [] as string[] };
   for (let round = 0; round < 2; round++) {
     simd.on.push(runSimdChild(true));
@@ -354,11 +431,11 @@ async function benchThroughput(): Promise<void> {
   }
   console.log(`  64 windows, batch 32, fast kernels, own process: with SIMD ${simd.on.join(', ')}; without ${simd.off.join(', ')}`);
 
-  // 7. The embedder as the embed stage calls it (one abstract's windows per call, one call at a
+  // 5. The embedder as the embed stage calls it (one abstract's windows per call, one call at a
   //    time): worker threads running TF.js's kernels against kernels.ts (the embedder sorts each
   //    call by length in both). Then calls of 32 windows: what batching across abstracts would add.
   const rate = async (threads: number, fastKernels: boolean, calls: string[][] = items) => {
-    const workerData: UseLiteWorkerData = { fastKernels };
+    const workerData: UseLiteWorkerData = { engine: 'tfjs', fastKernels };
     const embedder = await UseLiteEmbedder.start({ threads, startWorker: () => startUseLiteWorker({ workerData }) });
     try {
       await embedder.embed(items[0]!);
@@ -385,38 +462,6 @@ async function benchThroughput(): Promise<void> {
       `    after, 2 threads, calls of 32 windows across abstracts: ${batched.toFixed(1)} windows/s`,
   );
 
-  // 8. What a native runtime would give: onnxruntime-node on a generated graph of USE-lite's
-  //    arithmetic (2 transformer layers 512 wide, 1536 feed-forward; ~5.2M multiply-adds per token
-  //    against USE-lite's ~4.7M), random weights, one intra-op thread, 32 × 128 tokens.
-  const session = await InferenceSession.create(
-    tinyBertModel({ hidden: 512, layers: 2, ffn: 1536, attention: true, maxPositions: USE_LITE_MAX_TOKENS }),
-    { intraOpNumThreads: 1, interOpNumThreads: 1 },
-  );
-  const shape = [32, USE_LITE_MAX_TOKENS];
-  const size = shape[0]! * shape[1]!;
-  const feeds = {
-    input_ids: new Tensor('int64', BigInt64Array.from({ length: size }, (_, i) => BigInt(12 + (i % 30))), shape),
-    attention_mask: new Tensor('int64', new BigInt64Array(size).fill(1n), shape),
-    token_type_ids: new Tensor('int64', new BigInt64Array(size), shape),
-  };
-  const full = Array.from({ length: 32 }, (_, i) => `${windows[i]} ${windows[i + 1]} ${windows[i + 2]}`); // every one past 128 tokens
-  const useLite = await UseLiteModel.load();
-  await session.run(feeds);
-  const times = { onnx: [] as number[], useLite: [] as number[] };
-  for (let round = 0; round < 5; round++) {
-    let started = performance.now();
-    await session.run(feeds);
-    times.onnx.push((performance.now() - started) / 32);
-    started = performance.now();
-    await useLite.embed(full);
-    times.useLite.push((performance.now() - started) / 32);
-  }
-  await session.release();
-  useLite.dispose();
-  console.log(
-    `  32 windows of 128 tokens, one thread: USE-lite on TF.js WASM (fast kernels) ${median(times.useLite).toFixed(1)} ms/window; ` +
-      `the same-sized generated graph on onnxruntime-node ${median(times.onnx).toFixed(1)} ms/window (load ${load()})`,
-  );
 }
 
 const RESPONSIVENESS_SECONDS = 90;
@@ -487,6 +532,7 @@ if (section('embedders')) {
   rmSync(modelDir, { recursive: true, force: true });
 }
 if (section('throughput')) await benchThroughput();
+if (section('kernels')) await benchTfjsKernels();
 if (section('vectors')) {
   await benchVectors(10_000);
   await benchVectors(100_000);

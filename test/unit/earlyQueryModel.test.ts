@@ -33,7 +33,7 @@ test('nothing is adopted when nothing was started', () => {
 });
 
 test('a thread that finished loading before it was adopted still serves the query', { timeout: 120_000 }, async () => {
-  startQueryModelEarly();
+  await startQueryModelEarly();
   // Let the thread load and say so while nobody listens but the handover.
   const handover = (globalThis as Record<symbol, { events: [string, { kind?: string }][] }>)[Symbol.for('relata.earlyQueryModelThread')]!;
   while (!handover.events.some(([event, value]) => event === 'message' && value.kind === 'ready')) await sleep(50);

@@ -54,7 +54,7 @@ describe('USE-lite kernels', () => {
   let tf: Runtime;
 
   before(async () => {
-    model = await UseLiteModel.load();
+    model = await UseLiteModel.load(undefined, { engine: 'tfjs' });
     tf = requireRuntime() as Runtime;
   });
 

@@ -14,7 +14,7 @@ const args = process.argv.slice(2);
 if (!(args[0] === 'search' && (await searchedByRunningServer(args.slice(1))))) {
   if (wantsQueryModel(args)) {
     try {
-      startQueryModelEarly();
+      await startQueryModelEarly();
     } catch {
       // The query embedder starts its own thread and reports what went wrong.
     }

@@ -1,11 +1,12 @@
 // What a cold `relata search` or `relata ask` waits for longest is the query model: its thread
-// loads TF.js, its WASM and 25 MB of weights. So the `relata` executable (cli/launch.ts) starts
+// reads 25 MB of weights, converts the graph and starts onnxruntime (or TF.js and its WASM). So the `relata` executable (cli/launch.ts) starts
 // that thread first, before it loads the command line's bundle and native modules, and the query
 // embedder adopts it (queryEmbedder.ts). The two are separate bundles with a module instance
 // each, so the thread is handed over on globalThis.
 
 import type { Worker } from 'node:worker_threads';
 import { parseEmbeddingChoice } from '../embed/choice.ts';
+import { holdOnnxRuntime } from '../embed/useLite/onnxRuntimeHold.ts';
 import { startUseLiteWorker } from '../embed/useLite/workerScript.ts';
 
 const HANDOVER = Symbol.for('relata.earlyQueryModelThread');
@@ -40,8 +41,13 @@ export function wantsQueryModel(args: readonly string[], env: NodeJS.ProcessEnv 
   return parseEmbeddingChoice(model).kind === 'use-lite';
 }
 
-/** Starts a USE-lite thread to be adopted later; it never keeps the process alive by itself. */
-export function startQueryModelEarly(): void {
+/**
+ * Starts a USE-lite thread to be adopted later; it never keeps the process alive by itself.
+ * onnxruntime is loaded here first (~15 ms): loaded first by a worker, it cannot load anywhere
+ * else in the process afterwards (onnxRuntimeHold.ts).
+ */
+export async function startQueryModelEarly(): Promise<void> {
+  await holdOnnxRuntime();
   const worker = startUseLiteWorker();
   const handover: Handover = { worker, events: [], listeners: [] };
   for (const event of ['message', 'error', 'exit'] as const) {

@@ -1,6 +1,8 @@
 // Messages between the embedder (calling thread) and its USE-lite worker threads, in one place
 // so both sides agree on them.
 
+import type { EngineName } from './graphEngine.ts';
+
 /** Calling thread to worker: embed these texts. */
 export interface EmbedRequest {
   job: number;
@@ -9,7 +11,8 @@ export interface EmbedRequest {
 
 /** Worker to calling thread. Vectors come as one transferred buffer: count × dims floats. */
 export type WorkerMessage =
-  | { kind: 'ready'; loadMs: number }
+  /** `fallback`: why onnxruntime, when asked for, is not the engine. */
+  | { kind: 'ready'; loadMs: number; engine: EngineName; fallback?: string }
   | { kind: 'vectors'; job: number; buffer: ArrayBuffer; count: number }
   | { kind: 'failed'; job: number; message: string }
   /** The worker cannot go on (model did not load): every job it holds or will get fails. */
@@ -17,6 +20,10 @@ export type WorkerMessage =
 
 /** What a worker thread is started with (`workerData`); absent means the defaults. */
 export interface UseLiteWorkerData {
+  /** The engine to try first (default onnx; TF.js is the fallback), for comparing the two. */
+  engine?: EngineName;
   /** false: TF.js's own kernels, for comparing against the path before kernels.ts. */
   fastKernels?: boolean;
+  /** onnxruntime's intra-op threads per worker (default 1: the embedder's threads are the parallelism). */
+  onnxThreads?: number;
 }

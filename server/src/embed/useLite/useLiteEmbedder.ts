@@ -1,13 +1,16 @@
 // The offline default embedder: Universal Sentence Encoder lite in worker threads, one model per
-// thread. TF.js on WASM computes on one thread and blocks whichever thread calls it, so threads
-// give both the cores and a calling event loop that stays responsive. A batch is sorted by length
-// and cut into jobs that idle threads take in turn; vectors come back in input order.
+// thread, each run on one core by onnxruntime (or by TF.js on WASM, the fallback, which blocks
+// whichever thread calls it), so threads give both the cores and a calling event loop that stays
+// responsive. A batch is sorted by length and cut into jobs that idle threads take in turn;
+// vectors come back in input order.
 
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { Embedder } from '../types.ts';
 import { USE_LITE_DESCRIPTOR, USE_LITE_DIMS } from './descriptor.ts';
 import { loadVocabulary } from './modelFiles.ts';
+import type { EngineName } from './graphEngine.ts';
+import { holdOnnxRuntime } from './onnxRuntimeHold.ts';
 import type { EmbedRequest, WorkerMessage } from './protocol.ts';
 import { UseLiteTokenizer } from './tokenizer.ts';
 import { startUseLiteWorker } from './workerScript.ts';
@@ -22,6 +25,8 @@ export interface UseLiteOptions {
   batchSize?: number;
   /** Starts one worker thread; tests replace it to simulate threads that fail. */
   startWorker?: () => Worker;
+  /** Where a thread's fallback from onnxruntime to TF.js is reported (default: stderr). */
+  log?: (line: string) => void;
 }
 
 /** Starts the threads and resolves once every one has loaded its model. */
@@ -42,6 +47,7 @@ interface Lane {
   job: Job | undefined;
   alive: boolean;
   ready: boolean;
+  engine: EngineName | undefined;
   loaded(error?: Error): void;
 }
 
@@ -50,12 +56,14 @@ export class UseLiteEmbedder implements Embedder {
   private readonly lanes: Lane[] = [];
   private readonly queue: Job[] = [];
   private nextJob = 0;
+  private fallbackReported = false;
   /** Set once no thread can embed any more (all failed, or closed); later calls fail with it. */
   private stopped: Error | undefined;
 
   private constructor(
     private readonly tokenizer: UseLiteTokenizer,
     private readonly batchSize: number,
+    private readonly log: (line: string) => void,
   ) {}
 
   static async start(options: UseLiteOptions = {}): Promise<UseLiteEmbedder> {
@@ -63,9 +71,13 @@ export class UseLiteEmbedder implements Embedder {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
-    const embedder = new UseLiteEmbedder(new UseLiteTokenizer(loadVocabulary()), batchSize);
+    const log = options.log ?? ((line: string) => process.stderr.write(`relata: ${line}\n`));
+    const embedder = new UseLiteEmbedder(new UseLiteTokenizer(loadVocabulary()), batchSize, log);
     const startWorker = options.startWorker ?? (() => startUseLiteWorker());
     try {
+      // onnxruntime loaded here first: loaded first by a worker, it could not load in any other
+      // thread of the process afterwards (onnxRuntimeHold.ts).
+      await holdOnnxRuntime();
       const loading: Promise<void>[] = [];
       for (let i = 0; i < threads; i++) loading.push(embedder.addThread(startWorker));
       await Promise.all(loading);
@@ -74,6 +86,11 @@ export class UseLiteEmbedder implements Embedder {
       throw error;
     }
     return embedder;
+  }
+
+  /** The engine each live thread runs the graph on (onnx unless a thread fell back to TF.js). */
+  engines(): EngineName[] {
+    return this.lanes.flatMap((lane) => (lane.alive && lane.engine !== undefined ? [lane.engine] : []));
   }
 
   countTokens(text: string): number {
@@ -114,6 +131,7 @@ export class UseLiteEmbedder implements Embedder {
         job: undefined,
         alive: true,
         ready: false,
+        engine: undefined,
         loaded: (error) => {
           lane.loaded = () => {};
           if (error !== undefined) return reject(error);
@@ -143,7 +161,15 @@ export class UseLiteEmbedder implements Embedder {
   private watch(lane: Lane): void {
     const { worker } = lane;
     worker.on('message', (message: WorkerMessage) => {
-      if (message.kind === 'ready') return lane.loaded();
+      if (message.kind === 'ready') {
+        lane.engine = message.engine;
+        // Every thread falls back for the same reason: one line says it.
+        if (message.fallback !== undefined && !this.fallbackReported) {
+          this.fallbackReported = true;
+          this.log(`USE-lite: ${message.fallback}`);
+        }
+        return lane.loaded();
+      }
       if (message.kind === 'broken') return this.lose(lane, new Error(message.message));
       const job = lane.job;
       if (job === undefined || message.job !== job.id) return;

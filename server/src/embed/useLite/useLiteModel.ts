@@ -2,68 +2,68 @@
 // The graph takes a sparse batch (row, position) -> token id, so this file builds that from the
 // fast tokenizer's ids and never calls the package's slow tokenizer. Ids past the 128th are
 // dropped before the graph: it ignores them anyway (measured: identical vectors), and they cost.
-// Five of the backend's kernels are replaced by faster ones (kernels.ts).
+// The graph runs on onnxruntime when it can (onnxEngine.ts), else on TF.js (tfjsEngine.ts):
+// the two give the same vectors to cosine 0.99999999 (docs/EMBEDDINGS.md), so which one ran
+// does not change the model's identity.
 
-import { useLiteFiles, loadVocabulary, requireRuntime, type UseLiteFiles } from './modelFiles.ts';
+import { useLiteFiles, loadVocabulary, type UseLiteFiles } from './modelFiles.ts';
 import { UseLiteTokenizer } from './tokenizer.ts';
 import { normalizeRows } from '../vectors.ts';
 import { USE_LITE_DIMS, USE_LITE_MAX_TOKENS } from './descriptor.ts';
-import { useFastKernels, type KernelRegistry } from './kernels.ts';
+import type { EngineName, GraphEngine } from './graphEngine.ts';
+import { openOnnxEngine, type OnnxEngineOptions } from './onnxEngine.ts';
+import { openTfjsEngine } from './tfjsEngine.ts';
 
-/** The part of TF.js (via @energetic-ai/core) this file uses. */
-interface Tensor {
-  data(): Promise<Float32Array | Int32Array | Uint8Array>;
-  dispose(): void;
-}
-interface GraphModel {
-  executeAsync(inputs: Record<string, Tensor>): Promise<Tensor | Tensor[]>;
-  dispose(): void;
-}
-interface Runtime extends KernelRegistry {
-  setWasmPaths(prefix: string): void;
-  ready(): Promise<void>;
-  getBackend(): string;
-  loadGraphModel(url: string): Promise<GraphModel>;
-  tensor2d(values: Int32Array, shape: [number, number], dtype: 'int32'): Tensor;
-  tensor1d(values: Int32Array, dtype: 'int32'): Tensor;
-}
-
-let runtime: Runtime | undefined;
-
-/** TF.js allows one WASM path setting per thread, before its backend starts. */
-function startRuntime(files: UseLiteFiles): Runtime {
-  if (runtime === undefined) {
-    runtime = requireRuntime() as Runtime;
-    runtime.setWasmPaths(files.wasmDir);
-  }
-  return runtime;
+export interface UseLiteLoadOptions {
+  /** The engine to try first (default onnx); TF.js is always the fallback. */
+  engine?: EngineName;
+  /** TF.js only: false keeps the backend's own kernels, for comparing against kernels.ts. */
+  fastKernels?: boolean;
+  onnx?: OnnxEngineOptions;
 }
 
 export class UseLiteModel {
   private constructor(
-    private readonly tf: Runtime,
-    private readonly graph: GraphModel,
+    private readonly engine: GraphEngine,
     readonly tokenizer: UseLiteTokenizer,
+    /** Why onnxruntime is not the engine, when it was asked for and could not run the graph. */
+    readonly fallback: string | undefined,
   ) {}
 
+  static async load(files: UseLiteFiles = useLiteFiles(), options: UseLiteLoadOptions = {}): Promise<UseLiteModel> {
+    const tokenizer = new UseLiteTokenizer(loadVocabulary(files));
+    let fallback: string | undefined;
+    if ((options.engine ?? 'onnx') === 'onnx') {
+      try {
+        return await UseLiteModel.proved(await openOnnxEngine(files, options.onnx), tokenizer, undefined);
+      } catch (error) {
+        fallback = `onnxruntime cannot run USE-lite (${describe(error)}); TF.js runs it instead, about 5 times slower`;
+      }
+    }
+    return UseLiteModel.proved(await openTfjsEngine(files, options.fastKernels ?? true), tokenizer, fallback);
+  }
+
   /**
-   * `fastKernels: false` keeps TF.js's own kernels, the path before kernels.ts: for comparing the
-   * two (tests, `npm run bench:embed`), not for use.
+   * A first run is what proves an engine works (TF.js reports a missing .wasm file on the console
+   * and carries on; a converted graph may load and still fail to run), and it warms it up.
    */
-  static async load(files: UseLiteFiles = useLiteFiles(), { fastKernels = true } = {}): Promise<UseLiteModel> {
-    const tf = startRuntime(files);
-    await tf.ready();
-    if (tf.getBackend() !== 'wasm') throw new Error(`TF.js started the "${tf.getBackend()}" backend, not wasm`);
-    useFastKernels(tf, fastKernels);
-    const graph = await tf.loadGraphModel(files.modelUrl);
-    const model = new UseLiteModel(tf, graph, new UseLiteTokenizer(loadVocabulary(files)));
-    // TF.js reports a missing .wasm file on the console and carries on; a first run is what
-    // proves the model works, and it warms the kernels up.
-    const probe = await model.embedIds([model.tokenizer.encode('ready')]);
-    if (probe.length !== USE_LITE_DIMS || !Number.isFinite(probe[0])) {
-      throw new Error('the USE-lite model loaded but produced no usable vector');
+  private static async proved(engine: GraphEngine, tokenizer: UseLiteTokenizer, fallback: string | undefined): Promise<UseLiteModel> {
+    const model = new UseLiteModel(engine, tokenizer, fallback);
+    try {
+      const probe = await model.embedIds([tokenizer.encode('ready')]);
+      if (probe.length !== USE_LITE_DIMS || !Number.isFinite(probe[0])) {
+        throw new Error(`the USE-lite model loaded on ${engine.name} but produced no usable vector`);
+      }
+    } catch (error) {
+      await engine.dispose();
+      throw error;
     }
     return model;
+  }
+
+  /** Which engine runs the graph. */
+  get engineName(): EngineName {
+    return this.engine.name;
   }
 
   /** Unit vectors, `texts.length` rows of 512 floats in one array. */
@@ -93,29 +93,23 @@ export class UseLiteModel {
       });
     });
 
-    const inputs = {
-      indices: this.tf.tensor2d(indices, [total, 2], 'int32'),
-      values: this.tf.tensor1d(values, 'int32'),
-    };
-    try {
-      const output = await this.graph.executeAsync(inputs);
-      const tensor = Array.isArray(output) ? output[0]! : output;
-      const data = await tensor.data();
-      tensor.dispose();
-      const count = idLists.length;
-      if (data.length < count * USE_LITE_DIMS) {
-        throw new Error(`USE-lite returned ${data.length / USE_LITE_DIMS} vectors for ${count} texts`);
-      }
-      const vectors = Float32Array.from(data.subarray(0, count * USE_LITE_DIMS));
-      normalizeRows(vectors, USE_LITE_DIMS);
-      return vectors;
-    } finally {
-      inputs.indices.dispose();
-      inputs.values.dispose();
+    const data = await this.engine.run(indices, values);
+    const count = idLists.length;
+    if (data.length < count * USE_LITE_DIMS) {
+      throw new Error(`USE-lite returned ${data.length / USE_LITE_DIMS} vectors for ${count} texts`);
     }
+    const vectors = Float32Array.from(data.subarray(0, count * USE_LITE_DIMS));
+    normalizeRows(vectors, USE_LITE_DIMS);
+    return vectors;
   }
 
-  dispose(): void {
-    this.graph.dispose();
+  dispose(): Promise<void> {
+    return this.engine.dispose();
   }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
+  return String(error);
 }

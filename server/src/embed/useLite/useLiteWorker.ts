@@ -1,5 +1,6 @@
 // Worker-thread entry point: one USE-lite model per thread, so embedding runs beside the caller's
-// event loop instead of on it (TF.js on WASM computes on the thread that calls it). Bundled by
+// event loop instead of on it (TF.js on WASM computes on the thread that calls it, and
+// onnxruntime's run, though asynchronous, still takes a core per thread). Bundled by
 // esbuild as dist/useLiteWorker.js; see ../workerThread.ts for how the embedder finds it.
 
 import { parentPort, workerData } from 'node:worker_threads';
@@ -15,10 +16,17 @@ function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
 
 const started = performance.now();
 const data = (workerData ?? {}) as UseLiteWorkerData;
-const loading = UseLiteModel.load(undefined, { fastKernels: data.fastKernels ?? true });
+const loading = UseLiteModel.load(undefined, {
+  engine: data.engine ?? 'onnx',
+  fastKernels: data.fastKernels ?? true,
+  onnx: { threads: data.onnxThreads ?? 1 },
+});
 
 loading.then(
-  () => send({ kind: 'ready', loadMs: Math.round(performance.now() - started) }),
+  (model) => {
+    const loadMs = Math.round(performance.now() - started);
+    send({ kind: 'ready', loadMs, engine: model.engineName, ...(model.fallback === undefined ? {} : { fallback: model.fallback }) });
+  },
   (error: unknown) => send({ kind: 'broken', message: `USE-lite model failed to load: ${describe(error)}` }),
 );
 
