@@ -213,6 +213,21 @@ describe('USE-lite embedder restarts', () => {
   });
 });
 
+describe('USE-lite embedder closed mid-batch', () => {
+  it('lets onnxruntime finish the batch in hand: the process is not aborted', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/useLiteCloseMidRun.ts', import.meta.url))], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    assert.equal(child.signal, null, `ended by ${child.signal}: ${child.stderr}`);
+    assert.equal(child.status, 0, child.stderr);
+    const { outcomes } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { outcomes: string[] };
+    assert.equal(outcomes.length, 4);
+    // The embedder stops taking work when closed; what was in hand either finished or was refused, never lost silently.
+    for (const outcome of outcomes) assert.match(outcome, /^(embedded|rejected: .+)$/);
+  });
+});
+
 describe('USE-lite graph conversion', () => {
   it('names the file and the op it does not convert', (t) => {
     const dir = tempDir(t);

@@ -6,6 +6,7 @@
 
 import type { Worker } from 'node:worker_threads';
 import { parseEmbeddingChoice } from '../embed/choice.ts';
+import { closeUseLiteWorker } from '../embed/useLite/closeWorker.ts';
 import { holdOnnxRuntime } from '../embed/useLite/onnxRuntimeHold.ts';
 import { startUseLiteWorker } from '../embed/useLite/workerScript.ts';
 
@@ -58,6 +59,13 @@ export async function startQueryModelEarly(): Promise<void> {
   // After the listeners: adding a 'message' listener references the thread again.
   worker.unref();
   globals[HANDOVER] = handover;
+  // A command that ends without adopting the thread (a usage error, a store without vectors):
+  // the thread is closed before the process ends, never torn down mid-load (closeWorker.ts).
+  process.once('beforeExit', () => {
+    if (globals[HANDOVER] !== handover) return;
+    delete globals[HANDOVER];
+    void closeUseLiteWorker(worker);
+  });
 }
 
 /**

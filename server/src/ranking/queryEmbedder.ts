@@ -7,6 +7,7 @@
 import type { Worker } from 'node:worker_threads';
 import { createEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder, ModelDescriptor } from '../embed/types.ts';
+import { closeUseLiteWorker } from '../embed/useLite/closeWorker.ts';
 import { USE_LITE_DESCRIPTOR } from '../embed/useLite/descriptor.ts';
 import { startUseLiteWorker } from '../embed/useLite/workerScript.ts';
 import { adoptEarlyQueryModelThread } from './earlyQueryModel.ts';
@@ -58,8 +59,9 @@ class DeferredEmbedder implements Embedder {
   }
 
   async close(): Promise<void> {
-    // A model still loading is not waited for: nothing will use it.
-    if (!this.loaded) for (const worker of this.workers) void worker.terminate();
+    // A model still loading is not waited for here: nothing will use it. Its thread ends once the
+    // load is done, never torn down mid-load (closeWorker.ts), and the process waits for that.
+    if (!this.loaded) for (const worker of this.workers) void closeUseLiteWorker(worker);
     const embedder = await this.loading?.catch(() => null);
     await embedder?.close();
   }

@@ -5,9 +5,21 @@ import type { EngineName } from './graphEngine.ts';
 
 /** Calling thread to worker: embed these texts. */
 export interface EmbedRequest {
+  kind: 'embed';
   job: number;
   texts: string[];
 }
+
+/**
+ * Calling thread to worker: finish the work in hand, release the model, and end. A thread must
+ * not be terminated while onnxruntime is running or creating a session in it: the runtime's
+ * callback then meets a torn-down thread and aborts the whole process (closeWorker.ts).
+ */
+export interface CloseRequest {
+  kind: 'close';
+}
+
+export type WorkerRequest = EmbedRequest | CloseRequest;
 
 /** Worker to calling thread. Vectors come as one transferred buffer: count × dims floats. */
 export type WorkerMessage =
@@ -16,7 +28,9 @@ export type WorkerMessage =
   | { kind: 'vectors'; job: number; buffer: ArrayBuffer; count: number }
   | { kind: 'failed'; job: number; message: string }
   /** The worker cannot go on (model did not load): every job it holds or will get fails. */
-  | { kind: 'broken'; message: string };
+  | { kind: 'broken'; message: string }
+  /** The answer to a close request: nothing is running, the model is released. */
+  | { kind: 'closed' };
 
 /** What a worker thread is started with (`workerData`); absent means the defaults. */
 export interface UseLiteWorkerData {

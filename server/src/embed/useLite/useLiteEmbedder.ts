@@ -7,6 +7,7 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { Embedder } from '../types.ts';
+import { closeUseLiteWorker } from './closeWorker.ts';
 import { USE_LITE_DESCRIPTOR, USE_LITE_DIMS } from './descriptor.ts';
 import { loadVocabulary } from './modelFiles.ts';
 import type { EngineName } from './graphEngine.ts';
@@ -120,7 +121,7 @@ export class UseLiteEmbedder implements Embedder {
 
   async close(): Promise<void> {
     this.stop(new Error('The USE-lite embedder is closed'));
-    await Promise.all(this.lanes.map((lane) => lane.worker.terminate()));
+    await Promise.all(this.lanes.map((lane) => closeUseLiteWorker(lane.worker)));
   }
 
   private addThread(startWorker: () => Worker): Promise<void> {
@@ -153,7 +154,7 @@ export class UseLiteEmbedder implements Embedder {
       if (job === undefined) return;
       lane.job = job;
       lane.worker.ref();
-      const request: EmbedRequest = { job: job.id, texts: job.texts };
+      const request: EmbedRequest = { kind: 'embed', job: job.id, texts: job.texts };
       lane.worker.postMessage(request);
     }
   }
@@ -171,6 +172,7 @@ export class UseLiteEmbedder implements Embedder {
         return lane.loaded();
       }
       if (message.kind === 'broken') return this.lose(lane, new Error(message.message));
+      if (message.kind === 'closed') return;
       const job = lane.job;
       if (job === undefined || message.job !== job.id) return;
       lane.job = undefined;

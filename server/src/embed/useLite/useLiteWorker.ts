@@ -4,7 +4,7 @@
 // esbuild as dist/useLiteWorker.js; see ../workerThread.ts for how the embedder finds it.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmbedRequest, UseLiteWorkerData, WorkerMessage } from './protocol.ts';
+import type { EmbedRequest, UseLiteWorkerData, WorkerMessage, WorkerRequest } from './protocol.ts';
 import { UseLiteModel } from './useLiteModel.ts';
 
 const port = parentPort;
@@ -33,9 +33,20 @@ loading.then(
 // Requests are handled one at a time in arrival order: the model is single-threaded anyway, and
 // a queue here keeps memory to one batch.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (request: EmbedRequest) => {
-  queue = queue.then(() => handle(request));
+port.on('message', (request: WorkerRequest) => {
+  queue = queue.then(() => (request.kind === 'close' ? close() : handle(request)));
 });
+
+/** After the work queued before it: the model released, then the port closed, so the thread ends by itself. */
+async function close(): Promise<void> {
+  try {
+    await (await loading).dispose();
+  } catch {
+    // A model that never loaded holds nothing to release.
+  }
+  send({ kind: 'closed' });
+  port!.close();
+}
 
 async function handle({ job, texts }: EmbedRequest): Promise<void> {
   let model: UseLiteModel;
