@@ -4,22 +4,11 @@
 // relationship's strength (0-1 weighted signals under its score version): not a similarity, not a
 // relevance, and not a probability.
 
+import { REVIEW_ORDER } from './reviewOrder.ts';
 import type { RelationshipStatus, RelationshipType } from './types.ts';
 
 /** Every relationship type, in the order the graph's legend and filter list them (contradictions first). */
-export const GRAPH_TYPES: readonly RelationshipType[] = [
-  'contradicts',
-  'supports',
-  'supersedes',
-  'updates',
-  'derived_from',
-  'same_entity_as',
-  'possibly_explains',
-  'similar_to',
-  'mentions',
-  'occurred_before',
-  'occurred_after',
-];
+export const GRAPH_TYPES: readonly RelationshipType[] = REVIEW_ORDER;
 
 export const GRAPH_STATUSES: readonly RelationshipStatus[] = ['pending', 'confirmed', 'rejected'];
 

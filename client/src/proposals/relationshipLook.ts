@@ -3,6 +3,7 @@
 // come first and stand out in the error colour, supports next; date-order proposals, the most
 // numerous and least telling, come last and are muted. Plain data, so the tree is tested without VS Code.
 
+import { REVIEW_ORDER } from '../../../shared/reviewOrder.ts';
 import type { RelationshipType } from '../../../shared/types.ts';
 
 export interface RelationshipLook {
@@ -26,20 +27,7 @@ export const RELATIONSHIP_LOOKS: Readonly<Record<RelationshipType, RelationshipL
   occurred_after: { icon: 'arrow-circle-right', color: 'descriptionForeground' },
 });
 
-/** The review order: what most needs a person's eye first. */
-export const REVIEW_ORDER: readonly RelationshipType[] = Object.freeze([
-  'contradicts',
-  'supports',
-  'derived_from',
-  'supersedes',
-  'updates',
-  'same_entity_as',
-  'possibly_explains',
-  'similar_to',
-  'mentions',
-  'occurred_before',
-  'occurred_after',
-]);
+export { REVIEW_ORDER };
 
 /** Sorts types by REVIEW_ORDER; a type unknown to this client (a newer server) goes last, by name. */
 export function byReviewOrder(a: string, b: string): number {

@@ -1,0 +1,20 @@
+// The review order of relationship types: what most needs a person's eye first (contradictions,
+// then supports), the date-order types, the most numerous and least telling, last. One list for
+// the Proposals view, its filter, the graph's legend and the requests' schemas, so a new type is
+// added in one place.
+
+import type { RelationshipType } from './types.ts';
+
+export const REVIEW_ORDER: readonly RelationshipType[] = Object.freeze([
+  'contradicts',
+  'supports',
+  'derived_from',
+  'supersedes',
+  'updates',
+  'same_entity_as',
+  'possibly_explains',
+  'similar_to',
+  'mentions',
+  'occurred_before',
+  'occurred_after',
+]);
