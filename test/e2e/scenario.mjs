@@ -513,7 +513,7 @@ try {
     const frame = await webviewFrame('relationships');
     await frame.waitForFunction(() => document.body.dataset.graph === 'rendered', undefined, { timeout: 60_000 });
     const status = await frame.locator('.graph-status').innerText();
-    const drawn = status.match(/^(\d+) items, (\d+) relationships · around (\S+)/);
+    const drawn = status.match(/^(\d+) items?, (\d+) relationships? · around (\S+)/);
     if (!drawn) throw new Error(`the graph does not show the current file's neighbourhood: ${status}`);
     if (Number(drawn[2]) < 1) throw new Error(`no relationships drawn: ${status}`);
     await shot('graph-view');

@@ -87,9 +87,11 @@ function showFolders(folders: GraphMessage['folders']): void {
 
 const nodeName = (node: GraphNode) => node.title ?? node.path;
 
+const counted = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
+
 function describe(message: GraphMessage): string {
   const { graph, notice, folders } = message.result;
-  const parts = [`${graph.nodes.length.toLocaleString()} items, ${graph.edges.length.toLocaleString()} relationships`];
+  const parts = [`${counted(graph.nodes.length, 'item')}, ${counted(graph.edges.length, 'relationship')}`];
   if (graph.scope.kind === 'neighbourhood') parts.push(`around ${message.focusPath ?? 'the current file'} (${graph.scope.depth} steps)`);
   else parts.push('all items');
   if (graph.leftOut) parts.push(`${graph.leftOut.items.toLocaleString()} items and ${graph.leftOut.relationships.toLocaleString()} relationships left out to stay responsive (the weakest first): narrow the filters to see them`);
