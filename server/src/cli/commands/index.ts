@@ -151,12 +151,14 @@ ${COMMON_USAGE}
   },
 };
 
+const duplicatesText = (count: number) => `${count} duplicate${count === 1 ? '' : 's'}`;
+
 function formatReport(report: IndexReport, location: StoreLocation): string {
   const gone = report.files.filter((file) => file.status === 'gone').length;
   const lines = [
     `workspace ${report.workspace}, store ${terminalLine(describeLocation(location))}`,
     `${report.items.indexed} indexed, ${report.items.failed} failed, ${report.items.skipped} skipped, ` +
-      `${report.items.duplicates} duplicates${gone ? `, ${gone} gone` : ''}; ` +
+      `${duplicatesText(report.items.duplicates)}${gone ? `, ${gone} gone` : ''}; ` +
       `${report.chunks} chunks in ${(report.elapsed_ms / 1000).toFixed(1)} s`,
   ];
   const notable = report.files.filter((file) => file.status !== 'indexed' || file.flags.length > 0);
@@ -173,7 +175,7 @@ function formatIngested(report: IndexReport, location: StoreLocation, queued: nu
   const lines = [
     `workspace ${report.workspace}, store ${terminalLine(describeLocation(location))}`,
     `ingested: ${count('pending')} file(s) waiting for workers, ${report.items.indexed} already indexed, ${report.items.failed} failed, ` +
-      `${report.items.skipped} skipped, ${report.items.duplicates} duplicates; ${queued} job(s) queued: run \`relata worker\` with this store`,
+      `${report.items.skipped} skipped, ${duplicatesText(report.items.duplicates)}; ${queued} job(s) queued: run \`relata worker\` with this store`,
   ];
   for (const file of report.files.filter((file) => file.status === 'failed' || file.status === 'skipped')) {
     lines.push(`  ${file.status.padEnd(9)} ${terminalLine(file.path)}${file.reason ? `: ${terminalLine(file.reason)}` : ''}`);
