@@ -97,6 +97,7 @@ export async function searchKnowledge(context: KnowledgeContext, query: string, 
 }
 
 function relationshipOf(view: RelationshipView) {
+  const contributions = signalContributions(view);
   return {
     id: view.id,
     from: view.from.path,
@@ -105,7 +106,7 @@ function relationshipOf(view: RelationshipView) {
     status: describeStatus(view.status),
     strength: { value: view.score, meaning: STRENGTH_MEANING, score_version: view.score_version },
     near_duplicate: view.near_duplicate,
-    signals: signalContributions(view).map((part, index) => {
+    signals: contributions.map((part, index) => {
       const signal = view.signals[index]!;
       return {
         type: part.type,
@@ -118,9 +119,7 @@ function relationshipOf(view: RelationshipView) {
         arithmetic: `${signal.strength} × weight ${signal.weight} × factor ${part.factor} = ${part.contribution}`,
       };
     }),
-    arithmetic: `strength = min(1, max(0, ${signalContributions(view)
-      .map((part) => part.contribution)
-      .join(' + ') || '0'})) = ${view.score} (${view.score_version})`,
+    arithmetic: `strength = min(1, max(0, ${contributions.map((part) => part.contribution).join(' + ') || '0'})) = ${view.score} (${view.score_version})`,
     decided_by: view.decided_by,
   };
 }
@@ -133,7 +132,10 @@ export async function itemRelationships(context: KnowledgeContext, given: string
 
 export async function conflictsOf(context: KnowledgeContext, given: string | undefined) {
   const itemId = given === undefined ? undefined : (await itemAt(context, given)).id;
-  const views = await listRelationshipViews(context.store, context.thresholds, { itemId });
+  // The contradictions discovery recorded as evidence: only those relationships are compared claim by claim.
+  const views = (await listRelationshipViews(context.store, context.thresholds, { itemId })).filter((view) =>
+    view.signals.some((signal) => signal.type === 'claim_contradiction'),
+  );
   const conflicts = [];
   const warnings: Warning[] = [];
   for (const view of views) {
