@@ -14,6 +14,7 @@ import { importCommand } from './commands/import.ts';
 import { indexCommand } from './commands/index.ts';
 import { itemCommand } from './commands/item.ts';
 import { itemsCommand } from './commands/items.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { originalCommand } from './commands/original.ts';
 import { relationshipsCommand } from './commands/relationships.ts';
 import { reprocessCommand } from './commands/reprocess.ts';
@@ -51,6 +52,7 @@ const COMMANDS: Command[] = [
   searchCommand,
   askCommand,
   serveCommand,
+  mcpCommand,
 ];
 
 function overview(): string {
