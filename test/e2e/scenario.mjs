@@ -623,9 +623,12 @@ try {
     if (moved) throw new Error(moved[0]);
     const stores = [...logText.matchAll(/: store sqlite, (.*)/g)].map((match) => match[1]);
     if (!stores.length || !stores.every((where) => where.startsWith(dataLocation))) throw new Error(`the store is not under ${dataLocation}: ${stores.join(', ')}`);
-    // Not the activity bar icon: a click on the active container's icon hides the side bar.
-    await runCommand('Focus on Proposals View');
+    // The Proposals view is usually still in the side bar; only when it is not is it focused by
+    // command (not by its activity bar icon: a click on the active container's icon hides the side
+    // bar). The palette is not opened needlessly: with the focus on the Settings editor's gear
+    // button it did not always open within 30 s.
     const view = page.locator('.pane', { hasText: 'Proposals' }).first();
+    if (!(await view.isVisible().catch(() => false))) await runCommand('Focus on Proposals View');
     // The tree is refreshed by the restarted server (relata/relationshipsChanged after its first pass), from its store.
     const confirmed = view.locator('.monaco-list-row', { hasText: /^Confirmed/ }).first();
     await confirmed.waitFor({ timeout: 15_000 });
