@@ -59,12 +59,23 @@ export interface ServerSettings {
   llmEndpoint: string;
   /** The user opted in to a plain-http endpoint on another machine (never with an API key). */
   allowInsecureEndpoint: boolean;
+  /** Which model writes answers (`relata.answers.provider`); see ANSWER_PROVIDERS. */
+  answersProvider: AnswersProvider;
   /** Relationship thresholds (relationship-score-v1); null keeps the design's defaults. */
   minScore: number | null;
   storeScore: number | null;
   /** Forget a deleted file's text and bytes as soon as it is tombstoned (`relata index --forget-deleted`). */
   forgetDeleted: boolean;
 }
+
+/**
+ * Who writes answers: `auto` (the editor's model when one is available and the person allows it,
+ * else the configured local GGUF or endpoint, else the retrieval alone), `editor` (only the
+ * editor's model), `local` (only the GGUF file), `endpoint` (only the OpenAI-compatible server),
+ * `none` (the retrieval alone, no model is ever asked).
+ */
+export const ANSWER_PROVIDERS = ['auto', 'editor', 'local', 'endpoint', 'none'] as const;
+export type AnswersProvider = (typeof ANSWER_PROVIDERS)[number];
 
 export interface InitializationOptions {
   settings: ServerSettings;
@@ -84,6 +95,7 @@ export namespace Initialization {
     llmModelPath: string({ maxLength: 4096 }),
     llmEndpoint: string({ maxLength: 4096 }),
     allowInsecureEndpoint: boolean(),
+    answersProvider: oneOf(ANSWER_PROVIDERS),
     minScore: nullable(number({ min: 0, max: 1 })),
     storeScore: nullable(number({ min: 0, max: 1 })),
     forgetDeleted: boolean(),
@@ -452,6 +464,13 @@ export interface AskParams {
   question: string;
   /** The folder to answer from; the first folder when absent. */
   folder?: string;
+  /**
+   * Set by the client when a person's action started this ask (the Ask panel, the chat view). The
+   * server names it when it borrows the editor's model (EditorModelRequest), and the client lends
+   * a model only for an ask it started, because the editor's API may ask the person's consent and
+   * must do so only in answer to their action. Without it the editor's model is never asked.
+   */
+  askId?: string;
 }
 
 export interface AskResult {
@@ -464,6 +483,84 @@ export namespace AskRequest {
   export const type = new RequestType<AskParams, AskResult, void>(method);
   export const params: Schema<AskParams> = object({
     question: string({ minLength: 1, maxLength: 2000 }),
+    folder: optional(folderUri),
+    askId: optional(string({ minLength: 1, maxLength: 200 })),
+  });
+}
+
+/** Why the editor could not lend a model for one prompt; each reaches the person as a message, with the retrieval. */
+export type EditorModelUnavailable =
+  /** No chat model is installed or none matches `relata.answers.editorModel`. */
+  | 'no_model'
+  /** The person did not allow Relata to use the editor's model. */
+  | 'no_consent'
+  /** The model's provider refused for now (quota, rate limit). */
+  | 'quota'
+  /** The request to the model was cancelled (by the person or the editor). */
+  | 'cancelled'
+  /** The ask did not come from a person's action in this window (no askId the client knows). */
+  | 'not_user_action'
+  /** Anything else the model's provider reported. */
+  | 'error';
+
+export interface EditorModelParams {
+  /** The ask this prompt answers (AskParams.askId). */
+  askId: string;
+  /** The same rules, S-labelled delimited passages and JSON schema the other providers get. */
+  system: string;
+  user: string;
+  /** The JSON schema the reply must follow; the editor's API has no structured output, so the client puts it in the prompt. */
+  output?: { name: string; schema: Record<string, unknown> };
+}
+
+export type EditorModelResult =
+  /** The model's raw text, which the server validates exactly as any other provider's; `model` names it. */
+  | { kind: 'text'; text: string; model: string }
+  | { kind: 'unavailable'; reason: EditorModelUnavailable; message: string };
+
+/**
+ * Server → client: answer this prompt with the editor's language model (vscode.lm). The language
+ * server runs in its own process and cannot call the editor's API, so the client lends it; what
+ * comes back is only raw text, judged by the server's validation like a local model's.
+ */
+export namespace EditorModelRequest {
+  export const method = 'relata/editorModel' as const;
+  export const type = new RequestType<EditorModelParams, EditorModelResult, void>(method);
+}
+
+// Knowledge tools (agent mode) -------------------------------------------------
+
+/** The read-only tools an agent may call: the same four `relata mcp` offers, answered by the same code. */
+export const KNOWLEDGE_TOOLS = ['search', 'relationships', 'conflicts', 'item'] as const;
+export type KnowledgeTool = (typeof KNOWLEDGE_TOOLS)[number];
+
+export interface KnowledgeToolParams {
+  tool: KnowledgeTool;
+  /** The tool's input as the agent gave it: `query` and `limit` for search, `path` for the others. */
+  input: { query?: string; limit?: number; path?: string };
+  /** One folder; for a tool without a path, every folder when absent; with a path, the folder holding it (an absolute path or file URI) or the first. */
+  folder?: string;
+}
+
+export interface KnowledgeToolAnswer {
+  folder: string;
+  name: string;
+  /** What `relata mcp`'s tool of the same name returns for this folder. */
+  result?: unknown;
+  /** Why this folder could not answer (an unknown path, a folder whose store is not open). */
+  error?: string;
+}
+
+export namespace KnowledgeToolRequest {
+  export const method = 'relata/knowledgeTool' as const;
+  export const type = new RequestType<KnowledgeToolParams, { folders: KnowledgeToolAnswer[] }, void>(method);
+  export const params: Schema<KnowledgeToolParams> = object({
+    tool: oneOf(KNOWLEDGE_TOOLS),
+    input: object({
+      query: optional(string({ minLength: 1, maxLength: 2000 })),
+      limit: optional(integer({ min: 1, max: 50 })),
+      path: optional(string({ minLength: 1, maxLength: 4096 })),
+    }),
     folder: optional(folderUri),
   });
 }
@@ -557,6 +654,7 @@ export const REQUESTS = [
   RejectRequest,
   ChooseOriginalRequest,
   AskRequest,
+  KnowledgeToolRequest,
   ScoringModelRequest,
   GraphRequest,
   IndexingRequest,

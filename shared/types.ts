@@ -383,4 +383,9 @@ export interface AnswerResult {
   unavailable_paths: SearchResponse['unavailable_paths'];
   rejected_reason: string | null;
   model: string | null;
+  /**
+   * Why the model chosen did not answer, or which one answered instead (the editor has no model,
+   * consent was refused, a quota, a cancellation): said to the person beside the retrieval.
+   */
+  model_note?: string;
 }

@@ -4,7 +4,7 @@
 // read from the user's own settings only: a repository's .vscode/settings.json, trusted or not,
 // must not be able to point the model endpoint at its own server or run its own "node".
 
-import type { InitializationOptions, ServerSettings } from '../../shared/protocol.ts';
+import { ANSWER_PROVIDERS, type InitializationOptions, type ServerSettings } from '../../shared/protocol.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../shared/types.ts';
 
 /** Reads one setting under "relata.", falling back to the default when unset or of the wrong type. */
@@ -30,6 +30,8 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'answers.llmModelPath',
   'answers.llmEndpoint',
   'answers.allowInsecureEndpoint',
+  'answers.provider',
+  'answers.editorModel',
 ]);
 
 /** What reading needs of VS Code's WorkspaceConfiguration (for the "relata" section). */
@@ -45,6 +47,10 @@ export function settingReader(source: SettingsSource): SettingReader {
     const inspected = source.inspect<T>(key);
     return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
   };
+}
+
+function oneOfSetting<const T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
 }
 
 export function serverSettings(read: SettingReader): ServerSettings {
@@ -66,6 +72,7 @@ export function serverSettings(read: SettingReader): ServerSettings {
     llmModelPath: text('answers.llmModelPath'),
     llmEndpoint: text('answers.llmEndpoint'),
     allowInsecureEndpoint: read<unknown>('answers.allowInsecureEndpoint', false) === true,
+    answersProvider: oneOfSetting(read<unknown>('answers.provider', 'auto'), ANSWER_PROVIDERS, 'auto'),
     minScore: optionalNumber('relationships.minScore', 0, 1),
     storeScore: optionalNumber('relationships.storeScore', 0, 1),
     forgetDeleted: read<unknown>('store.forgetDeleted', false) === true,

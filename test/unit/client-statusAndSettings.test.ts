@@ -85,11 +85,14 @@ test('the file status list explains every flag in words, never by its code name'
 });
 
 test('settings map onto the server settings, with defaults for unset or malformed values', () => {
-  const values: Record<string, unknown> = { 'index.exclude': ['drafts/', 3, ''], 'index.maxFileMb': -1, 'index.maxPdfPages': 'many', 'relationships.minScore': 0.2, 'relationships.storeScore': 7, 'embedding.model': ' none ' };
+  const values: Record<string, unknown> = {
+    'index.exclude': ['drafts/', 3, ''], 'index.maxFileMb': -1, 'index.maxPdfPages': 'many', 'relationships.minScore': 0.2, 'relationships.storeScore': 7,
+    'embedding.model': ' none ', 'answers.provider': 'copilot',
+  };
   const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
   assert.deepEqual(settings, {
     dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, maxPdfPages: 2_000, embeddingModel: 'none',
-    llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, minScore: 0.2, storeScore: null, forgetDeleted: false,
+    llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, answersProvider: 'auto', minScore: 0.2, storeScore: null, forgetDeleted: false,
   });
 });
 
@@ -104,13 +107,14 @@ function configuration(scopes: Record<string, { defaultValue?: unknown; globalVa
   };
 }
 
-test('a workspace cannot choose the model endpoint, model, runtime, embedding model or data location: only the user can', () => {
+test('a workspace cannot choose the model endpoint, model, provider, runtime, embedding model or data location: only the user can', () => {
   const hostile = { workspaceValue: 'http://attacker.example/v1', workspaceFolderValue: 'http://attacker.example/v1' };
   const read = settingReader(
     configuration({
       'answers.llmEndpoint': { defaultValue: '', ...hostile },
       'answers.llmModelPath': { defaultValue: '', globalValue: '/home/me/models/q.gguf', workspaceValue: './evil.gguf' },
       'answers.allowInsecureEndpoint': { defaultValue: false, workspaceValue: true },
+      'answers.provider': { defaultValue: 'auto', workspaceValue: 'endpoint' },
       'server.runtime': { defaultValue: 'node', workspaceFolderValue: './bin/node' },
       'store.dataLocation': { defaultValue: '', workspaceValue: '/tmp/shared' },
       'embedding.model': { defaultValue: 'default', workspaceValue: './model' },
@@ -121,6 +125,7 @@ test('a workspace cannot choose the model endpoint, model, runtime, embedding mo
   assert.equal(settings.llmEndpoint, '');
   assert.equal(settings.llmModelPath, '/home/me/models/q.gguf', 'the user\'s own value is kept');
   assert.equal(settings.allowInsecureEndpoint, false);
+  assert.equal(settings.answersProvider, 'auto', 'a workspace cannot choose which model its passages go to');
   assert.equal(settings.dataLocation, '');
   assert.equal(settings.embeddingModel, 'default');
   assert.equal(read('server.runtime', 'node'), 'node');

@@ -16,6 +16,7 @@ const DEFAULTS: ServerSettings = {
   llmModelPath: '',
   llmEndpoint: '',
   allowInsecureEndpoint: false,
+  answersProvider: 'auto',
   minScore: null,
   storeScore: null,
   forgetDeleted: false,

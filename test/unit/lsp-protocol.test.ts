@@ -31,7 +31,7 @@ test('every request has its own relata/ method name, and its type carries it', (
   assert.deepEqual(
     [...methods].sort(),
     [
-      'relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/indexing', 'relata/item', 'relata/reindexFile', 'relata/reject',
+      'relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/indexing', 'relata/item', 'relata/knowledgeTool', 'relata/reindexFile', 'relata/reject',
       'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status', 'relata/storeFolder',
     ],
   );
@@ -62,7 +62,7 @@ test('invalid params are refused with the field and what was expected', () => {
     'params.position.line must be a whole number from 0 to 9007199254740991, not number',
   ]);
   assert.deepEqual(problemsWith(ItemRequest.params, null), ['params must be an object, not null']);
-  assert.deepEqual(problemsWith(AskRequest.params, { question: 'Why?', model: 'x' }), ['params.model is not a known field (expected question, folder)']);
+  assert.deepEqual(problemsWith(AskRequest.params, { question: 'Why?', model: 'x' }), ['params.model is not a known field (expected question, folder, askId)']);
   assert.deepEqual(problemsWith(AskRequest.params, { question: 'x'.repeat(2001) }), ['params.question must be at most 2000 characters']);
 });
 

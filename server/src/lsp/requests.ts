@@ -10,6 +10,7 @@ import {
   GraphRequest,
   IndexingRequest,
   ItemRequest,
+  KnowledgeToolRequest,
   RejectRequest,
   RelataErrorCodes,
   RelatedRequest,
@@ -40,6 +41,7 @@ import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
 import { describeStore, thresholdsFor, type FolderSession } from './folderSession.ts';
 import { relationshipGraph } from './graphRequest.ts';
 import { mentionsUnderCursor } from './hoverMentions.ts';
+import { answerKnowledgeTool } from './knowledgeToolRequest.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
 import { handle, type FolderSessions } from './server.ts';
 
@@ -291,6 +293,8 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     },
     log,
   );
+
+  handle(connection, KnowledgeToolRequest, (params) => answerKnowledgeTool(sessions, params, thresholds()), log);
 
   handle(connection, GraphRequest, (params) => relationshipGraph(sessions, params, thresholds()), log);
 

@@ -46,6 +46,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   llmModelPath: '',
   llmEndpoint: '',
   allowInsecureEndpoint: false,
+  answersProvider: 'auto',
   minScore: null,
   storeScore: null,
   forgetDeleted: false,
