@@ -5,6 +5,7 @@
 import type { ItemFlag, Location } from '../../../shared/types.ts';
 import { findInstructionAttempts } from '../answer/injection.ts';
 import { isWhitespace } from '../chunk/words.ts';
+import type { DocumentMetadata } from './metadata.ts';
 import { HIDDEN_TEXT_MAX_CHARS, type Block, type HiddenText, type HiddenTextKind, type ParsedDocument, type StructureMap } from './types.ts';
 
 /** The separator between blocks in `ParsedDocument.text`. */
@@ -47,6 +48,7 @@ export function parsedDocument(parts: {
   flags?: ItemFlag[];
   hidden?: HiddenText[];
   truncated?: string | null;
+  metadata?: DocumentMetadata;
 }): ParsedDocument {
   const text = joinBlocks(parts.blocks);
   const hidden = parts.hidden ?? [];
@@ -56,5 +58,7 @@ export function parsedDocument(parts: {
   if (hidden.length > 0) flags.add('hidden_text');
   if (hidden.some((finding) => finding.instructions.length > 0)) flags.add('hidden_instructions');
   if (truncated !== null) flags.add('truncated');
-  return { title: parts.title, text, blocks: parts.blocks, structure: parts.structure, flags: [...flags], hidden, truncated };
+  const document: ParsedDocument = { title: parts.title, text, blocks: parts.blocks, structure: parts.structure, flags: [...flags], hidden, truncated };
+  if (parts.metadata) document.metadata = parts.metadata;
+  return document;
 }
