@@ -6,11 +6,15 @@
 
 import { parseDocument } from 'yaml';
 
-export interface MetadataEntry {
+/** One metadata value as compared between items. */
+export interface MetadataValue {
   /** The key as compared: lower case, separators as `_`, synonyms folded (`keywords` → `tags`). */
   key: string;
   /** The value as compared: NFKC, case-folded, whitespace collapsed. */
   value: string;
+}
+
+export interface MetadataEntry extends MetadataValue {
   /** The key as the document spelled it. */
   label: string;
   /** The value as the person wrote it, whitespace collapsed. */
@@ -33,6 +37,11 @@ export const SUBJECT_KEYS: ReadonlySet<string> = new Set(['tags', 'subject', 'ca
 
 export function countsAsSubject(key: string): boolean {
   return SUBJECT_KEYS.has(key);
+}
+
+/** A metadata value as one string, as stores key their counts: a key never holds ':' (normaliseKey). */
+export function metadataValueKey(value: MetadataValue): string {
+  return `${value.key}:${value.value}`;
 }
 
 /** Spellings of one key, folded to the first. */
