@@ -30,7 +30,7 @@ import { answerFromRetrieval } from '../answer/answer.ts';
 import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
-import { itemDetail, itemViews, viewedItem } from '../engine/itemViews.ts';
+import { itemDetail, itemMetadata, itemViews, viewedItem } from '../engine/itemViews.ts';
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
 import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
@@ -212,6 +212,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         relationships,
         mentions,
         ...(Object.keys(conflicts).length > 0 ? { conflicts } : {}),
+        ...(params.relationships === false ? {} : { metadata: await itemMetadata(store, item.id) }),
       };
     },
     log,

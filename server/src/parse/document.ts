@@ -58,6 +58,7 @@ export function parsedDocument(parts: {
   if (hidden.length > 0) flags.add('hidden_text');
   if (hidden.some((finding) => finding.instructions.length > 0)) flags.add('hidden_instructions');
   if (truncated !== null) flags.add('truncated');
+  if (parts.metadata?.note) flags.add('metadata_left_out');
   const document: ParsedDocument = { title: parts.title, text, blocks: parts.blocks, structure: parts.structure, flags: [...flags], hidden, truncated };
   if (parts.metadata) document.metadata = parts.metadata;
   return document;
