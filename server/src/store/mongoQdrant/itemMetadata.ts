@@ -3,13 +3,12 @@
 // writes them after its passages, dropping content removes them), so the (key, value) index alone
 // counts the items sharing a value. Derived from the parsed document, which an export carries.
 
-import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
-import { metadataValueKey } from '../../parse/metadata.ts';
+import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../parse/metadata.ts';
 import { COLLECTIONS, type ItemDocument, type MetadataDocument } from './collections.ts';
 import type { ScopedCollection, ScopedDb } from './scope.ts';
 
 export class ItemMetadata {
-  readonly entries: ScopedCollection<MetadataDocument>;
+  private readonly entries: ScopedCollection<MetadataDocument>;
   private readonly items: ScopedCollection<ItemDocument>;
 
   constructor(db: ScopedDb) {
@@ -17,13 +16,20 @@ export class ItemMetadata {
     this.items = db.collection<ItemDocument>(COLLECTIONS.items);
   }
 
-  /** Replace the item's entries; an item's metadata is capped (parse/metadata.ts), so one insert holds them. */
+  /**
+   * Replace the item's entries; an item's metadata is capped (parse/metadata.ts), so one insert
+   * holds them. A value is kept once, so a count of documents is a count of items (a document
+   * imported from a hand-edited export may repeat one).
+   */
   async write(itemId: string, entries: readonly MetadataEntry[]): Promise<void> {
     await this.drop([itemId]);
-    if (entries.length === 0) return;
-    await this.entries.insertMany(
-      entries.map(({ key, value, label, text }, ordinal) => this.entries.document({ itemId, ordinal, key, value, label, text })),
-    );
+    const seen = new Set<string>();
+    const documents = entries.flatMap(({ key, value, label, text }, ordinal) => {
+      if (seen.has(metadataValueKey({ key, value }))) return [];
+      seen.add(metadataValueKey({ key, value }));
+      return [this.entries.document({ itemId, ordinal, key, value, label, text })];
+    });
+    if (documents.length > 0) await this.entries.insertMany(documents);
   }
 
   async drop(itemIds: readonly string[]): Promise<void> {
