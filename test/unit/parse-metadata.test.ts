@@ -163,6 +163,11 @@ test('DOCX core properties: subject, keywords (a list), category and the author,
   );
   assert.equal(docxParser.version, 'docx@4');
 
+  // Elements named like an object's own properties are not properties of the document.
+  const odd = core.replace('<cp:category>', '<cp:constructor>x</cp:constructor><cp:toString>y</cp:toString><cp:category>');
+  const oddDocument = await docxParser.parse(await makeDocx(wPara(wRun('Odd properties.')), { extra: { 'docProps/core.xml': odd } }), 'odd.docx');
+  assert.equal(oddDocument.metadata!.entries.length, 6);
+
   const without = await docxParser.parse(await makeDocx(wPara(wRun('No properties part.'))), 'plain.docx');
   assert.deepEqual(without.metadata, { entries: [], note: null });
 });

@@ -1,12 +1,13 @@
 // Which items are worth weighing against one item: its windows' nearest neighbours, items
 // sharing a name (rarest names first) or a confirmed alias of one, items stating a figure about the same attribute,
-// items giving the same subject metadata value (rarest first), byte-identical items, and the items it is already related to. Never all pairs: every source
-// is an index look-up with a cap (limits.ts).
+// items giving the same subject metadata value (rarest first), byte-identical items, and the
+// items it is already related to. Never all pairs: every source is an index look-up with a cap
+// (limits.ts).
 
 import type { StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { CandidateLimits } from './limits.ts';
-import { spreadOver } from './evidence.ts';
 import { metadataValueKey, type MetadataValue } from '../parse/metadata.ts';
+import { spreadOver } from './evidence.ts';
 import { subjectMetadata, type ItemProfile } from './profile.ts';
 
 export type CandidateSource = 'vector' | 'entity' | 'alias' | 'claim' | 'metadata' | 'content_hash' | 'existing';

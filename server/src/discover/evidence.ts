@@ -1,7 +1,7 @@
 // The signals between two items, read off their profiles: byte identity, rebased similarity,
 // shared names (discounted by how common they are), agreeing or disagreeing figures, shared key
-// phrases, closeness of their dates and values both give in their own metadata. Only what fired is returned; each signal carries its own
-// plain-words detail.
+// phrases, closeness of their dates and values both give in their own metadata. Only what fired
+// is returned; each signal carries its own plain-words detail.
 
 import type { SignalView } from '../../../shared/types.ts';
 import { compareItemClaims } from '../extract/claims/compare.ts';

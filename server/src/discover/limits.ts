@@ -24,9 +24,9 @@ export interface CandidateLimits {
   /** Existing relationships of the item re-scored, strongest first (their evidence may have changed). */
   existingRelationships: number;
   /**
-   * Entity, phrase and metadata value frequencies are counted up to this many items. The discount 1 / (1 + ln f)
-   * is 0.126 at 1,000 and 0.098 at 10,000: the difference is not worth a count that grows with
-   * the workspace.
+   * Entity, phrase and metadata value frequencies are counted up to this many items. The discount
+   * 1 / (1 + ln f) is 0.126 at 1,000 and 0.098 at 10,000: the difference is not worth a count that
+   * grows with the workspace.
    */
   frequencyCap: number;
 }

@@ -1,6 +1,6 @@
 // What discovery knows about one item when weighing it against another: its entities, claims,
-// key phrases, the date it states about itself, its own metadata and its vectors. Read for a whole batch of
-// candidates at once, so the cost per candidate is a share of a few queries.
+// key phrases, the date it states about itself, its own metadata and its vectors. Read for a
+// whole batch of candidates at once, so the cost per candidate is a share of a few queries.
 
 import type { DiscoveryFacts, ItemRecord, StoredClaim, StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { PhraseCount } from '../extract/types.ts';

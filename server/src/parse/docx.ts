@@ -94,9 +94,10 @@ export function readCoreProperties(xml: string | null): DocumentMetadata {
     reader.unread(`core properties over ${MAX_CORE_PROPERTIES_BYTES / 1024} KiB not read`);
     return reader.finish();
   }
+  const localName = (name: string): string => name.split(':').pop()!;
   const root = parseDocument(xml, { xmlMode: true });
-  for (const element of DomUtils.findAll((node) => node.name.split(':').pop()! in CORE_PROPERTIES, root.children)) {
-    reader.add(CORE_PROPERTIES[element.name.split(':').pop()!]!, DomUtils.textContent(element));
+  for (const element of DomUtils.findAll((node) => Object.hasOwn(CORE_PROPERTIES, localName(node.name)), root.children)) {
+    reader.add(CORE_PROPERTIES[localName(element.name)]!, DomUtils.textContent(element));
   }
   return reader.finish();
 }
