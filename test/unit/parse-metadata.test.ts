@@ -78,6 +78,8 @@ test('which keys are subject evidence: tags, subject, category, project, client,
   assert.equal(normaliseKey('creator'), 'author');
   assert.equal(normaliseKey('x:y'), null, 'a key is a name, never holding the ":" that joins key and value');
   assert.equal(normaliseKey('!!!'), null);
+  assert.equal(normaliseKey('constructor'), 'constructor', 'a key named like an object\'s own property is just a key');
+  assert.equal(normaliseKey('__proto__'), '__proto__');
 });
 
 test('nested values are left out and said so; unknown YAML tags give their plain value, never code', async () => {

@@ -147,7 +147,7 @@ export function normaliseKey(label: string): string | null {
     .trim()
     .replace(/[\s\-.]+/gu, '_');
   if (key === '' || key.length > MAX_KEY_CHARS || !/^[\p{L}\p{N}_]+$/u.test(key) || !/[\p{L}\p{N}]/u.test(key)) return null;
-  return KEY_SYNONYMS[key] ?? key;
+  return Object.hasOwn(KEY_SYNONYMS, key) ? KEY_SYNONYMS[key]! : key;
 }
 
 export interface FrontMatter {
