@@ -73,15 +73,22 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     const [from, to] = orient(subject!, profile, existing);
     const evidence = pairEvidence(from, to, frequencies);
     let signals = [...evidence.signals, ...aliasSignals(from, to, aliases)];
-    let proposedScore = scoreSignals(signals).score;
-    if (proposedScore < options.thresholds.minScore && !existing) {
-      outcome.discarded += 1;
-      continue;
+    // A model cannot manufacture a relationship: what the model stage found counts only on a pair
+    // that rule-found evidence alone brings to the minimum score, as the classifier's opinion does.
+    const ruleSignals = signals.filter((signal) => !signal.found_by_model);
+    const ruleScore = scoreSignals(ruleSignals).score;
+    if (ruleScore < options.thresholds.minScore) {
+      if (!existing) {
+        outcome.discarded += 1;
+        continue;
+      }
+      signals = ruleSignals;
     }
+    let proposedScore = scoreSignals(signals).score;
     let modelType = null;
     // A rejected pair is never re-proposed, so no model is asked about it; its evidence is still
     // weighed, so a material change can be shown to the person who rejected it.
-    if (options.classifier && proposedScore >= options.thresholds.minScore && existing?.status !== 'rejected') {
+    if (options.classifier && ruleScore >= options.thresholds.minScore && existing?.status !== 'rejected') {
       const opinion = await options.classifier.classify(await classifierInput(store, from.item), await classifierInput(store, to.item));
       if (opinion) {
         modelType = opinion.type;

@@ -28,6 +28,8 @@ export const COLLECTIONS = {
   itemExtractions: 'item_extractions',
   itemDiscoveries: 'item_discoveries',
   meta: 'meta',
+  /** Model replies per (passage hash, model, prompt version): a cache, not knowledge. */
+  modelExtractionCache: 'model_extraction_cache',
 } as const;
 
 export interface ScopeFields {
@@ -169,6 +171,17 @@ export interface ExtractionDocument extends ScopeFields {
   capped?: string | null;
 }
 
+/** A model's raw reply about one passage (extract/model/), kept so that an unchanged passage is never sent twice. */
+export interface ModelOutputDocument extends ScopeFields {
+  passageHash: string;
+  modelId: string;
+  promptVersion: string;
+  output: string;
+  /** The item whose passage it was: forgetting it forgets the reply. */
+  itemId: string;
+  createdAt: string;
+}
+
 export interface DiscoveryDocument extends ScopeFields {
   itemId: string;
   contentHash: string;
@@ -226,6 +239,13 @@ export const DOCUMENT_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.itemExtractions, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'item_extractions_item' },
   { collection: COLLECTIONS.itemDiscoveries, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'item_discoveries_item' },
   { collection: COLLECTIONS.meta, key: { ...SCOPE, key: 1 }, unique: true, name: 'meta_key' },
+  {
+    collection: COLLECTIONS.modelExtractionCache,
+    key: { ...SCOPE, passageHash: 1, modelId: 1, promptVersion: 1 },
+    unique: true,
+    name: 'model_extraction_cache_key',
+  },
+  { collection: COLLECTIONS.modelExtractionCache, key: { ...SCOPE, itemId: 1 }, unique: false, name: 'model_extraction_cache_item' },
 ];
 
 /**
