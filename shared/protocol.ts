@@ -59,6 +59,8 @@ export interface ServerSettings {
   llmEndpoint: string;
   /** The user opted in to a plain-http endpoint on another machine (never with an API key). */
   allowInsecureEndpoint: boolean;
+  /** Run the model stage of extraction with the answers model above (`relata index --extract-with-model`); user settings only. */
+  extractWithModel: boolean;
   /** Relationship thresholds (relationship-score-v1); null keeps the design's defaults. */
   minScore: number | null;
   storeScore: number | null;
@@ -84,6 +86,7 @@ export namespace Initialization {
     llmModelPath: string({ maxLength: 4096 }),
     llmEndpoint: string({ maxLength: 4096 }),
     allowInsecureEndpoint: boolean(),
+    extractWithModel: boolean(),
     minScore: nullable(number({ min: 0, max: 1 })),
     storeScore: nullable(number({ min: 0, max: 1 })),
     forgetDeleted: boolean(),
@@ -256,6 +259,8 @@ export interface EntityMentions {
   surface: string;
   type: string;
   items: ItemRef[];
+  /** Only the model stage found this name in the hovered item (MODEL_FOUND_LABEL), no rule did. */
+  byModel?: boolean;
   /** Where the name sits in the hovered line: character offsets [start, end), so the hover covers just the name. */
   start?: number;
   end?: number;

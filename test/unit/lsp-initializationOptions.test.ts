@@ -16,6 +16,7 @@ const DEFAULTS: ServerSettings = {
   llmModelPath: '',
   llmEndpoint: '',
   allowInsecureEndpoint: false,
+  extractWithModel: false,
   minScore: null,
   storeScore: null,
   forgetDeleted: false,

@@ -327,6 +327,7 @@ export interface EntityMention {
   key: string;
   type: Entity['type'];
   surface: string;
+  producer: Entity['producer'];
 }
 
 /** What a search result shows about its item. */

@@ -138,8 +138,9 @@ export class ModelExtractor {
       this.tally.overlapping += findings.overlapping;
       this.tally.entities += findings.entities.length;
       this.tally.claims += findings.claims.length;
-      entities.push(...findings.entities.map((entity) => ({ ...entity, chunkId: passage.id })));
-      claims.push(...findings.claims.map((claim) => ({ ...claim, chunkId: passage.id })));
+      // Labelled with the model as well as the prompt: "model-extract@1(local:mistral-7b.Q4_K_M.gguf)".
+      entities.push(...findings.entities.map((entity) => ({ ...entity, chunkId: passage.id, extractorVersion: this.version })));
+      claims.push(...findings.claims.map((claim) => ({ ...claim, chunkId: passage.id, extractorVersion: this.version })));
     }
     this.itemsRead += 1;
     return { entities, claims };
