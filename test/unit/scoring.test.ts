@@ -78,7 +78,7 @@ test('a name the model found counts at half strength, and its detail says who fo
   assert.equal(byModel.found_by_model, true);
   assert.equal(byRule.found_by_model, undefined);
   assert.match(byModel.detail, /named by the model, not by a rule/);
-  assert.match(claimSignal('contradicts', 'cost', 'The sources give different figures.', true).detail, /figure was named by the model, not by a rule/);
+  assert.match(claimSignal('contradicts', 'cost', 'The sources give different figures.', true).detail, /One of the figures was named by the model, not by a rule, so it counts for half/);
 });
 
 test('model-found evidence alone never reaches the storage threshold, however much of it there is', () => {

@@ -51,11 +51,11 @@ const ENTITY_NOUNS: Record<EntityType, string> = {
  * Evidence resting on the model stage's reading: its strength is discounted (MODEL_FOUND_FACTOR)
  * and its detail says who found it, whatever screen shows it.
  */
-function foundByModel(evidence: SignalView, what: string): SignalView {
+function foundByModel(evidence: SignalView, which: string): SignalView {
   return {
     ...evidence,
     strength: round(evidence.strength * MODEL_FOUND_FACTOR),
-    detail: `${evidence.detail} The ${what} was ${MODEL_FOUND_LABEL}, so it counts for half.`,
+    detail: `${evidence.detail} ${which} was ${MODEL_FOUND_LABEL}, so it counts for half.`,
     found_by_model: true,
   };
 }
@@ -67,7 +67,7 @@ function foundByModel(evidence: SignalView, what: string): SignalView {
 export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number, countStopped = false, byModel = false): SignalView {
   const discounted = itemsMentioning > 2 ? ` It appears in ${countStopped ? 'at least ' : ''}${itemsMentioning} items, so it counts for less.` : '';
   const shared = signal('shared_entity', surface, frequencyDiscount(itemsMentioning), `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}`);
-  return byModel ? foundByModel(shared, 'name') : shared;
+  return byModel ? foundByModel(shared, 'It') : shared;
 }
 
 export function aliasEntitySignal(surfaceA: string, surfaceB: string): SignalView {
@@ -80,7 +80,7 @@ export function aliasEntitySignal(surfaceA: string, surfaceB: string): SignalVie
  */
 export function claimSignal(relation: 'supports' | 'contradicts', attribute: string, detail: string, byModel = false): SignalView {
   const compared = signal(relation === 'supports' ? 'claim_support' : 'claim_contradiction', attribute, 1, detail);
-  return byModel ? foundByModel(compared, 'figure') : compared;
+  return byModel ? foundByModel(compared, 'One of the figures') : compared;
 }
 
 export function conceptSignal(phrase: string, itemsMentioning: number): SignalView {
