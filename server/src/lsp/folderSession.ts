@@ -27,7 +27,7 @@ import type { FolderState, FolderStatus, FolderStore, FolderWork, ServerSettings
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { StageCounts } from '../store/contract.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
-import { ModelExtractor } from '../extract/model/modelExtractor.ts';
+import { describeModelProgress, everyFewSeconds, ModelExtractor } from '../extract/model/modelExtractor.ts';
 
 export interface SessionEvents {
   /** State or counts changed; the server throttles what it sends. */
@@ -202,7 +202,8 @@ export class FolderSession {
   /** The model stage of extraction, when the user turned it on; its first failure and its counts go to the log. */
   private modelExtractor(): ModelExtractor | null {
     const provider = this.events.extractionModel?.() ?? null;
-    return provider && new ModelExtractor(provider, { log: (line) => this.events.log(`${this.name}: ${line}`) });
+    const log = (line: string) => this.events.log(`${this.name}: ${line}`);
+    return provider && new ModelExtractor(provider, { log, onProgress: everyFewSeconds((progress) => log(describeModelProgress(progress)), 10_000) });
   }
 
   /**

@@ -15,7 +15,7 @@ import { watchFolder } from '../../workspace/watch.ts';
 import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
 import type { AnswerProvider } from '../../answer/provider.ts';
 import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
-import { ModelExtractor, type ModelExtractionProgress, type ModelExtractionTally } from '../../extract/model/modelExtractor.ts';
+import { describeModelProgress, everyFewSeconds, ModelExtractor, type ModelExtractionTally } from '../../extract/model/modelExtractor.ts';
 import { MODEL_EXTRACTION_VERSION } from '../../extract/model/prompt.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
 import { FailedJobs } from '../failedJobs.ts';
@@ -104,9 +104,10 @@ ${COMMON_USAGE}
         ? undefined
         : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
     const provider = values.classify || extractWithModel ? configuredProvider(values, log) : null;
-    const modelProgress = new ModelProgressLines(log);
     const modelExtractor =
-      provider && extractWithModel ? new ModelExtractor(provider, { log, onProgress: (progress) => modelProgress.update(progress) }) : null;
+      provider && extractWithModel
+        ? new ModelExtractor(provider, { log, onProgress: everyFewSeconds((progress) => log(describeModelProgress(progress))) })
+        : null;
     const setAside =
       values.rebuild && location.backend === 'sqlite'
         ? setStoreAside(location.dataDir, (values.workspace as string | undefined) ?? defaultWorkspace())
@@ -254,30 +255,4 @@ export function formatModelExtraction(model: string, tally: ModelExtractionTally
     `${plural(tally.claims, 'figure')}, labelled as named by the model` +
     (refused.length > 0 ? `; ${refused.join(', ')}` : '')
   );
-}
-
-/**
- * The model stage's progress as lines on stderr, at most one every few seconds: a call takes
- * seconds on a CPU, and a person waiting wants the count and the time left, not a line per call.
- */
-class ModelProgressLines {
-  private lastAt = -Infinity;
-
-  constructor(private readonly log: (line: string) => void) {}
-
-  update(progress: ModelExtractionProgress): void {
-    const at = performance.now();
-    if (at - this.lastAt < 5_000) return;
-    this.lastAt = at;
-    const { tally, estimatedMsLeft, itemsQueued } = progress;
-    const left = estimatedMsLeft === null ? '' : `; about ${duration(estimatedMsLeft)} left (${itemsQueued} file${itemsQueued === 1 ? '' : 's'} still queued)`;
-    this.log(`model extraction: ${tally.calls} call${tally.calls === 1 ? '' : 's'}, ${tally.cached} from the cache${left}`);
-  }
-}
-
-function duration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 90) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 90 ? `${minutes} min` : `${(minutes / 60).toFixed(1)} h`;
 }

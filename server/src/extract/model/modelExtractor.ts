@@ -178,6 +178,35 @@ export class ModelExtractor {
   }
 }
 
+/** One progress line, as the CLI and the editor's log print it: calls, cache hits, time left. */
+export function describeModelProgress(progress: ModelExtractionProgress): string {
+  const { tally, estimatedMsLeft, itemsQueued } = progress;
+  const left =
+    estimatedMsLeft === null ? '' : `; about ${duration(estimatedMsLeft)} left (${itemsQueued} file${itemsQueued === 1 ? '' : 's'} still queued)`;
+  return `model extraction: ${tally.calls} call${tally.calls === 1 ? '' : 's'}, ${tally.cached} from the cache${left}`;
+}
+
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 90 ? `${minutes} min` : `${(minutes / 60).toFixed(1)} h`;
+}
+
+/**
+ * Calls `report` with a progress update at most once per interval: a call takes seconds on a CPU,
+ * and a person waiting wants the count and the time left, not a line per call.
+ */
+export function everyFewSeconds(report: (progress: ModelExtractionProgress) => void, intervalMs = 5_000): (progress: ModelExtractionProgress) => void {
+  let lastAt = -Infinity;
+  return (progress) => {
+    const at = performance.now();
+    if (at - lastAt < intervalMs) return;
+    lastAt = at;
+    report(progress);
+  };
+}
+
 /** Up to `limit` passages spread evenly over the item, in order. */
 function spread<T>(values: readonly T[], limit: number): T[] {
   if (values.length <= limit) return [...values];
