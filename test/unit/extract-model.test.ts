@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { compareItemClaims, labelledDetail } from '../../server/src/extract/claims/compare.ts';
 import { extractEntities } from '../../server/src/extract/entities/index.ts';
 import { isThin } from '../../server/src/extract/model/modelExtractor.ts';
 import { extractionPrompt, MODEL_EXTRACTION_VERSION } from '../../server/src/extract/model/prompt.ts';
@@ -120,4 +121,15 @@ test('the model sees the passage in a marked, untrusted block, and nothing else'
   assert.match(prompt.system, new RegExp(nonce!));
   assert.equal(prompt.user.split(`<<<END PASSAGE ${nonce}>>>`).length, 2, 'the passage cannot close its own block');
   assert.equal(prompt.output?.name, 'relata_passage_extraction');
+});
+
+test('a comparison resting on a figure the model read says so wherever a conflict is shown', () => {
+  const claim = (producer: 'deterministic' | 'model', value: number) => ({
+    kind: 'money' as const, subject: 'gantry crane gc2 refurbishment', attribute: 'cost', value, unit: 'EUR', text: '', start: 0, end: 0,
+    entityKeys: [], producer, extractorVersion: producer === 'model' ? 'model-extract@1(m)' : 'claims@1',
+  });
+  const [byModel] = compareItemClaims([claim('deterministic', 42000)], [claim('model', 51500)]);
+  assert.match(labelledDetail(byModel!), /^The sources give different figures for cost: .* One of the figures was named by the model, not by a rule\.$/);
+  const [byRules] = compareItemClaims([claim('deterministic', 42000)], [claim('deterministic', 51500)]);
+  assert.equal(labelledDetail(byRules!), byRules!.detail);
 });
