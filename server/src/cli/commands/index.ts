@@ -104,9 +104,17 @@ ${COMMON_USAGE}
         ? undefined
         : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
     const provider = values.classify || extractWithModel ? configuredProvider(values, log) : null;
+    // On a terminal the model stage's count and time left ride on the progress bar; otherwise they are lines.
+    const progress = terminalProgress('indexing');
     const modelExtractor =
       provider && extractWithModel
-        ? new ModelExtractor(provider, { log, onProgress: everyFewSeconds((progress) => log(describeModelProgress(progress))) })
+        ? new ModelExtractor(provider, {
+            log,
+            onProgress: everyFewSeconds((update) => {
+              const line = describeModelProgress(update);
+              if (!progress.note(line)) log(line);
+            }),
+          })
         : null;
     const setAside =
       values.rebuild && location.backend === 'sqlite'
@@ -128,7 +136,6 @@ ${COMMON_USAGE}
       },
     });
     try {
-      const progress = terminalProgress('indexing');
       const failed = new FailedJobs();
       const report = await index.index({ onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed, ingestOnly });
       progress.stop();
