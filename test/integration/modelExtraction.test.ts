@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { RelationshipView } from '../../shared/types.ts';
 import { LlamaProvider } from '../../server/src/answer/llamaProvider.ts';
-import type { AnswerPrompt } from '../../server/src/answer/provider.ts';
+import { ProviderError, type AnswerPrompt } from '../../server/src/answer/provider.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { listRelationshipViews } from '../../server/src/engine/relationships.ts';
 import { ModelExtractor } from '../../server/src/extract/model/modelExtractor.ts';
@@ -142,6 +142,39 @@ test('re-indexing an unchanged folder calls the model zero times; turning the st
     writeFileSync(path.join(folder, 'racking.md'), '# Racking notes\n\nNotes from Kestrel Freight and Orchard Haulage about the racking.\n');
     await index.index();
     assert.equal(provider.prompts.length, firstCalls + 1);
+  } finally {
+    await index.close();
+  }
+});
+
+test('a passage the model could not be reached for is read on the next run, and its names then count', { timeout: 120_000 }, async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), FILES);
+  const dataDir = path.join(root, 'data');
+  const working = larkspurModel();
+  let reachable = false;
+  const flaky = new ScriptedProvider(async (prompt, signal) => {
+    if (!reachable) throw new ProviderError('endpoint unreachable');
+    return working.generate(prompt, signal);
+  });
+  const logged: string[] = [];
+  const names = async (index: FolderIndex) =>
+    (await index.store.listEntities((await index.store.getItemByPath('call.md'))!.id)).filter((entity) => entity.producer === 'model').map((entity) => entity.surface);
+
+  let index = await openIndex(folder, dataDir, new ModelExtractor(flaky, { log: (line) => logged.push(line) }));
+  await index.index();
+  assert.deepEqual(await names(index), []);
+  assert.equal((await index.store.getItemByPath('call.md'))!.status, 'indexed');
+  assert.equal(logged.length, 1, 'the first failure is told once, the rest counted');
+  await index.close();
+
+  reachable = true;
+  const retry = new ModelExtractor(flaky);
+  index = await openIndex(folder, dataDir, retry);
+  try {
+    await index.index();
+    assert.equal(retry.tally.calls, 2, 'both passages asked again: no failure was cached');
+    assert.deepEqual(await names(index), ['Larkspur Logistics']);
   } finally {
     await index.close();
   }

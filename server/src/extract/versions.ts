@@ -8,7 +8,12 @@ import { ENTITY_EXTRACTOR_VERSION } from './entities/index.ts';
 
 export const EXTRACTOR_VERSIONS = [ENTITY_EXTRACTOR_VERSION, CLAIM_EXTRACTOR_VERSION, CONCEPT_EXTRACTOR_VERSION].join('+');
 
-/** What an item's extraction is recorded as: the rules' versions, and the model stage's (model-extract@1(<model>)) when it runs. */
-export function extractionVersions(modelStage: string | null | undefined): string {
-  return modelStage ? `${EXTRACTOR_VERSIONS}+${modelStage}` : EXTRACTOR_VERSIONS;
+/**
+ * What an item's extraction is recorded as: the rules' versions, and the model stage's
+ * (model-extract@1(<model>)) when it runs. An extraction whose model calls did not all get an
+ * answer is recorded as incomplete, which matches no configuration, so the next run extracts it again.
+ */
+export function extractionVersions(modelStage: string | null | undefined, complete = true): string {
+  if (!modelStage) return EXTRACTOR_VERSIONS;
+  return `${EXTRACTOR_VERSIONS}+${modelStage}${complete ? '' : ' incomplete'}`;
 }

@@ -102,13 +102,16 @@ export class ModelExtractor {
     return `${MODEL_EXTRACTION_VERSION}(${this.modelId})`;
   }
 
-  /** The model's findings in the item's thin passages; never throws for what the model does. */
+  /**
+   * The model's findings in the item's thin passages; never throws for what the model does.
+   * `complete` is false when a call failed (unreachable, timed out): those passages were not read.
+   */
   async extractItem(
     store: WorkspaceStore,
     itemId: string,
     passages: readonly PassageInput[],
     rules: { entities: readonly Found<StoredEntity>[]; claims: readonly Found<StoredClaim>[] },
-  ): Promise<{ entities: Found<StoredEntity>[]; claims: Found<StoredClaim>[] }> {
+  ): Promise<{ entities: Found<StoredEntity>[]; claims: Found<StoredClaim>[]; complete: boolean }> {
     const thin = spread(
       passages.filter((passage) => isThin(passage.text, rules.entities.filter((entity) => entity.chunkId === passage.id))),
       MAX_MODEL_PASSAGES_PER_ITEM,
@@ -117,6 +120,7 @@ export class ModelExtractor {
     const cached = await store.cachedModelOutputs(hashes, this.modelId, MODEL_EXTRACTION_VERSION);
     const entities: Found<StoredEntity>[] = [];
     const claims: Found<StoredClaim>[] = [];
+    let complete = true;
     for (const [index, passage] of thin.entries()) {
       const hash = hashes[index]!;
       let output: string | null | undefined = cached.get(hash);
@@ -130,7 +134,10 @@ export class ModelExtractor {
         this.tally.cached += 1;
       }
       this.tally.passages += 1;
-      if (output === null) continue;
+      if (output === null) {
+        complete = false;
+        continue;
+      }
       const inPassage = <T extends { chunkId: string }>(found: readonly T[]) => found.filter((one) => one.chunkId === passage.id);
       const findings = readModelFindings(output, passage.text, { entities: inPassage(rules.entities), claims: inPassage(rules.claims) });
       if (findings.malformed) this.tally.malformed += 1;
@@ -143,7 +150,7 @@ export class ModelExtractor {
       claims.push(...findings.claims.map((claim) => ({ ...claim, chunkId: passage.id, extractorVersion: this.version })));
     }
     this.itemsRead += 1;
-    return { entities, claims };
+    return { entities, claims, complete };
   }
 
   /**

@@ -64,9 +64,12 @@ export async function extract(context: StageContext, itemId: string): Promise<vo
       const found = await context.modelExtractor.extractItem(store, itemId, chunks, extraction);
       extraction.entities.push(...found.entities);
       extraction.claims.push(...found.claims);
-      extraction.versions = extractionVersions(context.modelExtractor.version);
+      // A passage the model could not be reached for is read on the next run (the rest from the cache).
+      extraction.versions = extractionVersions(context.modelExtractor.version, found.complete);
     }
-    await store.storeExtraction(itemId, item.contentHash, extraction);
+    const stored = await store.storeExtraction(itemId, item.contentHash, extraction);
+    // The same bytes may now have names the model could not give last time: weigh the item again.
+    if (stored && context.modelExtractor) await store.resetDiscovery([itemId]);
   } catch (error) {
     // Too costly to extract from: FAILURE_FAILS_ITEM.extract, and the same bytes would fail the same way.
     if (!(error instanceof ThreadLimitError)) throw error;
