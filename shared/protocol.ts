@@ -62,6 +62,8 @@ export interface ServerSettings {
   allowInsecureEndpoint: boolean;
   /** Which model writes answers (`relata.answers.provider`); see ANSWER_PROVIDERS. */
   answersProvider: AnswersProvider;
+  /** Run the model stage of extraction with the answers model above (`relata index --extract-with-model`); user settings only. */
+  extractWithModel: boolean;
   /** Relationship thresholds (relationship-score-v1); null keeps the design's defaults. */
   minScore: number | null;
   storeScore: number | null;
@@ -97,6 +99,7 @@ export namespace Initialization {
     llmEndpoint: string({ maxLength: 4096 }),
     allowInsecureEndpoint: boolean(),
     answersProvider: oneOf(ANSWER_PROVIDERS),
+    extractWithModel: boolean(),
     minScore: nullable(number({ min: 0, max: 1 })),
     storeScore: nullable(number({ min: 0, max: 1 })),
     forgetDeleted: boolean(),
@@ -269,6 +272,8 @@ export interface EntityMentions {
   surface: string;
   type: string;
   items: ItemRef[];
+  /** Only the model stage found this name in the hovered item (MODEL_FOUND_LABEL), no rule did. */
+  byModel?: boolean;
   /** Where the name sits in the hovered line: character offsets [start, end), so the hover covers just the name. */
   start?: number;
   end?: number;

@@ -69,9 +69,14 @@ export interface ItemView {
 
 // What the extract stage finds in a passage (the engine's extract/types.ts names them Entity and Claim).
 
-export type EntityType = 'organisation' | 'person' | 'email' | 'date';
+/** The rules find organisations, people, email addresses and dates; places and products are named only by the model stage. */
+export type EntityType = 'organisation' | 'person' | 'email' | 'date' | 'place' | 'product';
 
+/** Who found a result: a rule, or the optional model stage ("named by the model, not by a rule"). */
 export type Producer = 'deterministic' | 'model';
+
+/** How every view says that a name or a figure came from the model stage. */
+export const MODEL_FOUND_LABEL = 'named by the model, not by a rule';
 
 export interface ExtractedEntity {
   type: EntityType;
@@ -206,6 +211,8 @@ export interface SignalView {
   strength: number;
   weight: number;
   detail: string;
+  /** Set when the evidence rests on a name or figure the model stage found (its detail says so); a rule found the rest. */
+  found_by_model?: true;
 }
 
 export interface ItemRef {

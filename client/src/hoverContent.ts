@@ -10,7 +10,7 @@ import { describeAlso } from '../../shared/alsoText.ts';
 import { describeChangeSinceDecision, type DateText } from '../../shared/decisionChange.ts';
 import { describeMetadata } from '../../shared/metadataText.ts';
 import type { ConflictDetail, RelatedResult } from '../../shared/protocol.ts';
-import type { ItemRef, RelationshipStatus, RelationshipView } from '../../shared/types.ts';
+import { MODEL_FOUND_LABEL, type ItemRef, type RelationshipStatus, type RelationshipView } from '../../shared/types.ts';
 
 /** Commands a hover link may run (the hover's MarkdownString trusts exactly these). */
 export const HOVER_COMMANDS = ['relata.openItem', 'relata.openRelationship'] as const;
@@ -53,7 +53,7 @@ function relationshipLines(folder: string, self: ItemRef, relationship: Relation
 }
 
 function mentionSection(related: RelatedResult, mention: RelatedResult['mentions'][number]): string {
-  const name = `**${escapeMarkdown(mention.surface)}** (${escapeMarkdown(mention.type)})`;
+  const name = `**${escapeMarkdown(mention.surface)}** (${escapeMarkdown(mention.type)}${mention.byModel ? `, ${MODEL_FOUND_LABEL}` : ''})`;
   if (mention.items.length === 0) return `${name}: Relata found no other item that mentions it.`;
   const links = mention.items.map((item) => commandLink(itemLabel(item), 'relata.openItem', { folder: related.folder, path: item.path }));
   return `${name} is also mentioned in: ${links.join(', ')}`;

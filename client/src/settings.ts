@@ -32,6 +32,8 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'answers.allowInsecureEndpoint',
   'answers.provider',
   'answers.editorModel',
+  // Model calls on every thin passage of the folder: a repository must not be able to switch them on.
+  'extraction.useModel',
 ]);
 
 /** What reading needs of VS Code's WorkspaceConfiguration (for the "relata" section). */
@@ -73,6 +75,7 @@ export function serverSettings(read: SettingReader): ServerSettings {
     llmEndpoint: text('answers.llmEndpoint'),
     allowInsecureEndpoint: read<unknown>('answers.allowInsecureEndpoint', false) === true,
     answersProvider: oneOfSetting(read<unknown>('answers.provider', 'auto'), ANSWER_PROVIDERS, 'auto'),
+    extractWithModel: read<unknown>('extraction.useModel', false) === true,
     minScore: optionalNumber('relationships.minScore', 0, 1),
     storeScore: optionalNumber('relationships.storeScore', 0, 1),
     forgetDeleted: read<unknown>('store.forgetDeleted', false) === true,

@@ -48,17 +48,41 @@ forEachBackend((backend) => {
     assert.equal(await store.storeExtraction(pending, (await store.getItem(pending))!.contentHash!, { entities: [], claims: [], phrases: [], versions: 'v' }), false, 'not indexed yet');
   });
 
-  backend.test('storing again replaces the deterministic results and leaves a model\'s alone', async (t) => {
+  backend.test('storing again replaces every producer\'s results: the extract stage hands over the model\'s with the rules\'', async (t) => {
     const { store } = await backend.open(t);
     const memo = await indexDocument(store, 'memo.md', BUDGET_MEMO);
     const deterministic = extractionFor(memo);
-    const fromModel = { ...deterministic.entities[0]!, key: 'organisation:larkspur', surface: 'Larkspur', type: 'organisation' as const, producer: 'model' as const, extractorVersion: 'model@1' };
+    const fromModel = { ...deterministic.entities[0]!, key: 'organisation:larkspur', surface: 'Larkspur', type: 'organisation' as const, producer: 'model' as const, extractorVersion: 'model-extract@1(m)' };
     assert.equal(await store.storeExtraction(memo.itemId, memo.contentHash, { ...deterministic, entities: [...deterministic.entities, fromModel] }), true);
+    const stored = await store.listEntities(memo.itemId);
+    assert.deepEqual(stored.filter((entity) => entity.producer === 'model').map(({ key, extractorVersion }) => ({ key, extractorVersion })), [
+      { key: 'organisation:larkspur', extractorVersion: 'model-extract@1(m)' },
+    ]);
+    assert.equal((await store.entitySummaries()).find((summary) => summary.key === 'organisation:larkspur')?.byModelOnly, true);
     assert.equal(await store.storeExtraction(memo.itemId, memo.contentHash, { ...deterministic, entities: deterministic.entities.slice(0, 1), claims: [], phrases: deterministic.phrases.slice(0, 2) }), true);
     const entities = await store.listEntities(memo.itemId);
-    assert.deepEqual(entities.map((entity) => entity.key).sort(), [deterministic.entities[0]!.key, 'organisation:larkspur'].sort());
+    assert.deepEqual(entities.map((entity) => entity.key), [deterministic.entities[0]!.key], 'the model stage was off this time: its names are gone');
     assert.deepEqual(await store.listClaims(memo.itemId), []);
     assert.equal((await store.listPhrases(memo.itemId)).length, 2);
+  });
+
+  backend.test('a model\'s replies are cached by passage, model and prompt version, and forgotten with the item that asked', async (t) => {
+    const { store } = await backend.open(t);
+    const memo = await indexDocument(store, 'memo.md', BUDGET_MEMO);
+    const entry = { passageHash: 'a'.repeat(64), modelId: 'local:m.gguf', promptVersion: 'model-extract@1', output: '{"entities":[],"claims":[]}', itemId: memo.itemId };
+    assert.deepEqual(await store.cachedModelOutputs([entry.passageHash], entry.modelId, entry.promptVersion), new Map());
+    await store.cacheModelOutput(entry);
+    await store.cacheModelOutput({ ...entry, output: 'second' });
+    await store.cacheModelOutput({ ...entry, passageHash: 'b'.repeat(64), output: 'other passage' });
+    assert.deepEqual(
+      await store.cachedModelOutputs([entry.passageHash, 'b'.repeat(64), 'c'.repeat(64)], entry.modelId, entry.promptVersion),
+      new Map([[entry.passageHash, 'second'], ['b'.repeat(64), 'other passage']]),
+    );
+    assert.deepEqual(await store.cachedModelOutputs([entry.passageHash], 'local:other.gguf', entry.promptVersion), new Map(), 'another model');
+    assert.deepEqual(await store.cachedModelOutputs([entry.passageHash], entry.modelId, 'model-extract@2'), new Map(), 'another prompt');
+    await store.tombstone('memo.md');
+    await store.forgetItems([memo.itemId]);
+    assert.deepEqual(await store.cachedModelOutputs([entry.passageHash, 'b'.repeat(64)], entry.modelId, entry.promptVersion), new Map(), 'a reply quotes its passage');
   });
 
   backend.test('a capped extraction flags the item, and an uncapped one clears the flag', async (t) => {
@@ -97,7 +121,10 @@ forEachBackend((backend) => {
     for (let n = 1; n < summaries.length; n += 1) assert.ok(summaries[n - 1]!.frequency >= summaries[n]!.frequency, 'most frequent first');
     const byKey = new Map(summaries.map((summary) => [summary.key, summary]));
     const carla = byKey.get('person:carla mendes')!;
-    assert.deepEqual({ ...carla, itemIds: [...carla.itemIds].sort() }, { key: 'person:carla mendes', type: 'person', surface: 'Ms. Carla Mendes', frequency: 2, itemIds: [report.itemId, memo.itemId].sort() });
+    assert.deepEqual(
+      { ...carla, itemIds: [...carla.itemIds].sort() },
+      { key: 'person:carla mendes', type: 'person', surface: 'Ms. Carla Mendes', frequency: 2, itemIds: [report.itemId, memo.itemId].sort(), byModelOnly: false },
+    );
     const jonas = byKey.get('person:jonas weber')!;
     assert.equal(jonas.frequency, 2, 'an item mentioning a name twice counts once');
     assert.equal(jonas.surface, 'Mr. Jonas Weber');

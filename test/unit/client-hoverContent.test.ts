@@ -82,6 +82,12 @@ test('over a name Relata knows, the hover is about that name, even where no othe
   assert.doesNotMatch(markdown, /related to/);
 });
 
+test('a name only the model found says so in the hover', () => {
+  const mention = { key: 'organisation:larkspur logistics', surface: 'Larkspur Logistics', type: 'organisation', items: [other], byModel: true, start: 0, end: 18 };
+  const markdown = hoverMarkdown(related({ mentions: [mention] }), { firstLine: false })!;
+  assert.match(markdown, /\*\*Larkspur Logistics\*\* \(organisation, named by the model, not by a rule\) is also mentioned in/);
+});
+
 test('on the first line, a contradiction shows its two figures, each with the item that states it, this file\u2019s first', () => {
   const markdown = hoverMarkdown(
     related({

@@ -92,7 +92,7 @@ test('settings map onto the server settings, with defaults for unset or malforme
   const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
   assert.deepEqual(settings, {
     dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, maxPdfPages: 2_000, embeddingModel: 'none',
-    llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, answersProvider: 'auto', minScore: 0.2, storeScore: null, forgetDeleted: false,
+    llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, answersProvider: 'auto', extractWithModel: false, minScore: 0.2, storeScore: null, forgetDeleted: false,
   });
 });
 
@@ -107,7 +107,7 @@ function configuration(scopes: Record<string, { defaultValue?: unknown; globalVa
   };
 }
 
-test('a workspace cannot choose the model endpoint, model, provider, runtime, embedding model or data location: only the user can', () => {
+test('a workspace cannot choose the model endpoint, model, provider, runtime, embedding model or data location, nor switch on model extraction: only the user can', () => {
   const hostile = { workspaceValue: 'http://attacker.example/v1', workspaceFolderValue: 'http://attacker.example/v1' };
   const read = settingReader(
     configuration({
@@ -119,9 +119,11 @@ test('a workspace cannot choose the model endpoint, model, provider, runtime, em
       'store.dataLocation': { defaultValue: '', workspaceValue: '/tmp/shared' },
       'embedding.model': { defaultValue: 'default', workspaceValue: './model' },
       'index.exclude': { defaultValue: [], workspaceValue: ['drafts/'] },
+      'extraction.useModel': { defaultValue: false, workspaceValue: true, workspaceFolderValue: true },
     }),
   );
   const settings = serverSettings(read);
+  assert.equal(settings.extractWithModel, false, 'a repository cannot make Relata send its passages to a model');
   assert.equal(settings.llmEndpoint, '');
   assert.equal(settings.llmModelPath, '/home/me/models/q.gguf', 'the user\'s own value is kept');
   assert.equal(settings.allowInsecureEndpoint, false);

@@ -74,3 +74,13 @@ test('new evidence is a change to a rejection, not to a confirmation', () => {
   assert.deepEqual(basisChanges(basis, 'contradicts', [contradiction, date], true), ['new: completion date figures differ (2025-05-16 and 2025-06-03)']);
   assert.deepEqual(basisChanges(basis, 'supports', [agreement], false), ['type was contradicts, now supports', 'cost figures 42000 vs 51500 now agree']);
 });
+
+test('switching the model stage on or off leaves a confirmation standing: what a model found is not what a person decided on', () => {
+  const modelContradiction = claimSignal('contradicts', 'weight', 'The sources give different figures for weight: 10000 kg and 12000 kg.', true);
+  const modelName = sharedEntitySignal('Larkspur Logistics', 'organisation', 2, false, true);
+  const withModel = [agreement, entity, modelContradiction, modelName];
+  assert.deepEqual(decisionBasis('supports', withModel), decisionBasis('supports', [agreement, entity]));
+  const confirmedWithModel = confirmed('supports', withModel);
+  assert.equal(reviewAgainstDecision(evidence('supports', [agreement, entity]), confirmedWithModel).status, 'confirmed', 'model switched off');
+  assert.equal(reviewAgainstDecision(evidence('supports', withModel), confirmed('supports', [agreement, entity])).status, 'confirmed', 'model switched on');
+});

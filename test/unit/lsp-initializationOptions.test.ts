@@ -17,6 +17,7 @@ const DEFAULTS: ServerSettings = {
   llmEndpoint: '',
   allowInsecureEndpoint: false,
   answersProvider: 'auto',
+  extractWithModel: false,
   minScore: null,
   storeScore: null,
   forgetDeleted: false,

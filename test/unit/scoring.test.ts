@@ -11,8 +11,10 @@ import {
   decisionSignal,
   DEFAULT_THRESHOLDS,
   frequencyDiscount,
+  countedSignals,
   inferType,
   metadataSignal,
+  MODEL_FOUND_FACTOR,
   modelSignal,
   rebasedSimilarity,
   SCORE_VERSION,
@@ -64,6 +66,53 @@ test('a maximally confident model classification alone stays below the storage t
   const { score } = scoreSignals([modelSignal('supports', 1, 'test-model')]);
   assert.equal(score, 0.15);
   assert.ok(score < DEFAULT_THRESHOLDS.storeScore);
+});
+
+test('a name the model found counts at half strength, and its detail says who found it', () => {
+  const byRule = sharedEntitySignal('Larkspur Logistics', 'organisation', 2);
+  const byModel = sharedEntitySignal('Larkspur Logistics', 'organisation', 2, false, true);
+  assert.equal(MODEL_FOUND_FACTOR, 0.5);
+  assert.equal(byModel.strength, byRule.strength * MODEL_FOUND_FACTOR);
+  assert.equal(byModel.found_by_model, true);
+  assert.equal(byRule.found_by_model, undefined);
+  assert.match(byModel.detail, /named by the model, not by a rule/);
+  assert.match(claimSignal('contradicts', 'cost', 'The sources give different figures.', true).detail, /One of the figures was named by the model, not by a rule, so it counts for half/);
+});
+
+test('model-found evidence alone never reaches the storage threshold, however much of it there is', () => {
+  // Every kind of evidence a model can give, each at full strength and three deep (diminishing
+  // returns end there): its sum, 0.75, is far above 0.25, so weights alone could not keep the
+  // promise. The rule does: model evidence counts only where rule-found evidence reaches 0.18.
+  const modelOnly = [
+    ...['A', 'B', 'C'].map((name) => sharedEntitySignal(`${name} Logistics`, 'organisation', 2, false, true)),
+    ...['cost', 'weight', 'budget'].flatMap((attribute) => [claimSignal('supports', attribute, '', true), claimSignal('contradicts', attribute, '', true)]),
+    modelSignal('supports', 1, 'test-model'),
+  ];
+  assert.ok(scoreSignals(modelOnly).score >= DEFAULT_THRESHOLDS.storeScore, 'uncounted, it would be stored');
+  assert.equal(scoreSignals(countedSignals(modelOnly, DEFAULT_THRESHOLDS.minScore)).score, 0);
+
+  // With any rule-found evidence below the minimum score (a similarity, shared phrases, a date),
+  // the pair scores what the rules give it, below the storage threshold, at any threshold setting.
+  const ruleFound = [similaritySignal(0.75), conceptSignal('crane', 2), conceptSignal('bay', 3), temporalSignal('2025-05-01', '2025-05-20')!];
+  for (let size = 0; size <= ruleFound.length; size += 1) {
+    const rules = ruleFound.slice(0, size);
+    const ruleScore = scoreSignals(rules).score;
+    for (const minScore of [DEFAULT_THRESHOLDS.minScore, 0.1, 0.25]) {
+      if (ruleScore >= minScore) continue;
+      const counted = scoreSignals(countedSignals([...rules, ...modelOnly], minScore)).score;
+      assert.equal(counted, ruleScore, `rules ${ruleScore} + model evidence, minimum ${minScore}`);
+      assert.ok(counted < Math.max(minScore, DEFAULT_THRESHOLDS.storeScore));
+    }
+  }
+});
+
+test('model-found evidence shapes a relationship the rules already support, and never sets its type', () => {
+  const rules = [sharedEntitySignal('Example Ltd', 'organisation', 2)];
+  const modelContradiction = claimSignal('contradicts', 'cost', 'The sources give different figures.', true);
+  const counted = countedSignals([...rules, modelContradiction], DEFAULT_THRESHOLDS.minScore);
+  assert.equal(counted.length, 2, 'above the minimum score the model-found figure counts');
+  assert.equal(scoreSignals(counted).score, 0.25 + 0.22 * MODEL_FOUND_FACTOR);
+  assert.equal(inferType({ signals: counted }), 'mentions', 'a figure the model read does not make the documents contradict');
 });
 
 test('shared_entity × 6 gives 0.44: 0.25 + 0.125 + 0.0625, then nothing', () => {

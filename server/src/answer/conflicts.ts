@@ -5,7 +5,7 @@
 // copies it stands for) count: a conflict with something not shown cannot be checked here.
 
 import type { AnswerConflict, ConflictSideView, ItemRef } from '../../../shared/types.ts';
-import { compareItemClaims } from '../extract/claims/compare.ts';
+import { compareItemClaims, labelledDetail } from '../extract/claims/compare.ts';
 import type { RelationshipRecord, StoredClaim, WorkspaceStore } from '../store/contract.ts';
 
 const UNSPECIFIED_CONTRADICTION = 'Relata recorded that these items contradict each other.';
@@ -60,7 +60,7 @@ export async function conflictsAmong(
     for (const comparison of comparisons) {
       const values = [claimValue(comparison.a), claimValue(comparison.b)];
       const key = `${comparison.a.kind}|${comparison.a.attribute}|${[...values].sort().join('|')}`;
-      record(key, relationship.id, comparison.a.attribute, comparison.detail, [[values[0]!, from], [values[1]!, to]]);
+      record(key, relationship.id, comparison.a.attribute, labelledDetail(comparison), [[values[0]!, from], [values[1]!, to]]);
     }
     if (comparisons.length > 0) continue;
     // The claims no longer show it (or never did in these words): the recorded signal is what is known.

@@ -30,11 +30,12 @@ Rules:
    and "citations" (a list of labels).`;
 
 /** 64 random bits: a passage written in advance cannot carry the code of a request made later. */
-function newSourceNonce(): string {
+export function newSourceNonce(): string {
   return randomBytes(8).toString('hex');
 }
 
-function untrusted(text: string): string {
+/** Untrusted text as a model may see it: normalised (untrustedText.ts), with marker look-alikes neutralised. */
+export function untrusted(text: string): string {
   return neutraliseDelimiters(normaliseUntrusted(text)).trim();
 }
 

@@ -23,19 +23,25 @@ function figuresOf(detail: string): string | null {
 }
 
 /**
- * What a decision is made on. A model's opinion is left out: it is present only when a model was
- * asked on that run, and a person reviews the evidence, not the model.
+ * What a decision is made on. A model's opinion and what the model stage found are left out: they
+ * are present only on runs that asked a model, and switching a model on or off must not send a
+ * person's confirmation back to review.
  */
 export function decisionBasis(type: RelationshipType, signals: readonly SignalView[]): DecisionBasis {
   return { type, evidence: CLAIM_TYPES.has(type) ? claimEvidence(signals) : kindEvidence(signals) };
 }
 
 function claimEvidence(signals: readonly SignalView[]): BasisEvidence[] {
-  return signals.filter(isClaim).map((signal) => ({ signal: signal.type, value: signal.value, figures: figuresOf(signal.detail) }));
+  return signals
+    .filter((signal) => isClaim(signal) && !signal.found_by_model)
+    .map((signal) => ({ signal: signal.type, value: signal.value, figures: figuresOf(signal.detail) }));
 }
 
 function kindEvidence(signals: readonly SignalView[]): BasisEvidence[] {
-  const kinds = evidenceOf(signals).map((signal) => signal.type).filter((kind) => kind !== 'model_classification');
+  const kinds = evidenceOf(signals)
+    .filter((signal) => !signal.found_by_model)
+    .map((signal) => signal.type)
+    .filter((kind) => kind !== 'model_classification');
   return [...new Set(kinds)].sort().map((signal) => ({ signal, value: '', figures: null }));
 }
 

@@ -6,8 +6,10 @@
 import type { SignalView } from '../../../shared/types.ts';
 import {
   aliasEntitySignal,
+  countedSignals,
   inferType,
   modelSignal,
+  ruleFoundScore,
   SCORE_VERSION,
   scoreSignals,
   type Thresholds,
@@ -74,16 +76,20 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     // Evidence is read in the relationship's direction, so the pair gives the same signals from either end.
     const [from, to] = orient(subject!, profile, existing);
     const evidence = pairEvidence(from, to, frequencies);
-    let signals = [...evidence.signals, ...aliasSignals(from, to, aliases)];
-    let proposedScore = scoreSignals(signals).score;
-    if (proposedScore < options.thresholds.minScore && !existing) {
+    const found = [...evidence.signals, ...aliasSignals(from, to, aliases)];
+    // A model cannot manufacture a relationship: what the model stage found counts only on a pair
+    // that rule-found evidence alone brings to the minimum score, as the classifier's opinion does.
+    const ruleScore = ruleFoundScore(found);
+    if (ruleScore < options.thresholds.minScore && !existing) {
       outcome.discarded += 1;
       continue;
     }
+    let signals = countedSignals(found, options.thresholds.minScore);
+    let proposedScore = scoreSignals(signals).score;
     let modelType = null;
     // A rejected pair is never re-proposed, so no model is asked about it; its evidence is still
     // weighed, so a material change can be shown to the person who rejected it.
-    if (options.classifier && proposedScore >= options.thresholds.minScore && existing?.status !== 'rejected') {
+    if (options.classifier && ruleScore >= options.thresholds.minScore && existing?.status !== 'rejected') {
       const opinion = await options.classifier.classify(await classifierInput(store, from.item), await classifierInput(store, to.item));
       if (opinion) {
         modelType = opinion.type;

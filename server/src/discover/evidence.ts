@@ -50,7 +50,8 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
   signals.push(...strongest(sharedEntities(a, b, frequencies)));
 
   for (const finding of compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b) })) {
-    signals.push(claimSignal(finding.relation, finding.a.attribute, finding.detail));
+    const byModel = finding.a.producer === 'model' || finding.b.producer === 'model';
+    signals.push(claimSignal(finding.relation, finding.a.attribute, finding.detail, byModel));
   }
 
   const phrasesB = new Set(b.phrases.map((phrase) => phrase.key));
@@ -82,16 +83,26 @@ function sharedMetadata(a: ItemProfile, b: ItemProfile, frequencies: Frequencies
     });
 }
 
-/** Dates are left out: a shared date says when, not what (temporal_proximity covers it). */
+/**
+ * Dates are left out: a shared date says when, not what (temporal_proximity covers it). A name
+ * that either item knows only from the model stage gives a model-found signal; the surface shown
+ * is a rule's when there is one.
+ */
 function sharedEntities(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): SignalView[] {
   const keysB = new Set(b.entities.map((entity) => entity.key));
+  const ruleKeys = (profile: ItemProfile) =>
+    new Set(profile.entities.filter((entity) => entity.producer === 'deterministic').map((entity) => entity.key));
+  const ruleA = ruleKeys(a);
+  const ruleB = ruleKeys(b);
   const seen = new Set<string>();
   const signals: SignalView[] = [];
-  for (const entity of a.entities) {
+  const byRuleFirst = [...a.entities].sort((x, y) => Number(x.producer === 'model') - Number(y.producer === 'model'));
+  for (const entity of byRuleFirst) {
     if (entity.type === 'date' || seen.has(entity.key) || !keysB.has(entity.key)) continue;
     seen.add(entity.key);
     const count = frequencies.entityItems.get(entity.key) ?? 2;
-    signals.push(sharedEntitySignal(entity.surface, entity.type, count, count >= frequencies.cap));
+    const byModel = !ruleA.has(entity.key) || !ruleB.has(entity.key);
+    signals.push(sharedEntitySignal(entity.surface, entity.type, count, count >= frequencies.cap, byModel));
   }
   return signals;
 }

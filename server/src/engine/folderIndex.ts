@@ -10,7 +10,8 @@ import type { BlobStore } from '../store/blobs.ts';
 import { findAliasCandidates } from '../discover/aliases.ts';
 import type { RelationshipClassifier } from '../discover/classifier.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
-import { EXTRACTOR_VERSIONS } from '../extract/versions.ts';
+import type { ModelExtractor } from '../extract/model/modelExtractor.ts';
+import { extractionVersions } from '../extract/versions.ts';
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
 import { forgetDocuments } from '../store/forget.ts';
 import { defaultDataDir } from '../store/dataDir.ts';
@@ -39,6 +40,8 @@ export interface FolderIndexOptions {
   embedding?: EmbeddingChoice;
   /** A language model's weak opinion on candidate pairs during discovery; none by default. */
   classifier?: RelationshipClassifier | null;
+  /** The model stage of extraction, after the rules, on thin passages; none by default. */
+  modelExtractor?: ModelExtractor | null;
 }
 
 export interface Progress {
@@ -159,7 +162,7 @@ export class FolderIndex {
   /** Extraction and embedding for whatever lacks them, after the queue of a run is drained. */
   private async catchUp(options: RunOptions): Promise<void> {
     // Items extracted by older extractors (or never): extraction is cheap, so it runs before embedding.
-    const stale = await this.store.itemsNeedingExtraction(EXTRACTOR_VERSIONS);
+    const stale = await this.store.itemsNeedingExtraction(extractionVersions(this.context.modelExtractor?.version));
     if (stale.length > 0) {
       await this.store.enqueueMany('extract', stale);
       await this.drain(options);
@@ -350,7 +353,7 @@ export function stageContext(
   store: WorkspaceStore,
   blobs: BlobStore,
   folder: string,
-  options: Pick<FolderIndexOptions, 'settings' | 'embedding' | 'classifier'>,
+  options: Pick<FolderIndexOptions, 'settings' | 'embedding' | 'classifier' | 'modelExtractor'>,
 ): StageContext {
   const settings = { ...defaultPipelineSettings(), ...options.settings };
   return {
@@ -366,5 +369,6 @@ export function stageContext(
       parser: settings.parserLimits,
     }),
     classifier: options.classifier ?? null,
+    modelExtractor: options.modelExtractor ?? null,
   };
 }

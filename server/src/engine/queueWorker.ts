@@ -9,7 +9,7 @@
 import type { PipelineStage } from '../../../shared/types.ts';
 import { findAliasCandidates } from '../discover/aliases.ts';
 import type { EmbeddingChoice } from '../embed/choice.ts';
-import { EXTRACTOR_VERSIONS } from '../extract/versions.ts';
+import { extractionVersions } from '../extract/versions.ts';
 import type { PipelineSettings } from '../pipeline/settings.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
 import type { StageContext } from '../pipeline/stages/index.ts';
@@ -193,7 +193,7 @@ export class QueueWorker {
 
   private async catchUp(): Promise<number> {
     const { store, embedder } = this.context;
-    const stale = await store.itemsNeedingExtraction(EXTRACTOR_VERSIONS);
+    const stale = await store.itemsNeedingExtraction(extractionVersions(this.context.modelExtractor?.version));
     await store.enqueueMany('extract', stale);
     let queued = stale.length;
     const model = embedder.enabled && (await store.countChunks()) > 0 ? (await embedder.get())?.descriptor : null;

@@ -26,6 +26,8 @@ import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
 import type { FolderState, FolderStatus, FolderStore, FolderWork, ServerSettings } from '../../../shared/protocol.ts';
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { StageCounts } from '../store/contract.ts';
+import type { AnswerProvider } from '../answer/provider.ts';
+import { describeModelProgress, everyFewSeconds, ModelExtractor } from '../extract/model/modelExtractor.ts';
 
 export interface SessionEvents {
   /** State or counts changed; the server throttles what it sends. */
@@ -34,6 +36,8 @@ export interface SessionEvents {
   /** Indexing finished a pass (initial run or a watcher batch): relationships may have changed. */
   onIndexed(session: FolderSession): void;
   log(message: string): void;
+  /** The model the extract stage may use: null unless `relata.extraction.useModel` is on and an answers model is configured. */
+  extractionModel?(): AnswerProvider | null;
 }
 
 /** Runs one folder's indexing at a time: two folders indexing at once would only halve each other's speed. */
@@ -178,6 +182,7 @@ export class FolderSession {
             thresholds: thresholdsFor(this.settings),
           },
           embedding: parseEmbeddingChoice(this.settings.embeddingModel),
+          modelExtractor: this.modelExtractor(),
         }),
       );
       if (!index) return null;
@@ -192,6 +197,13 @@ export class FolderSession {
       this.fail(`could not open the index of ${this.folder}: ${(error as Error).message}`);
       return null;
     }
+  }
+
+  /** The model stage of extraction, when the user turned it on; its first failure and its counts go to the log. */
+  private modelExtractor(): ModelExtractor | null {
+    const provider = this.events.extractionModel?.() ?? null;
+    const log = (line: string) => this.events.log(`${this.name}: ${line}`);
+    return provider && new ModelExtractor(provider, { log, onProgress: everyFewSeconds((progress) => log(describeModelProgress(progress)), 10_000) });
   }
 
   /**

@@ -4,7 +4,7 @@
 
 import type { ItemRef, RelationshipView } from '../../../shared/types.ts';
 import type { ConflictDetail, SignalContribution } from '../../../shared/protocol.ts';
-import { compareItemClaims } from '../extract/claims/compare.ts';
+import { compareItemClaims, labelledDetail } from '../extract/claims/compare.ts';
 import { scoreSignals } from '../scoring/score.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
 
@@ -33,7 +33,7 @@ export async function relationshipConflicts(
     .map((comparison) => ({
       subject: comparison.a.subject,
       attribute: comparison.a.attribute,
-      detail: comparison.detail,
+      detail: labelledDetail(comparison),
       sides: [
         { item: relationship.from, value: formatClaimValue(comparison.a), text: comparison.a.text },
         { item: relationship.to, value: formatClaimValue(comparison.b), text: comparison.b.text },

@@ -181,7 +181,9 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       }
       const mentions: EntityMentions[] = [];
       if (params.position && params.lineText !== undefined) {
-        for (const { entity, start, end } of mentionsUnderCursor(await store.listEntities(item.id), params.lineText, params.position.character)) {
+        const entities = await store.listEntities(item.id);
+        const ruleKeys = new Set(entities.filter((entity) => entity.producer === 'deterministic').map((entity) => entity.key));
+        for (const { entity, start, end } of mentionsUnderCursor(entities, params.lineText, params.position.character)) {
           // An indexed look-up per name under the cursor, not a pass over every entity of the workspace.
           const others = await store.itemsMentioning(entity.key, item.id, HOVER_MENTIONS);
           mentions.push({
@@ -189,6 +191,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
             surface: entity.surface,
             type: entity.type,
             items: await Promise.all(others.map((id) => itemRef(store, id))),
+            ...(ruleKeys.has(entity.key) ? {} : { byModel: true as const }),
             start,
             end,
           });

@@ -36,6 +36,8 @@ import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
 import { registerRequests } from './requests.ts';
+import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
+import type { AnswerProvider } from '../answer/provider.ts';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   dataLocation: '',
@@ -47,6 +49,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   llmEndpoint: '',
   allowInsecureEndpoint: false,
   answersProvider: 'auto',
+  extractWithModel: false,
   minScore: null,
   storeScore: null,
   forgetDeleted: false,
@@ -190,6 +193,29 @@ export function startServer(connection: Connection): void {
     }, STATUS_INTERVAL_MS);
   };
 
+  // The extract stage's model, one for every folder, loaded on first use. Not the editor's own
+  // model: extraction runs in the background, and the editor asks the person before each use.
+  let extractionProvider: AnswerProvider | null | undefined;
+  function extractionModel(): AnswerProvider | null {
+    if (!settings.extractWithModel) return null;
+    if (extractionProvider !== undefined) return extractionProvider;
+    try {
+      extractionProvider = createProvider(
+        modelSettingsFrom({
+          model: settings.llmModelPath || undefined,
+          endpoint: settings.llmEndpoint || undefined,
+          allowInsecureEndpoint: settings.allowInsecureEndpoint,
+          log,
+        }),
+      );
+      if (!extractionProvider) log('relata.extraction.useModel is on, but no answers model is configured (relata.answers.llmModelPath or llmEndpoint): extraction uses the rules alone');
+    } catch (error) {
+      extractionProvider = null;
+      log(`relata.extraction.useModel: ${(error as Error).message}; extraction uses the rules alone`);
+    }
+    return extractionProvider;
+  }
+
   const progressBars = new Map<FolderSession, Promise<WorkDoneProgressServerReporter | null>>();
   const progressFor = (session: FolderSession) => {
     let bar = progressBars.get(session);
@@ -229,6 +255,7 @@ export function startServer(connection: Connection): void {
       void connection.sendNotification(RelationshipsChangedNotification.type, { folder: session.uri });
     },
     log,
+    extractionModel,
   };
 
   const openFolder = (folder: WorkspaceFolder) => {
@@ -280,6 +307,7 @@ export function startServer(connection: Connection): void {
     if (statusTimer) clearTimeout(statusTimer);
     await Promise.all(sessions.all().map((session) => session.close()));
     await releaseRequests();
+    await extractionProvider?.close();
   });
   connection.listen();
 }

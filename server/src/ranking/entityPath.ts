@@ -38,6 +38,8 @@ export function queryEntityKeys(query: string): QueryEntityKeys {
       if (organisation) keys.add(organisation);
       prefixes.add(`organisation:${name} `);
       if (length >= 2) keys.add(`person:${name}`);
+      // Names the model stage found carry no legal form (extract/model/validate.ts, entityKey).
+      for (const type of ['organisation', 'place', 'product']) keys.add(`${type}:${name}`);
     }
   }
   return { keys: [...keys], prefixes: [...prefixes] };
@@ -49,7 +51,11 @@ export async function entityPath(store: WorkspaceStore, query: string): Promise<
   const byItem = new Map<string, { chunkId: string; entities: Map<string, EntityMatch> }>();
   for (const mention of mentions) {
     const entry = byItem.get(mention.itemId) ?? { chunkId: mention.chunkId, entities: new Map() };
-    if (!entry.entities.has(mention.key)) entry.entities.set(mention.key, { surface: mention.surface, type: mention.type, key: mention.key });
+    const known = entry.entities.get(mention.key);
+    // A rule's mention of the name wins over the model stage's: the item's name is then rule-found.
+    if (!known || (known.byModel && mention.producer === 'deterministic')) {
+      entry.entities.set(mention.key, { surface: mention.surface, type: mention.type, key: mention.key, ...(mention.producer === 'model' ? { byModel: true } : {}) });
+    }
     byItem.set(mention.itemId, entry);
   }
   const hits: PathHit[] = [...byItem].map(([itemId, entry]) => ({

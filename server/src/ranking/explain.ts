@@ -3,7 +3,7 @@
 // the relationship and who stands behind it). The same strings go to the API, the CLI and the
 // editor, so they are written once, here, as plain text: no markup for any one of them to render.
 
-import type { RelationshipType, SearchPath } from '../../../shared/types.ts';
+import { MODEL_FOUND_LABEL, type RelationshipType, type SearchPath } from '../../../shared/types.ts';
 import type { RelationshipRecord } from '../store/contract.ts';
 import type { PathHit } from './paths.ts';
 
@@ -80,7 +80,7 @@ export function explainHit(path: SearchPath, hit: PathHit, query: string, seen: 
     case 'vector':
       return `A section of this item is close in meaning to your query (similarity ${hit.score.toFixed(2)}).`;
     case 'entity': {
-      const named = listOf((hit.entities ?? []).map((entity) => `${entity.surface} (${entity.type})`));
+      const named = listOf((hit.entities ?? []).map((entity) => `${entity.surface} (${entity.type}${entity.byModel ? `, ${MODEL_FOUND_LABEL}` : ''})`));
       return `This item refers to ${named}, which your query names.`;
     }
     case 'title':

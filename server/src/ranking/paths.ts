@@ -10,6 +10,8 @@ export interface EntityMatch {
   surface: string;
   type: EntityType;
   key: string;
+  /** Only the model stage found this name in the item (no rule did). */
+  byModel?: boolean;
 }
 
 export interface PathHit {

@@ -31,6 +31,15 @@ export const SIMILARITY_FLOOR = 0.55;
 /** Concepts overlap by nature, so a shared concept starts at half the strength of a shared entity. */
 export const CONCEPT_BASE_STRENGTH = 0.5;
 
+/**
+ * A name or figure found by the optional model stage counts at this share of the strength a rule's
+ * would have: the model's text is checked to be in the passage, but whether it is a name at all,
+ * or what the figure measures, is the model's reading. Model-found evidence also counts only on a
+ * pair that rule-found evidence already carries to the minimum score (see discoverItem), so it can
+ * shape a relationship and never create one.
+ */
+export const MODEL_FOUND_FACTOR = 0.5;
+
 /** Documents dated this many days apart or more get no temporal_proximity. */
 export const TEMPORAL_WINDOW_DAYS = 30;
 
@@ -63,6 +72,7 @@ export interface ScoringModel {
   diminishing_factors: readonly number[];
   similarity_floor: number;
   concept_base_strength: number;
+  model_found_factor: number;
   temporal_window_days: number;
   thresholds: Thresholds;
 }
@@ -74,6 +84,7 @@ export function scoringModel(thresholds: Thresholds): ScoringModel {
     diminishing_factors: DIMINISHING_FACTORS,
     similarity_floor: SIMILARITY_FLOOR,
     concept_base_strength: CONCEPT_BASE_STRENGTH,
+    model_found_factor: MODEL_FOUND_FACTOR,
     temporal_window_days: TEMPORAL_WINDOW_DAYS,
     thresholds,
   };

@@ -25,6 +25,26 @@ export function round(value: number, decimals = DECIMALS): number {
   return Math.round(value * scale) / scale;
 }
 
+/** Evidence resting on a model: a model's opinion of the pair, or a name or figure the model stage found. */
+export function isModelEvidence(signal: SignalView): boolean {
+  return signal.found_by_model === true || signal.type === 'model_classification';
+}
+
+/** The score of the rule-found evidence alone. */
+export function ruleFoundScore(signals: readonly SignalView[]): number {
+  return scoreSignals(signals.filter((signal) => !isModelEvidence(signal))).score;
+}
+
+/**
+ * A model cannot manufacture a relationship: evidence resting on a model counts only on a pair
+ * that rule-found evidence alone brings to the minimum score (which is never above the storage
+ * threshold). Below it, the rule-found signals are all that count, so whatever a model found or
+ * said, the pair scores what the rules give it.
+ */
+export function countedSignals(signals: readonly SignalView[], minScore: number): SignalView[] {
+  return ruleFoundScore(signals) >= minScore ? [...signals] : signals.filter((signal) => !isModelEvidence(signal));
+}
+
 /**
  * Score a relationship's signals. Within one type the strongest counts fully and the next ones
  * by the diminishing factors, so the order signals were found in does not matter.

@@ -2,9 +2,9 @@
 // beside it. Strength rules live here: rebased similarity, the frequency discount of entities and
 // metadata values, the concept base strength, temporal decay.
 
-import type { EntityType, SignalType, SignalView } from '../../../shared/types.ts';
+import { MODEL_FOUND_LABEL, type EntityType, type SignalType, type SignalView } from '../../../shared/types.ts';
 import { round } from './score.ts';
-import { CONCEPT_BASE_STRENGTH, SIGNAL_WEIGHTS, SIMILARITY_FLOOR, TEMPORAL_WINDOW_DAYS } from './model.ts';
+import { CONCEPT_BASE_STRENGTH, MODEL_FOUND_FACTOR, SIGNAL_WEIGHTS, SIMILARITY_FLOOR, TEMPORAL_WINDOW_DAYS } from './model.ts';
 
 function signal(type: SignalType, value: string, strength: number, detail: string): SignalView {
   return { type, value, strength: round(Math.min(1, Math.max(0, strength))), weight: SIGNAL_WEIGHTS[type], detail };
@@ -43,21 +43,44 @@ const ENTITY_NOUNS: Record<EntityType, string> = {
   person: 'person',
   email: 'email address',
   date: 'date',
+  place: 'place',
+  product: 'product',
 };
 
-/** `countStopped`: the count stopped at a cap, so the entity is in at least that many items. */
-export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number, countStopped = false): SignalView {
+/**
+ * Evidence resting on the model stage's reading: its strength is discounted (MODEL_FOUND_FACTOR)
+ * and its detail says who found it, whatever screen shows it.
+ */
+function foundByModel(evidence: SignalView, which: string): SignalView {
+  return {
+    ...evidence,
+    strength: round(evidence.strength * MODEL_FOUND_FACTOR),
+    detail: `${evidence.detail} ${which} was ${MODEL_FOUND_LABEL}, so it counts for half.`,
+    found_by_model: true,
+  };
+}
+
+/**
+ * `countStopped`: the count stopped at a cap, so the entity is in at least that many items.
+ * `byModel`: at least one of the two items names it only through the model stage.
+ */
+export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number, countStopped = false, byModel = false): SignalView {
   const discounted = itemsMentioning > 2 ? ` It appears in ${countStopped ? 'at least ' : ''}${itemsMentioning} items, so it counts for less.` : '';
-  return signal('shared_entity', surface, frequencyDiscount(itemsMentioning), `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}`);
+  const shared = signal('shared_entity', surface, frequencyDiscount(itemsMentioning), `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}`);
+  return byModel ? foundByModel(shared, 'It') : shared;
 }
 
 export function aliasEntitySignal(surfaceA: string, surfaceB: string): SignalView {
   return signal('alias_entity', `${surfaceA} = ${surfaceB}`, 1, `A person confirmed that ${surfaceA} and ${surfaceB} are the same.`);
 }
 
-/** The comparison's detail already names both figures and, for a contradiction, says Relata does not decide. */
-export function claimSignal(relation: 'supports' | 'contradicts', attribute: string, detail: string): SignalView {
-  return signal(relation === 'supports' ? 'claim_support' : 'claim_contradiction', attribute, 1, detail);
+/**
+ * The comparison's detail already names both figures and, for a contradiction, says Relata does not decide.
+ * `byModel`: either figure was read by the model stage.
+ */
+export function claimSignal(relation: 'supports' | 'contradicts', attribute: string, detail: string, byModel = false): SignalView {
+  const compared = signal(relation === 'supports' ? 'claim_support' : 'claim_contradiction', attribute, 1, detail);
+  return byModel ? foundByModel(compared, 'One of the figures') : compared;
 }
 
 export function conceptSignal(phrase: string, itemsMentioning: number): SignalView {

@@ -1,5 +1,5 @@
 // Which type a relationship gets, from its evidence, in the design's order: deterministic evidence
-// outranks a model's opinion, and chronology yields only a chronological statement. Never
+// outranks a model's opinion (and what the model stage found), and chronology yields only a chronological statement. Never
 // `possibly_explains`, `updates` or `supersedes` from ordering alone: that would infer causation
 // from sequence.
 
@@ -19,7 +19,9 @@ export interface TypeEvidence {
 
 /** The type of the relationship read from A to B ("A contradicts B", "A occurred_before B"). */
 export function inferType(evidence: TypeEvidence): RelationshipType {
-  const has = (type: SignalView['type']) => evidence.signals.some((s) => s.type === type);
+  // What the model stage found adds to the score but never sets the type: a figure the model read
+  // wrongly must not make two documents "contradict".
+  const has = (type: SignalView['type']) => evidence.signals.some((s) => s.type === type && !s.found_by_model);
   if (has('content_hash_match')) return 'derived_from';
   if (has('claim_contradiction')) return 'contradicts';
   if (has('claim_support')) return 'supports';

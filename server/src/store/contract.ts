@@ -182,6 +182,17 @@ export interface ItemExtraction {
   capped?: string;
 }
 
+/** A model's raw reply about one passage, cached so that an unchanged passage is never sent twice. */
+export interface ModelOutputEntry {
+  /** sha256 of the passage text the model was shown. */
+  passageHash: string;
+  modelId: string;
+  promptVersion: string;
+  output: string;
+  /** The item whose passage it was: forgetting that item forgets the reply. */
+  itemId: string;
+}
+
 /** One entity key across the workspace: its corpus frequency is the number of items mentioning it. */
 export interface EntitySummary {
   key: string;
@@ -190,6 +201,8 @@ export interface EntitySummary {
   surface: string;
   frequency: number;
   itemIds: string[];
+  /** No rule found this name anywhere: only the model stage named it. */
+  byModelOnly: boolean;
 }
 
 /** What discovery proposes for a pair of items; the store keys it by the unordered pair. */
@@ -319,6 +332,7 @@ export interface EntityMention {
   key: string;
   type: Entity['type'];
   surface: string;
+  producer: Entity['producer'];
 }
 
 /** What a search result shows about its item. */
@@ -435,8 +449,9 @@ export interface WorkspaceStore {
 
   // Extraction --------------------------------------------------------------
   /**
-   * Replace the item's deterministic entities, claims and phrase counts, if it still holds these
-   * bytes. Results from other producers (a model) are left alone. False when stale.
+   * Replace the item's entities, claims (every producer's: the extract stage hands over the model
+   * stage's results with the rules', or none when the model stage is off) and phrase counts, if it
+   * still holds these bytes. False when stale.
    */
   storeExtraction(itemId: string, contentHash: string, extraction: ItemExtraction): Promise<boolean>;
   /** Indexed items not yet extracted with these extractor versions (new, changed, or older extractors). */
@@ -452,6 +467,15 @@ export interface WorkspaceStore {
   phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>>;
   /** Live indexed items. */
   countIndexedItems(): Promise<number>;
+
+  // Model extraction cache (extract/model/): replies, not knowledge ------------------
+  /** Cached model replies for these passage hashes under one model and prompt version, by passage hash. */
+  cachedModelOutputs(passageHashes: readonly string[], modelId: string, promptVersion: string): Promise<Map<string, string>>;
+  /**
+   * Keep a model's reply for its (passage hash, model, prompt version), replacing an older one. Not
+   * exported (a cache is not knowledge); forgetting the item that asked removes it.
+   */
+  cacheModelOutput(entry: ModelOutputEntry): Promise<void>;
 
   // Relationships -----------------------------------------------------------
   /**

@@ -1,7 +1,8 @@
 // `relata entities`: every entity key of the workspace with its type, corpus frequency (the
 // number of items that mention it, which discounts common entities in relationship scoring) and
-// the items that mention it.
+// the items that mention it; a name only the model stage found says so.
 
+import { MODEL_FOUND_LABEL } from '../../../../shared/types.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
 import { terminalLine } from '../terminalText.ts';
@@ -23,6 +24,7 @@ ${COMMON_USAGE}`,
         surface: entity.surface,
         frequency: entity.frequency,
         items: entity.itemIds.map((id) => items.get(id) ?? id),
+        ...(entity.byModelOnly ? { found_by: 'model' as const } : {}),
       }));
       if (values.json) {
         out(JSON.stringify({ workspace: store.workspace, entities }, null, 2));
@@ -30,7 +32,11 @@ ${COMMON_USAGE}`,
       }
       out(
         entities
-          .map((entity) => `${String(entity.frequency).padStart(4)}  ${entity.type.padEnd(12)} ${terminalLine(entity.surface)}  (${entity.items.map(terminalLine).join(', ')})`)
+          .map(
+            (entity) =>
+              `${String(entity.frequency).padStart(4)}  ${entity.type.padEnd(12)} ${terminalLine(entity.surface)}  ` +
+              `(${entity.items.map(terminalLine).join(', ')})${entity.found_by ? ` [${MODEL_FOUND_LABEL}]` : ''}`,
+          )
           .join('\n') || 'no entities',
       );
       return 0;

@@ -15,6 +15,8 @@ import { watchFolder } from '../../workspace/watch.ts';
 import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
 import type { AnswerProvider } from '../../answer/provider.ts';
 import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
+import { describeModelProgress, everyFewSeconds, ModelExtractor, type ModelExtractionTally } from '../../extract/model/modelExtractor.ts';
+import { MODEL_EXTRACTION_VERSION } from '../../extract/model/prompt.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
 import { FailedJobs } from '../failedJobs.ts';
 import { providerFromFlags, MODEL_OPTIONS } from '../modelFlags.ts';
@@ -27,7 +29,8 @@ export const indexCommand: Command = {
   name: 'index',
   summary: 'index a folder (ingest → parse → chunk → embed → extract → discover), then print a summary',
   usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
-       [--embedding-model default|none|DIR] [--embedding-threads N] [--classify [--model PATH | --endpoint URL [--endpoint-model NAME]]]
+       [--embedding-model default|none|DIR] [--embedding-threads N]
+       [--classify] [--extract-with-model] [--model PATH | --endpoint URL [--endpoint-model NAME]]
        [--forget-deleted] [--rebuild] [--ingest-only]
 
 ${COMMON_USAGE}
@@ -40,6 +43,11 @@ ${COMMON_USAGE}
   --classify        ask a language model for its opinion on candidate relationships (one weak signal,
                     weight 0.15); uses --model / --endpoint, else RELATA_LLM_MODEL / RELATA_LLM_ENDPOINT.
                     Slow on a CPU: one model call per candidate pair at or above the minimum score
+  --extract-with-model  after the rules, ask the language model for the organisations, people, places,
+                    products and figures in passages the rules left thin; each is kept only if it is
+                    written in the passage, and labelled as named by the model. Slow on a CPU: one call
+                    per thin passage (at most 24 per file), shown with an estimate of the time left;
+                    replies are cached, so re-indexing unchanged files calls the model zero times
   --forget-deleted  forget each deleted file's text and bytes as soon as it is tombstoned, as
                     \`relata forget\` does (default: RELATA_FORGET_DELETED=1, else off)
   --rebuild         build the store afresh from the folder (after damage: see \`relata check\`): the old
@@ -57,6 +65,7 @@ ${COMMON_USAGE}
     'embedding-model': { type: 'string' },
     'embedding-threads': { type: 'string' },
     classify: { type: 'boolean' },
+    'extract-with-model': { type: 'boolean' },
     'forget-deleted': { type: 'boolean' },
     rebuild: { type: 'boolean' },
     'ingest-only': { type: 'boolean' },
@@ -75,8 +84,9 @@ ${COMMON_USAGE}
       throw new UsageError('--rebuild sets a damaged SQLite file aside: it does not apply to a MongoDB + Qdrant store');
     }
     const ingestOnly = values['ingest-only'] === true;
-    if (ingestOnly && (values.watch || values.rebuild || values.classify)) {
-      throw new UsageError('--ingest-only leaves processing to workers: it does not go with --watch, --rebuild or --classify');
+    const extractWithModel = values['extract-with-model'] === true;
+    if (ingestOnly && (values.watch || values.rebuild || values.classify || extractWithModel)) {
+      throw new UsageError('--ingest-only leaves processing to workers: it does not go with --watch, --rebuild, --classify or --extract-with-model');
     }
     const maxFileMb = values['max-file-mb'] === undefined ? 50 : Number(values['max-file-mb']);
     if (!Number.isFinite(maxFileMb) || maxFileMb <= 0) throw new UsageError('--max-file-mb must be a positive number');
@@ -93,7 +103,19 @@ ${COMMON_USAGE}
       values['embedding-model'] === undefined && threads === undefined
         ? undefined
         : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
-    const provider = values.classify ? classifierProvider(values, log) : null;
+    const provider = values.classify || extractWithModel ? configuredProvider(values, log) : null;
+    // On a terminal the model stage's count and time left ride on the progress bar; otherwise they are lines.
+    const progress = terminalProgress('indexing');
+    const modelExtractor =
+      provider && extractWithModel
+        ? new ModelExtractor(provider, {
+            log,
+            onProgress: everyFewSeconds((update) => {
+              const line = describeModelProgress(update);
+              if (!progress.note(line)) log(line);
+            }),
+          })
+        : null;
     const setAside =
       values.rebuild && location.backend === 'sqlite'
         ? setStoreAside(location.dataDir, (values.workspace as string | undefined) ?? defaultWorkspace())
@@ -101,7 +123,8 @@ ${COMMON_USAGE}
     if (setAside?.keptAs) log(`the old store is kept as ${terminalLine(setAside.keptAs)}`);
     const index = await FolderIndex.open({
       embedding,
-      classifier: provider && new ModelRelationshipClassifier(provider, log),
+      classifier: provider && values.classify ? new ModelRelationshipClassifier(provider, log) : null,
+      modelExtractor,
       folder,
       location,
       workspace: values.workspace as string | undefined,
@@ -113,22 +136,41 @@ ${COMMON_USAGE}
       },
     });
     try {
-      const progress = terminalProgress('indexing');
       const failed = new FailedJobs();
       const report = await index.index({ onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed, ingestOnly });
       progress.stop();
       await failed.resolvePaths(index.store);
       const rebuilt = setAside && (await reattachDecisions(index.store, setAside));
       const queued = ingestOnly ? await index.store.pendingJobs() : null;
+      const modelExtraction = modelExtractor && { model: modelExtractor.modelId, prompt_version: MODEL_EXTRACTION_VERSION, ...modelExtractor.tally };
       if (values.json) {
-        out(JSON.stringify({ ...report, failed_jobs: failed.jobs, ...(rebuilt ? { rebuild: rebuilt } : {}), ...(queued === null ? {} : { queued_for_workers: queued }) }, null, 2));
+        out(
+          JSON.stringify(
+            {
+              ...report,
+              failed_jobs: failed.jobs,
+              ...(modelExtraction ? { model_extraction: modelExtraction } : {}),
+              ...(rebuilt ? { rebuild: rebuilt } : {}),
+              ...(queued === null ? {} : { queued_for_workers: queued }),
+            },
+            null,
+            2,
+          ),
+        );
       } else if (queued !== null) {
         out([formatIngested(report, index.location, queued), ...failed.lines()].join('\n'));
       } else {
         // Every failed file is in the report already; the other failures are listed once after it.
         const failedFiles = new Set(report.files.filter((file) => file.status === 'failed').map((file) => file.path));
         const unlisted = failed.lines((job) => FAILURE_FAILS_ITEM[job.stage] && failedFiles.has(job.subject));
-        out([formatReport(report, index.location), ...unlisted, ...(rebuilt ? [formatRebuild(rebuilt)] : [])].join('\n'));
+        out(
+          [
+            formatReport(report, index.location),
+            ...(modelExtractor ? [formatModelExtraction(modelExtractor.modelId, modelExtractor.tally)] : []),
+            ...unlisted,
+            ...(rebuilt ? [formatRebuild(rebuilt)] : []),
+          ].join('\n'),
+        );
       }
       if (!values.watch) return failed.failRun ? 1 : 0;
 
@@ -198,9 +240,26 @@ function formatRebuild(rebuilt: RebuildReport): string {
   return lines.join('\n');
 }
 
-/** The model that classifies candidate pairs when --classify is given; a clear error when none is configured. */
-function classifierProvider(values: CommandInput['values'], log: (line: string) => void): AnswerProvider {
+/** The model that --classify and --extract-with-model use (one, shared); a clear error when none is configured. */
+function configuredProvider(values: CommandInput['values'], log: (line: string) => void): AnswerProvider {
   const provider = providerFromFlags(values, log);
-  if (!provider) throw new UsageError(`--classify needs a language model. ${HOW_TO_CONFIGURE}`);
+  if (!provider) throw new UsageError(`${values.classify ? '--classify' : '--extract-with-model'} needs a language model. ${HOW_TO_CONFIGURE}`);
   return provider;
+}
+
+/** What the model stage did, for the summary: calls, cache hits, and what validation threw out. */
+export function formatModelExtraction(model: string, tally: ModelExtractionTally): string {
+  const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+  const refused = [
+    tally.discarded > 0 ? `${tally.discarded} discarded (not written in the passage, or not a name or figure)` : '',
+    tally.overlapping > 0 ? `${tally.overlapping} a rule had found already` : '',
+    tally.malformed > 0 ? `${plural(tally.malformed, 'reply', 'replies')} not the requested JSON` : '',
+    tally.failed > 0 ? `${plural(tally.failed, 'call')} failed` : '',
+  ].filter(Boolean);
+  return (
+    `model extraction (${terminalLine(model)}, ${MODEL_EXTRACTION_VERSION}): ${plural(tally.passages, 'thin passage')} read, ` +
+    `${plural(tally.calls, 'model call')}, ${tally.cached} from the cache; kept ${plural(tally.entities, 'name')} and ` +
+    `${plural(tally.claims, 'figure')}, labelled as named by the model` +
+    (refused.length > 0 ? `; ${refused.join(', ')}` : '')
+  );
 }

@@ -1,8 +1,10 @@
 // `relata item <path>`: one item with its versions, hash, parser version, flags, its own metadata
-// and chunks (a byte-identical copy's path shows its original, saying so).
+// and chunks (a byte-identical copy's path shows its original, saying so), and what the model
+// stage added to it.
 
 import path from 'node:path';
 import { describeMetadata } from '../../../../shared/metadataText.ts';
+import { MODEL_FOUND_LABEL, type ClaimView, type EntityView } from '../../../../shared/types.ts';
 import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
@@ -10,6 +12,23 @@ import { terminalLine } from '../terminalText.ts';
 import { leavesFolder } from '../../workspace/folderBoundary.ts';
 import { UsageError } from '../usage.ts';
 import { EXIT_FAILURE } from '../usage.ts';
+
+/**
+ * What the model stage added to the item, said as such: the names and figures no rule found. The
+ * rules' own findings are in --json (each entity and claim carries its producer).
+ */
+function modelFindings(entities: readonly EntityView[], claims: readonly ClaimView[]): string[] {
+  const names = new Map<string, EntityView>();
+  for (const entity of entities) if (entity.producer === 'model' && !names.has(entity.key)) names.set(entity.key, entity);
+  const figures = claims.filter((claim) => claim.producer === 'model');
+  if (names.size === 0 && figures.length === 0) return [];
+  const by = [...names.values(), ...figures][0]!.extractorVersion;
+  return [
+    `${MODEL_FOUND_LABEL} (${terminalLine(by)}):`,
+    ...(names.size > 0 ? [`  names: ${[...names.values()].map((entity) => `${terminalLine(entity.surface)} (${entity.type})`).join(', ')}`] : []),
+    ...figures.map((claim) => `  figure: ${terminalLine(claim.attribute)} of ${terminalLine(claim.subject)}: ${claim.value}${claim.unit ? ` ${terminalLine(claim.unit)}` : ''}`),
+  ];
+}
 
 export const itemCommand: Command = {
   name: 'item',
@@ -55,6 +74,7 @@ ${COMMON_USAGE}`,
             `  ${finding.kind.replace(/_/g, ' ')}, ${describeLocation(finding.location)}: "${terminalLine(finding.text)}"` +
             (finding.instructions.length > 0 ? ' (addressed to an AI assistant)' : ''),
         ),
+        ...modelFindings(detail.entities, detail.claims),
       ];
       out(lines.join('\n'));
       return 0;

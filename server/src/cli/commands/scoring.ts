@@ -26,6 +26,8 @@ export const scoringCommand: Command = {
         `  diminishing factors per signal type: ${model.diminishing_factors.join(', ')}, then 0`,
         `  similarity strength = max(0, (cosine − ${model.similarity_floor}) / ${(1 - model.similarity_floor).toFixed(2)})`,
         `  concepts start at ${model.concept_base_strength}; dates closer than ${model.temporal_window_days} days count as temporal proximity`,
+        `  a name or figure the model stage found counts × ${model.model_found_factor}, and only on a pair that rule-found evidence ` +
+          'brings to the discard threshold',
         `  discard below ${model.thresholds.minScore}, store as pending from ${model.thresholds.storeScore}, ` +
           `flag near-duplicates from ${model.thresholds.nearDuplicateSimilarity} similarity`,
       ].join('\n'),

@@ -6,6 +6,7 @@
 // different identifiers ("gc1 …" and "gc2 …") never match. Equal values support, different ones
 // contradict; the detail says so without deciding which source is right.
 
+import { MODEL_FOUND_LABEL } from '../../../../shared/types.ts';
 import type { Claim } from '../types.ts';
 
 export interface CompareContext {
@@ -110,6 +111,12 @@ export function compareClaims(a: Claim, b: Claim, context: CompareContext = {}):
 export interface ItemClaimComparison extends ClaimComparison {
   a: Claim;
   b: Claim;
+}
+
+/** The comparison's detail, saying so when a figure in it was read by the model stage rather than a rule. */
+export function labelledDetail(comparison: ItemClaimComparison): string {
+  const byModel = comparison.a.producer === 'model' || comparison.b.producer === 'model';
+  return byModel ? `${comparison.detail} One of the figures was ${MODEL_FOUND_LABEL}.` : comparison.detail;
 }
 
 /**

@@ -18,11 +18,14 @@ export const ENTITY_EXTRACTOR_VERSION = 'entities@1';
  * Laboratories Ltd." is a company); a date is rarely in conflict with either. Equal rank: the
  * longer span.
  */
-const RANK: Record<EntityType, number> = { email: 0, organisation: 1, date: 2, person: 3 };
+const RANK: Record<Exclude<EntityType, 'place' | 'product'>, number> = { email: 0, organisation: 1, date: 2, person: 3 };
+
+/** Places and products are the model stage's alone; no finder here returns one. */
+const rank = (found: Found) => RANK[found.type as keyof typeof RANK] ?? Number.MAX_SAFE_INTEGER;
 
 function resolveOverlaps(found: Found[]): Found[] {
   const byStrength = [...found].sort(
-    (a, b) => RANK[a.type] - RANK[b.type] || b.end - b.start - (a.end - a.start) || a.start - b.start,
+    (a, b) => rank(a) - rank(b) || b.end - b.start - (a.end - a.start) || a.start - b.start,
   );
   const kept: Found[] = [];
   for (const candidate of byStrength) {

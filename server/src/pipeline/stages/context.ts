@@ -3,6 +3,7 @@
 
 import type { RelationshipClassifier } from '../../discover/classifier.ts';
 import type { LazyEmbedder } from '../../embed/choice.ts';
+import type { ModelExtractor } from '../../extract/model/modelExtractor.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
 import type { StageThreads } from '../threads/stageThreads.ts';
@@ -20,6 +21,8 @@ export interface StageContext {
   threads: StageThreads;
   /** A language model's weak opinion on candidate pairs; absent unless a model is configured. */
   classifier?: RelationshipClassifier | null;
+  /** The model stage of extraction (extract/model/); absent unless asked for and a model is configured. */
+  modelExtractor?: ModelExtractor | null;
   /** When the current index run or watch batch began (ISO): identical files first seen since then are weighed against each other. */
   runStartedAt?: string;
 }

@@ -3,7 +3,7 @@
 // every item it weighs against has been extracted and embedded.
 
 import { discoverItem, DISCOVER_VERSION } from '../../discover/discoverItem.ts';
-import { EXTRACTOR_VERSIONS } from '../../extract/versions.ts';
+import { extractionVersions } from '../../extract/versions.ts';
 import type { StageContext } from './context.ts';
 
 export async function discover(context: StageContext, itemId: string): Promise<void> {
@@ -16,7 +16,7 @@ export async function discover(context: StageContext, itemId: string): Promise<v
     thresholds: context.settings.thresholds,
     classifier: context.classifier ?? null,
   });
-  await store.recordDiscovery(itemId, item.contentHash, discoveryBasis(modelId));
+  await store.recordDiscovery(itemId, item.contentHash, discoveryBasis(modelId, extractionVersions(context.modelExtractor?.version)));
 }
 
 async function currentModelId(context: StageContext): Promise<string | null> {
@@ -26,13 +26,13 @@ async function currentModelId(context: StageContext): Promise<string | null> {
 
 /**
  * What a discovery result depends on besides the item's bytes: the discovery rules, the
- * extractors and the embedding model. When one changes, items are discovered again. The score
+ * extractors (with the model stage, when it runs) and the embedding model. When one changes, items are discovered again. The score
  * version is deliberately not part of it: new weights rescore nothing until `relata reprocess`.
  */
-export function discoveryBasis(modelId: string | null): string {
-  return `${DISCOVER_VERSION}|${EXTRACTOR_VERSIONS}|${modelId ?? 'none'}`;
+export function discoveryBasis(modelId: string | null, extractors: string): string {
+  return `${DISCOVER_VERSION}|${extractors}|${modelId ?? 'none'}`;
 }
 
 export async function currentDiscoveryBasis(context: StageContext): Promise<string> {
-  return discoveryBasis(await currentModelId(context));
+  return discoveryBasis(await currentModelId(context), extractionVersions(context.modelExtractor?.version));
 }

@@ -3,13 +3,15 @@
 // phrases are counted per item and weighted against the workspace when read. The extractors run
 // in a stage thread (key phrases over a 20 MB text take seconds), so the main thread only reads
 // the passages and stores the results. Results are replaced as a whole for the item's current
-// bytes, so re-running updates rather than adds.
+// bytes, so re-running updates rather than adds. When the model stage is on, it reads the
+// passages the rules left thin on the main thread (a model call is I/O or native work) and its
+// checked findings are stored with the rules', in the same write.
 
 import { extractClaims } from '../../extract/claims/index.ts';
 import { capNotice, EvenSample, EXTRACTION_CAPS, type ExtractionCaps } from '../../extract/caps.ts';
 import { topPhrases } from '../../extract/concepts.ts';
 import { extractEntities } from '../../extract/entities/index.ts';
-import { EXTRACTOR_VERSIONS } from '../../extract/versions.ts';
+import { EXTRACTOR_VERSIONS, extractionVersions } from '../../extract/versions.ts';
 import type { ItemExtraction } from '../../store/contract.ts';
 import type { ExtractJob } from '../threads/protocol.ts';
 import { ThreadLimitError } from '../threads/stageThreads.ts';
@@ -56,7 +58,18 @@ export async function extract(context: StageContext, itemId: string): Promise<vo
   const headings = await store.listHeadings(itemId);
   try {
     const extraction = await threads.extract(item.title, chunks, headings);
-    await store.storeExtraction(itemId, item.contentHash, extraction);
+    if (context.modelExtractor) {
+      // After the rules, and only adding to them: the model's findings are checked against each
+      // passage and labelled producer 'model' (extract/model/).
+      const found = await context.modelExtractor.extractItem(store, itemId, chunks, extraction);
+      extraction.entities.push(...found.entities);
+      extraction.claims.push(...found.claims);
+      // A passage the model could not be reached for is read on the next run (the rest from the cache).
+      extraction.versions = extractionVersions(context.modelExtractor.version, found.complete);
+    }
+    const stored = await store.storeExtraction(itemId, item.contentHash, extraction);
+    // The same bytes may now have names the model could not give last time: weigh the item again.
+    if (stored && context.modelExtractor) await store.resetDiscovery([itemId]);
   } catch (error) {
     // Too costly to extract from: FAILURE_FAILS_ITEM.extract, and the same bytes would fail the same way.
     if (!(error instanceof ThreadLimitError)) throw error;

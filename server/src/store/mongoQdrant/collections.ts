@@ -30,6 +30,8 @@ export const COLLECTIONS = {
   /** The metadata each item gives itself, one document per entry, while the item has passages (itemMetadata.ts). */
   itemMetadata: 'item_metadata',
   meta: 'meta',
+  /** Model replies per (passage hash, model, prompt version): a cache, not knowledge. */
+  modelExtractionCache: 'model_extraction_cache',
 } as const;
 
 export interface ScopeFields {
@@ -181,6 +183,17 @@ export interface ExtractionDocument extends ScopeFields {
   capped?: string | null;
 }
 
+/** A model's raw reply about one passage (extract/model/), kept so that an unchanged passage is never sent twice. */
+export interface ModelOutputDocument extends ScopeFields {
+  passageHash: string;
+  modelId: string;
+  promptVersion: string;
+  output: string;
+  /** The item whose passage it was: forgetting it forgets the reply. */
+  itemId: string;
+  createdAt: string;
+}
+
 export interface DiscoveryDocument extends ScopeFields {
   itemId: string;
   contentHash: string;
@@ -240,6 +253,13 @@ export const DOCUMENT_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.itemMetadata, key: { ...SCOPE, itemId: 1, ordinal: 1 }, unique: true, name: 'item_metadata_item' },
   { collection: COLLECTIONS.itemMetadata, key: { ...SCOPE, key: 1, value: 1, itemId: 1 }, unique: false, name: 'item_metadata_value' },
   { collection: COLLECTIONS.meta, key: { ...SCOPE, key: 1 }, unique: true, name: 'meta_key' },
+  {
+    collection: COLLECTIONS.modelExtractionCache,
+    key: { ...SCOPE, passageHash: 1, modelId: 1, promptVersion: 1 },
+    unique: true,
+    name: 'model_extraction_cache_key',
+  },
+  { collection: COLLECTIONS.modelExtractionCache, key: { ...SCOPE, itemId: 1 }, unique: false, name: 'model_extraction_cache_item' },
 ];
 
 /**

@@ -4,9 +4,9 @@
 // itemsNeedingExtraction lists again, so the extraction is redone rather than half kept.
 
 import type { PhraseCount } from '../../extract/types.ts';
-import type { EntitySummary, ItemExtraction, StoredClaim, StoredEntity } from '../contract.ts';
+import type { EntitySummary, ItemExtraction, ModelOutputEntry, StoredClaim, StoredEntity } from '../contract.ts';
 import type { EntityType } from '../../extract/types.ts';
-import type { ClaimDocument, EntityDocument, ExtractionDocument, ItemDocument, PhraseDocument } from './collections.ts';
+import type { ClaimDocument, EntityDocument, ExtractionDocument, ItemDocument, ModelOutputDocument, PhraseDocument } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
 import { summariseMentions } from '../entitySummaries.ts';
 import { claimDocument, entityDocument, phraseDocument, toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';
@@ -20,6 +20,7 @@ export class Extraction {
   readonly claims: ScopedCollection<ClaimDocument>;
   readonly phrases: ScopedCollection<PhraseDocument>;
   readonly records: ScopedCollection<ExtractionDocument>;
+  readonly modelCache: ScopedCollection<ModelOutputDocument>;
   private readonly items: ScopedCollection<ItemDocument>;
 
   constructor(db: ScopedDb) {
@@ -27,6 +28,7 @@ export class Extraction {
     this.claims = db.collection<ClaimDocument>(COLLECTIONS.claims);
     this.phrases = db.collection<PhraseDocument>(COLLECTIONS.itemPhrases);
     this.records = db.collection<ExtractionDocument>(COLLECTIONS.itemExtractions);
+    this.modelCache = db.collection<ModelOutputDocument>(COLLECTIONS.modelExtractionCache);
     this.items = db.collection<ItemDocument>(COLLECTIONS.items);
   }
 
@@ -42,9 +44,9 @@ export class Extraction {
     await this.phrases.deleteMany(this.phrases.filter({ itemId }));
   }
 
-  /** Replace the deterministic findings of an item; the caller has checked it still holds `contentHash`. */
+  /** Replace the findings of an item (every producer's); the caller has checked it still holds `contentHash`. */
   async store(itemId: string, contentHash: string, extraction: ItemExtraction): Promise<void> {
-    await this.drop([itemId], 'deterministic');
+    await this.drop([itemId], null);
     await insertInBatches(this.entities, extraction.entities.map((entity) => this.entities.document(entityDocument(itemId, entity))));
     await insertInBatches(this.claims, extraction.claims.map((claim) => this.claims.document(claimDocument(itemId, claim))));
     await insertInBatches(this.phrases, extraction.phrases.map((phrase) => this.phrases.document(phraseDocument(itemId, phrase))));
@@ -92,18 +94,47 @@ export class Extraction {
 
   /** Every entity key of the scope with its frequency, most frequent first (as the SQLite store's, from mentions grouped by key, type, surface, item). */
   async summaries(): Promise<EntitySummary[]> {
-    const rows = this.entities.aggregate<{ _id: { key: string; type: EntityType; surface: string; itemId: string }; mentions: number }>(
+    const rows = this.entities.aggregate<{ _id: { key: string; type: EntityType; surface: string; itemId: string }; mentions: number; ruleFound: boolean }>(
       [
         { $match: this.entities.filter() },
-        { $group: { _id: { key: '$key', type: '$type', surface: '$surface', itemId: '$itemId' }, mentions: { $sum: 1 } } },
+        {
+          $group: {
+            _id: { key: '$key', type: '$type', surface: '$surface', itemId: '$itemId' },
+            mentions: { $sum: 1 },
+            ruleFound: { $max: { $eq: ['$producer', 'deterministic'] } },
+          },
+        },
       ],
       { allowDiskUse: true },
     );
     return summariseMentions(
       (async function* () {
-        for await (const { _id: group, mentions } of rows) yield { ...group, mentions };
+        for await (const { _id: group, mentions, ruleFound } of rows) yield { ...group, mentions, ruleFound };
       })(),
     );
+  }
+
+  /** Cached model replies for these passages under one model and prompt version, by passage hash. */
+  async cachedModelOutputs(passageHashes: readonly string[], modelId: string, promptVersion: string): Promise<Map<string, string>> {
+    const outputs = new Map<string, string>();
+    if (passageHashes.length === 0) return outputs;
+    const found = this.modelCache.find(this.modelCache.filter({ passageHash: { $in: [...new Set(passageHashes)] }, modelId, promptVersion }));
+    for await (const document of found) outputs.set(document.passageHash, document.output);
+    return outputs;
+  }
+
+  async cacheModelOutput(entry: ModelOutputEntry): Promise<void> {
+    const { passageHash, modelId, promptVersion } = entry;
+    await this.modelCache.updateOne(
+      this.modelCache.filter({ passageHash, modelId, promptVersion }),
+      { $set: { output: entry.output, itemId: entry.itemId, createdAt: new Date().toISOString() } },
+      { upsert: true },
+    );
+  }
+
+  /** A model's reply quotes the passage it read: forgetting an item forgets the replies about its passages. */
+  async forgetModelOutputsOf(itemIds: readonly string[]): Promise<void> {
+    await this.modelCache.deleteMany(this.modelCache.filter({ itemId: { $in: [...itemIds] } }));
   }
 
   async listPhrases(itemId: string): Promise<PhraseCount[]> {

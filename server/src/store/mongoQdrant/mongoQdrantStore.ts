@@ -30,6 +30,7 @@ import type {
   IngestOutcome,
   IngestRun,
   ItemExtraction,
+  ModelOutputEntry,
   ItemRecord,
   ItemVersionRecord,
   JobFailure,
@@ -263,7 +264,7 @@ export class MongoQdrantStore implements WorkspaceStore {
    * its bytes, so the item's own reference no longer counts.
    */
   forgetItems(itemIds: readonly string[]): Promise<{ forgotten: string[]; unreferencedHashes: string[] }> {
-    return this.writing('forget items', async ({ db, items, texts, discovery, jobs, relationships, aliases }) => {
+    return this.writing('forget items', async ({ db, items, texts, extraction, discovery, jobs, relationships, aliases }) => {
       const found: ItemRecord[] = [];
       for (const id of itemIds) {
         const item = await items.byId(id);
@@ -278,6 +279,7 @@ export class MongoQdrantStore implements WorkspaceStore {
         if (item.contentHash) hashes.add(item.contentHash);
         await this.dropContent(item.id);
         await texts.remove([item.id]);
+        await extraction.forgetModelOutputsOf([item.id]);
         await discovery.resetDiscovery([item.id]);
         // A job's last error may quote the document (a parser's message); a job running now keeps its record.
         await jobs.dropJobsOf([item.id, item.path]);
@@ -465,6 +467,14 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   itemsNeedingExtraction(versions: string): Promise<string[]> {
     return this.with(({ extraction }) => extraction.itemsNeeding(versions));
+  }
+
+  cachedModelOutputs(passageHashes: readonly string[], modelId: string, promptVersion: string): Promise<Map<string, string>> {
+    return this.with(({ extraction }) => extraction.cachedModelOutputs(passageHashes, modelId, promptVersion));
+  }
+
+  cacheModelOutput(entry: ModelOutputEntry): Promise<void> {
+    return this.writing('cache a model reply', ({ extraction }) => extraction.cacheModelOutput(entry));
   }
 
   listEntities(itemId: string): Promise<StoredEntity[]> {

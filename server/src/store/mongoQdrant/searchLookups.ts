@@ -47,7 +47,7 @@ export async function entityMentions(
   keyPrefixes: readonly string[],
 ): Promise<EntityMention[]> {
   const found: EntityDocument[] = [];
-  const projection = { projection: { itemId: 1, chunkId: 1, key: 1, type: 1, surface: 1 } };
+  const projection = { projection: { itemId: 1, chunkId: 1, key: 1, type: 1, surface: 1, producer: 1 } };
   if (keys.length > 0) found.push(...(await entities.find(entities.filter({ key: { $in: [...keys] } }), projection).toArray()));
   for (const prefix of keyPrefixes) {
     if (prefix.length === 0) continue;
@@ -58,7 +58,7 @@ export async function entityMentions(
   const live = await liveIndexed(items, found.map((entity) => entity.itemId));
   return found
     .filter((entity) => live.has(entity.itemId))
-    .map((entity) => ({ itemId: entity.itemId, chunkId: entity.chunkId, key: entity.key, type: entity.type, surface: entity.surface }));
+    .map((entity) => ({ itemId: entity.itemId, chunkId: entity.chunkId, key: entity.key, type: entity.type, surface: entity.surface, producer: entity.producer }));
 }
 
 async function liveIndexed(items: ScopedCollection<ItemDocument>, ids: readonly string[]): Promise<Set<string>> {

@@ -364,6 +364,23 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX item_metadata_value ON item_metadata (workspace, key, value, item_id);
     `,
   },
+  {
+    version: 12,
+    description: 'model extraction cache: a model reply per (passage hash, model, prompt version)',
+    sql: `
+      CREATE TABLE model_extraction_cache (
+        workspace TEXT NOT NULL,
+        passage_hash TEXT NOT NULL,
+        model_id TEXT NOT NULL,
+        prompt_version TEXT NOT NULL,
+        output TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (workspace, passage_hash, model_id, prompt_version)
+      );
+      CREATE INDEX model_extraction_cache_item ON model_extraction_cache (workspace, item_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

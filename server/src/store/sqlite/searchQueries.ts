@@ -3,7 +3,7 @@
 // store's core stays about storing; every statement still goes through the store's reader, which
 // refuses SQL not bound to the workspace (`@ws`).
 
-import type { EntityType } from '../../extract/types.ts';
+import type { EntityType, Producer } from '../../extract/types.ts';
 import type { ChunkRecord, EntityMention, SearchItemInfo, VectorHit } from '../contract.ts';
 import { toChunk, type ChunkRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
@@ -36,9 +36,10 @@ interface MentionRow {
   key: string;
   type: EntityType;
   surface: string;
+  producer: Producer;
 }
 
-const MENTION_COLUMNS = `SELECT entities.item_id, entities.chunk_id, entities.key, entities.type, entities.surface
+const MENTION_COLUMNS = `SELECT entities.item_id, entities.chunk_id, entities.key, entities.type, entities.surface, entities.producer
   FROM entities JOIN items ON items.id = entities.item_id AND ${LIVE_ITEM}`;
 
 /** The key range holding every key that starts with `prefix` (byte order, as SQLite compares text). */
@@ -59,7 +60,7 @@ export function entityMentions(db: ScopedReader, keys: readonly string[], keyPre
       ...db.rows<MentionRow>(`${MENTION_COLUMNS} WHERE entities.workspace = @ws AND entities.key >= @low AND entities.key < @high`, prefixRange(prefix)),
     );
   }
-  return rows.map((row) => ({ itemId: row.item_id, chunkId: row.chunk_id, key: row.key, type: row.type, surface: row.surface }));
+  return rows.map((row) => ({ itemId: row.item_id, chunkId: row.chunk_id, key: row.key, type: row.type, surface: row.surface, producer: row.producer }));
 }
 
 export function searchItemInfo(db: ScopedReader, itemIds: readonly string[]): SearchItemInfo[] {

@@ -21,6 +21,7 @@ import type {
   EntitySummary,
   SearchItemInfo,
   ItemExtraction,
+  ModelOutputEntry,
   StoredClaim,
   StoredEntity,
   ModelUsage,
@@ -623,6 +624,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     this.dropChunks(item.id);
     this.run('DELETE FROM item_texts WHERE workspace = @ws AND item_id = @id', params);
     this.run('DELETE FROM item_discoveries WHERE workspace = @ws AND item_id = @id', params);
+    // A model's reply quotes the passage it read.
+    this.run('DELETE FROM model_extraction_cache WHERE workspace = @ws AND item_id = @id', params);
     // A job's last error may quote the document (a parser's message); a job running now keeps its row.
     this.run(`DELETE FROM jobs WHERE workspace = @ws AND subject IN (@id, @path) AND status <> 'leased'`, params);
     this.run(
@@ -980,7 +983,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       .transaction(() => {
         const item = this.itemById(itemId);
         if (!item || item.deletedAt || item.contentHash !== contentHash || item.status !== 'indexed') return false;
-        this.dropExtraction(itemId, 'deterministic');
+        this.dropExtraction(itemId, null);
         for (const entity of extraction.entities) {
           this.run(
             `INSERT INTO entities (workspace, item_id, chunk_id, type, surface, key, value, char_start, char_end, producer, extractor_version)
@@ -1043,6 +1046,27 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       .immediate();
   }
 
+  async cachedModelOutputs(passageHashes: readonly string[], modelId: string, promptVersion: string): Promise<Map<string, string>> {
+    const outputs = new Map<string, string>();
+    for (const passageHash of new Set(passageHashes)) {
+      const row = this.row<{ output: string }>(
+        `SELECT output FROM model_extraction_cache
+         WHERE workspace = @ws AND passage_hash = @passageHash AND model_id = @modelId AND prompt_version = @promptVersion`,
+        { passageHash, modelId, promptVersion },
+      );
+      if (row) outputs.set(passageHash, row.output);
+    }
+    return outputs;
+  }
+
+  async cacheModelOutput(entry: ModelOutputEntry): Promise<void> {
+    this.run(
+      `INSERT OR REPLACE INTO model_extraction_cache (workspace, passage_hash, model_id, prompt_version, output, item_id, created_at)
+       VALUES (@ws, @passageHash, @modelId, @promptVersion, @output, @itemId, @now)`,
+      { ...entry, now: now() },
+    );
+  }
+
   async itemsNeedingExtraction(versions: string): Promise<string[]> {
     return this.rows<{ id: string }>(
       `SELECT items.id FROM items
@@ -1067,11 +1091,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async entitySummaries(): Promise<EntitySummary[]> {
-    const rows = this.rows<{ key: string; type: EntityType; surface: string; item_id: string; mentions: number }>(
-      `SELECT key, type, surface, item_id, COUNT(*) AS mentions FROM entities
+    const rows = this.rows<{ key: string; type: EntityType; surface: string; item_id: string; mentions: number; rule_found: number }>(
+      `SELECT key, type, surface, item_id, COUNT(*) AS mentions, MAX(producer = 'deterministic') AS rule_found FROM entities
        WHERE workspace = @ws GROUP BY key, type, surface, item_id`,
     );
-    return summariseMentions(rows.map(({ item_id: itemId, ...row }) => ({ ...row, itemId })));
+    return summariseMentions(rows.map(({ item_id: itemId, rule_found: ruleFound, ...row }) => ({ ...row, itemId, ruleFound: ruleFound === 1 })));
   }
 
   async listPhrases(itemId: string): Promise<PhraseCount[]> {
