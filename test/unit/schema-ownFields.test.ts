@@ -15,7 +15,7 @@ test('inherited names sent as fields are refused as unknown fields', () => {
     assert.deepEqual(problemsWith(StatusRequest.params, params), [`params.${field} is not a known field (expected none)`], json);
   }
   const ask = JSON.parse('{"question": "Why?", "__proto__": {"folder": "file:///etc"}}');
-  assert.deepEqual(problemsWith(AskRequest.params, ask), ['params.__proto__ is not a known field (expected question, folder)']);
+  assert.deepEqual(problemsWith(AskRequest.params, ask), ['params.__proto__ is not a known field (expected question, folder, askId)']);
 });
 
 test('a required field is never satisfied by what the value inherits', () => {
