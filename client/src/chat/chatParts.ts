@@ -13,6 +13,10 @@ import { describeReview, readFrom } from '../itemRelationshipRows.ts';
 import { describeLocation } from '../locations.ts';
 import { isInsideFolder } from '../openTarget.ts';
 
+/** As contributed in package.json (contributes.chatParticipants): the participant and its slash commands. */
+export const PARTICIPANT_ID = 'relata.chat';
+export const PARTICIPANT_COMMANDS = ['search', 'relationships', 'conflicts'] as const;
+
 /** An item of a folder, at a passage when there is one. */
 export interface SourceTarget {
   folder: string;

@@ -13,14 +13,21 @@ import type { LiveAsks } from '../editorModel/lending.ts';
 import { lineSelection } from '../locations.ts';
 import { openTarget } from '../openTarget.ts';
 import type { ServerConnection } from '../serverConnection.ts';
-import { answerParts, conflictParts, escapeMarkdown, relationshipParts, searchParts, type ChatPart, type SourceTarget } from './chatParts.ts';
-
-/** As contributed in package.json (contributes.chatParticipants). */
-export const PARTICIPANT_ID = 'relata.chat';
+import {
+  answerParts,
+  conflictParts,
+  escapeMarkdown,
+  PARTICIPANT_COMMANDS,
+  PARTICIPANT_ID,
+  relationshipParts,
+  searchParts,
+  type ChatPart,
+  type SourceTarget,
+} from './chatParts.ts';
 
 /** What a result remembers for its follow-ups. */
 interface TurnMetadata {
-  command: 'ask' | 'search' | 'relationships' | 'conflicts';
+  command: 'ask' | (typeof PARTICIPANT_COMMANDS)[number];
   question?: string;
   conflicts?: number;
 }
@@ -134,11 +141,12 @@ function followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
 export function registerChatParticipant(server: ServerConnection, asks: LiveAsks, extensionUri: vscode.Uri): vscode.Disposable {
   const handler: vscode.ChatRequestHandler = async (request, _context, stream, token): Promise<vscode.ChatResult> => {
     try {
-      const run = {
+      const commands: Record<(typeof PARTICIPANT_COMMANDS)[number], () => Promise<TurnMetadata>> = {
         search: () => search(server, request, stream, token),
         relationships: () => relationships(server, stream, token),
         conflicts: () => conflicts(server, stream, token),
-      }[request.command ?? ''];
+      };
+      const run = (PARTICIPANT_COMMANDS as readonly string[]).includes(request.command ?? '') ? commands[request.command as keyof typeof commands] : undefined;
       return { metadata: await (run ? run() : answer(server, asks, request, stream, token)) };
     } catch (error) {
       if (token.isCancellationRequested) return {};
