@@ -285,3 +285,23 @@ test('a duplicate costs no parse job, in its first run or any later one', async 
   const parseJobs = (await index.store.jobCounts()).filter((row) => row.stage === 'parse').reduce((sum, row) => sum + row.count, 0);
   assert.equal(parseJobs, 3, 'the queue holds parse jobs for the three originals only');
 });
+
+test('a title built to be huge is cut to 200 characters in every format, and the file is still indexed', async (t) => {
+  const huge = `Quarterly ${'crane '.repeat(200_000)}review`;
+  const folder = writeFiles(path.join(tempDir(t), 'folder'), {
+    'heading.md': `# ${huge}\n\nThe body of the note.\n`,
+    'front-matter.md': `---\ntitle: "${huge}"\n---\n\nThe body.\n`,
+    'title-style.docx': await makeDocx(wPara('<w:pPr><w:pStyle w:val="Title"/></w:pPr>', wRun(huge)) + wPara(wRun('The body.')), {
+      styles: '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style>',
+    }),
+  });
+  const index = await openIndex(t, folder);
+  const report = await index.index();
+  for (const name of ['heading.md', 'front-matter.md', 'title-style.docx']) {
+    const file = report.files.find((entry) => entry.path === name);
+    assert.equal(file?.status, 'indexed', `${name}: ${file?.reason}`);
+    const title = (await index.store.getItemByPath(name))?.title ?? '';
+    assert.ok(title.length <= 200, `${name}: ${title.length} characters`);
+    assert.match(title, /^Quarterly crane crane .*…$/, name);
+  }
+});

@@ -9,7 +9,7 @@ import type { AlsoItem, AnswerConflict, AnswerResult, AnswerSource, Location, Re
 import { hiddenInstructionWarnings } from './hiddenInstructions.ts';
 import { detectInjections } from './injection.ts';
 import { buildPrompt } from './prompt.ts';
-import { ProviderError, type AnswerPrompt, type AnswerProvider, type ProviderOutput } from './provider.ts';
+import { ModelUnavailable, ProviderError, type AnswerPrompt, type AnswerProvider, type ProviderOutput } from './provider.ts';
 import { validateOutput, type ValidatedAnswer } from './validate.ts';
 
 /** A CPU-only local model can take minutes for a long prompt; an endpoint that is down fails much sooner. */
@@ -40,7 +40,12 @@ export interface Retrieval {
 
 export interface AnswerOptions {
   timeoutMs?: number;
+  /** The ask was cancelled (the person closed the request): the model is told to stop. */
+  signal?: AbortSignal;
 }
+
+/** Said after why no model answered: the retrieval is the result. */
+export const PASSAGES_ONLY = 'Showing the matching passages only.';
 
 function labelSources(sources: readonly RetrievedSource[]): AnswerSource[] {
   return sources.map((source, index) => ({
@@ -54,8 +59,10 @@ function labelSources(sources: readonly RetrievedSource[]): AnswerSource[] {
   }));
 }
 
-async function generateWithin(provider: AnswerProvider, prompt: AnswerPrompt, timeoutMs: number): Promise<ProviderOutput> {
+async function generateWithin(provider: AnswerProvider, prompt: AnswerPrompt, timeoutMs: number, cancelled?: AbortSignal): Promise<ProviderOutput> {
   const controller = new AbortController();
+  const cancel = () => controller.abort(cancelled?.reason);
+  cancelled?.addEventListener('abort', cancel, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -67,10 +74,11 @@ async function generateWithin(provider: AnswerProvider, prompt: AnswerPrompt, ti
   try {
     return await Promise.race([provider.generate(prompt, controller.signal), timedOut]);
   } catch (error) {
-    if (error instanceof ProviderError) throw error;
+    if (error instanceof ProviderError || error instanceof ModelUnavailable) throw error;
     throw new ProviderError(`${provider.name} failed: ${(error as Error).message}`);
   } finally {
     clearTimeout(timer);
+    cancelled?.removeEventListener('abort', cancel);
   }
 }
 
@@ -92,9 +100,18 @@ export async function answerFromRetrieval(
     unavailable_paths: retrieval.unavailablePaths ?? [],
   };
   let verdict: ValidatedAnswer = { answer: null, sufficient: false, citations: [], invalid_citations: 0, rejected_reason: null };
+  let model: string | null = null;
+  let note: string | undefined;
   if (provider !== null && sources.length > 0) {
-    const output = await generateWithin(provider, buildPrompt(question, sources), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    verdict = validateOutput(output, sources.map((source) => source.label));
+    try {
+      const output = await generateWithin(provider, buildPrompt(question, sources), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal);
+      verdict = validateOutput(output, sources.map((source) => source.label));
+      model = (output.kind === 'text' ? output.model : undefined) ?? provider.name;
+      note = output.kind === 'text' ? output.note : undefined;
+    } catch (error) {
+      if (!(error instanceof ModelUnavailable)) throw error;
+      note = `${error.message} ${PASSAGES_ONLY}`;
+    }
   }
   return {
     answer: verdict.answer,
@@ -104,6 +121,7 @@ export async function answerFromRetrieval(
     invalid_citations: verdict.invalid_citations,
     ...independent,
     rejected_reason: verdict.rejected_reason,
-    model: provider?.name ?? null,
+    model,
+    ...(note === undefined ? {} : { model_note: note }),
   };
 }

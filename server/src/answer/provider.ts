@@ -23,7 +23,16 @@ export interface OutputSchema {
  * means the transport worked but its envelope held no model output (e.g. a 200 response without
  * `choices`), which is a bad answer, not an operational failure.
  */
-export type ProviderOutput = { kind: 'text'; text: string } | { kind: 'malformed'; reason: string };
+export type ProviderOutput =
+  | {
+      kind: 'text';
+      text: string;
+      /** The model that answered, when the provider learns it only by asking (the editor lends whichever model the person allowed). */
+      model?: string;
+      /** Why an earlier choice did not answer (see FirstAvailable), said beside the answer. */
+      note?: string;
+    }
+  | { kind: 'malformed'; reason: string };
 
 export interface AnswerProvider {
   /** Names the model for the result's `model` field, e.g. "local:mistral-7b.Q4_K_M.gguf". */
@@ -41,4 +50,36 @@ export interface AnswerProvider {
  */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+}
+
+/** Why a model could not be used for this prompt, when that is not a failure of the model. */
+export type UnavailableReason = 'no_model' | 'no_consent' | 'quota' | 'cancelled' | 'not_user_action' | 'not_configured' | 'error';
+
+/**
+ * The model chosen cannot answer this prompt for a reason a person can act on: the editor has no
+ * model, consent was refused, a quota was reached, the request was cancelled, nothing is configured.
+ * Not an error: the ask returns the retrieval with this message (AnswerResult.model_note).
+ */
+export class ModelUnavailable extends Error {
+  override readonly name = 'ModelUnavailable';
+  constructor(
+    readonly reason: UnavailableReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A choice that names no model (e.g. `local` with no model file set): unavailable with the reason, every time. */
+export class UnconfiguredProvider implements AnswerProvider {
+  constructor(
+    readonly name: string,
+    private readonly reason: string,
+  ) {}
+
+  async generate(): Promise<ProviderOutput> {
+    throw new ModelUnavailable('not_configured', this.reason);
+  }
+
+  async close(): Promise<void> {}
 }

@@ -28,8 +28,6 @@ import {
   type StatusReport,
 } from '../../../shared/protocol.ts';
 import { answerFromRetrieval } from '../answer/answer.ts';
-import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
-import type { AnswerProvider } from '../answer/provider.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
 import { itemDetail, itemViews, viewedItem } from '../engine/itemViews.ts';
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
@@ -40,6 +38,7 @@ import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
 import { describeStore, thresholdsFor, type FolderSession } from './folderSession.ts';
 import { relationshipGraph } from './graphRequest.ts';
+import { AnswerProviders } from './answerProviders.ts';
 import { mentionsUnderCursor } from './hoverMentions.ts';
 import { answerKnowledgeTool } from './knowledgeToolRequest.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
@@ -69,19 +68,7 @@ function checkAborted(signal: AbortSignal): void {
 /** Registers every request of the protocol; the returned function releases what they loaded (the answer model). */
 export function registerRequests(connection: Connection, sessions: FolderSessions, context: RequestContext): () => Promise<void> {
   const { log } = context;
-  let provider: AnswerProvider | null | undefined;
-  const answerProvider = () => {
-    const settings = context.settings();
-    provider ??= createProvider(
-      modelSettingsFrom({
-        model: settings.llmModelPath || undefined,
-        endpoint: settings.llmEndpoint || undefined,
-        allowInsecureEndpoint: settings.allowInsecureEndpoint,
-        log,
-      }),
-    );
-    return provider;
-  };
+  const answerProviders = new AnswerProviders(connection, context.settings, log);
 
   // The engine's decide(), as `relata decide` uses it, so the editor and the CLI record a decision alike.
   const decision = (status: 'confirmed' | 'rejected') => async (params: { folder: string; id: string; note?: string }) => {
@@ -289,7 +276,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       const { store } = await openIndex(session);
       const retrieval = await retrieveForAnswer(store, await session.queryEmbedder(), params.question);
       checkAborted(signal);
-      return { folder: session.uri, result: await answerFromRetrieval(params.question, retrieval, answerProvider()) };
+      return { folder: session.uri, result: await answerFromRetrieval(params.question, retrieval, answerProviders.forAsk(params.askId), { signal }) };
     },
     log,
   );
@@ -343,6 +330,6 @@ export function registerRequests(connection: Connection, sessions: FolderSession
   );
 
   return async () => {
-    await provider?.close();
+    await answerProviders.close();
   };
 }

@@ -7,6 +7,40 @@ import { findInstructionAttempts } from '../answer/injection.ts';
 import { isWhitespace } from '../chunk/words.ts';
 import { HIDDEN_TEXT_MAX_CHARS, type Block, type HiddenText, type HiddenTextKind, type ParsedDocument, type StructureMap } from './types.ts';
 
+/**
+ * A heading or title as a label: long enough for any real one. A heading's name travels with every
+ * passage under it (its heading path) and is copied into each stage thread's message, so a file
+ * whose first heading is a megabyte of text would cost a megabyte per passage; the heading's own
+ * block keeps its full text.
+ */
+export const MAX_LABEL_CHARS = 200;
+
+/** `text` cut to MAX_LABEL_CHARS at a word where one is near, marked with an ellipsis. */
+export function cutLabel(text: string): string {
+  if (text.length <= MAX_LABEL_CHARS) return text;
+  const cut = text.slice(0, MAX_LABEL_CHARS - 1);
+  const atWord = cut.lastIndexOf(' ');
+  return `${(atWord > MAX_LABEL_CHARS / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
+}
+
+/** Every heading name in the blocks' paths and the outline cut to a label, each distinct name once. */
+function labelledHeadings(blocks: Block[], structure: StructureMap): { blocks: Block[]; structure: StructureMap } {
+  const cuts = new Map<string, string>();
+  const label = (text: string) => {
+    if (text.length <= MAX_LABEL_CHARS) return text;
+    let cut = cuts.get(text);
+    if (cut === undefined) cuts.set(text, (cut = cutLabel(text)));
+    return cut;
+  };
+  if (!blocks.some((block) => block.headingPath.some((name) => name.length > MAX_LABEL_CHARS)) && !structure.headings.some((h) => h.text.length > MAX_LABEL_CHARS)) {
+    return { blocks, structure };
+  }
+  return {
+    blocks: blocks.map((block) => ({ ...block, headingPath: block.headingPath.map(label) })),
+    structure: { ...structure, headings: structure.headings.map((heading) => ({ ...heading, text: label(heading.text) })) },
+  };
+}
+
 /** The separator between blocks in `ParsedDocument.text`. */
 export const BLOCK_SEPARATOR = '\n\n';
 
@@ -56,5 +90,7 @@ export function parsedDocument(parts: {
   if (hidden.length > 0) flags.add('hidden_text');
   if (hidden.some((finding) => finding.instructions.length > 0)) flags.add('hidden_instructions');
   if (truncated !== null) flags.add('truncated');
-  return { title: parts.title, text, blocks: parts.blocks, structure: parts.structure, flags: [...flags], hidden, truncated };
+  const { blocks, structure } = labelledHeadings(parts.blocks, parts.structure);
+  const title = parts.title === null ? null : cutLabel(parts.title.replace(/\s+/g, ' ').trim());
+  return { title, text, blocks, structure, flags: [...flags], hidden, truncated };
 }

@@ -27,6 +27,7 @@ function excerpt(text: string): string {
 
 function answerSection(result: AnswerResult): string[] {
   if (result.sources.length === 0) return ['Nothing in this workspace matched the question, so no model was asked.'];
+  if (result.model === null && result.model_note) return [`No answer was generated: ${terminalLine(result.model_note)}`];
   if (result.model === null) return ['No model is configured, so no answer was generated; below is what retrieval found.', HOW_TO_CONFIGURE];
   if (result.rejected_reason !== null) {
     return [`No answer: the reply of ${result.model} was rejected (${result.rejected_reason}).`, 'The sources and any recorded conflicts below do not depend on the model.'];
@@ -61,6 +62,7 @@ function uncertaintyLines(result: AnswerResult): string[] {
     lines.push(`- Conflict recorded between ${between}: ${terminalLine(conflict.detail)}`);
   }
   if (!result.sufficient) lines.push(`- ${insufficiency(result)}`);
+  if (result.model !== null && result.model_note) lines.push(`- ${terminalLine(result.model_note)}`);
   if (result.invalid_citations > 0) {
     lines.push(`- ${result.invalid_citations} citation${result.invalid_citations === 1 ? '' : 's'} to sources that were not supplied ${result.invalid_citations === 1 ? 'was' : 'were'} dropped.`);
   }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parserFor } from '../../parse/registry.ts';
 import { ParseError } from '../../parse/types.ts';
 import type { StageContext } from './context.ts';
+import { itemTitle } from './itemTitle.ts';
 
 export async function parse(context: StageContext, itemId: string): Promise<void> {
   const { store, blobs, threads } = context;
@@ -18,8 +19,7 @@ export async function parse(context: StageContext, itemId: string): Promise<void
   const bytes = await blobs.get(item.contentHash);
   try {
     const document = await threads.parse(bytes, path.basename(item.path));
-    const title = document.title?.trim() || path.basename(item.path, path.extname(item.path));
-    await store.recordParse(item.id, { contentHash: item.contentHash, parserVersion: parser.version, document }, title);
+    await store.recordParse(item.id, { contentHash: item.contentHash, parserVersion: parser.version, document }, itemTitle(document.title, item.path));
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     await store.markFailed(item.id, error.message, parser.version);
