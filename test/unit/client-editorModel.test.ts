@@ -127,7 +127,7 @@ test('the rules go first as a user message of their own, then the question with 
   const live = asks.begin();
   const result = await lendModel(PARAMS(live.askId), asks, editor([model]), { family: '' }, tokenSource().token);
 
-  assert.deepEqual(result, { kind: 'text', text: REPLY, model: 'Scripted gpt-4o (copilot, via the editor)' });
+  assert.deepEqual(result, { kind: 'text', text: REPLY, model: 'Scripted gpt-4o (copilot)' });
   const [sent] = model.sent;
   assert.equal(sent!.justification, JUSTIFICATION);
   assert.equal(sent!.messages.length, 2);
@@ -146,12 +146,12 @@ test('the family in relata.answers.editorModel chooses the model; the chat\'s ow
 
   const panel = asks.begin();
   const chosen = await lendModel(PARAMS(panel.askId), asks, models, { family: ' claude-3.5-sonnet ' }, tokenSource().token);
-  assert.equal(chosen.kind === 'text' && chosen.model, 'Scripted claude-3.5-sonnet (copilot, via the editor)');
+  assert.equal(chosen.kind === 'text' && chosen.model, 'Scripted claude-3.5-sonnet (copilot)');
   assert.deepEqual(models.families, ['claude-3.5-sonnet']);
 
   const chat = asks.begin({ model: gpt });
   const fromChat = await lendModel(PARAMS(chat.askId), asks, models, { family: 'claude-3.5-sonnet' }, tokenSource().token);
-  assert.equal(fromChat.kind === 'text' && fromChat.model, 'Scripted gpt-4o (copilot, via the editor)');
+  assert.equal(fromChat.kind === 'text' && fromChat.model, 'Scripted gpt-4o (copilot)');
   assert.equal(models.families.length, 1, 'the chat\'s model needs no selection');
 });
 
@@ -160,7 +160,7 @@ test('no model in the editor, or none of the family asked for, says what to do',
   const live = asks.begin();
   const none = await lendModel(PARAMS(live.askId), asks, editor([]), { family: '' }, tokenSource().token);
   assert.equal(none.kind === 'unavailable' && none.reason, 'no_model');
-  assert.match(none.kind === 'unavailable' ? none.message : '', /No language model is available in the editor.*GitHub Copilot.*relata\.answers\.provider/);
+  assert.match(none.kind === 'unavailable' ? none.message : '', /No language model is available in the editor: install and sign in to a chat model extension \(e\.g\. GitHub Copilot\)/);
 
   const wrongFamily = await lendModel(PARAMS(live.askId), asks, editor([scriptedModel([REPLY])]), { family: 'o1' }, tokenSource().token);
   assert.match(wrongFamily.kind === 'unavailable' ? wrongFamily.message : '', /no language model of the family "o1" \(relata\.answers\.editorModel\)/);

@@ -93,7 +93,7 @@ export function unavailableMessage(reason: EditorModelUnavailable, detail: { fam
     case 'no_model':
       return detail.family
         ? `The editor has no language model of the family "${detail.family}" (relata.answers.editorModel). Clear that setting to use the first model the editor offers, ${PROVIDER_CHOICE}.`
-        : `No language model is available in the editor. Install and sign in to a chat model extension (e.g. GitHub Copilot), ${PROVIDER_CHOICE}.`;
+        : 'No language model is available in the editor: install and sign in to a chat model extension (e.g. GitHub Copilot) to have it answer.';
     case 'no_consent':
       return `Relata is not allowed to use the editor's language model${said}. Allow it when the editor asks on your next question (or under Accounts › Manage Language Model Access), ${PROVIDER_CHOICE}.`;
     case 'quota':
@@ -175,7 +175,8 @@ export async function lendModel(params: EditorModelParams, asks: LiveAsks, model
       if (text.length >= MAX_REPLY_CHARS) break;
     }
     if (cancellation.isCancellationRequested) return unavailable('cancelled');
-    return { kind: 'text', text: text.slice(0, MAX_REPLY_CHARS), model: `${model.name} (${model.vendor}, via the editor)` };
+    // The server names it "editor:…" in the answer.
+    return { kind: 'text', text: text.slice(0, MAX_REPLY_CHARS), model: `${model.name} (${model.vendor})` };
   } catch (error) {
     const reason = failureReason(error, models, cancellation.isCancellationRequested);
     return unavailable(reason, { family, said: reason === 'cancelled' ? undefined : saidBy(error) });
