@@ -5,7 +5,8 @@
 // shows "Sources used" and "Uncertainty and conflicts"; search rows name their path and what
 // matched, a weak match says so, Ask quotes the answering sentences highlighted and keeps its
 // conversation; the graph opens on the current file; the Ctrl+K K chord, Pause / Resume
-// Indexing, the first-run walkthrough, and a settings change that restarts the server on the same
+// Indexing, the first-run walkthrough, Ask with no model in the editor saying so above the
+// passages, the @relata participant and the agent tools registered, and a settings change that restarts the server on the same
 // store with the decisions kept; and a two-folder workspace asks both folders. Each step saves a
 // screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
@@ -586,6 +587,115 @@ try {
     await page.locator('.getting-started-media img, .getting-started-media iframe').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
     await page.waitForTimeout(1000);
     return '5 steps; "Try a search" ticked by its button';
+  });
+
+  /** Asks in a freshly opened Ask panel and returns the newest turn's locator once it is answered. */
+  async function askInPanel(question) {
+    await closeAllEditors();
+    await runCommand('Relata: Ask');
+    const frame = await webviewFrame('Ask Relata');
+    await frame.locator('textarea').fill(question);
+    await frame.locator('textarea').press('Enter');
+    const newest = () => frame.locator('.turn').last();
+    const deadline = Date.now() + 120_000;
+    while (!(await newest().innerText().catch(() => '')).includes(question) || (await newest().innerText()).includes('Retrieving')) {
+      if (Date.now() > deadline) throw new Error(`no answer to "${question}" within 120 s`);
+      await page.waitForTimeout(500);
+    }
+    return newest();
+  }
+
+  await step('Ask with relata.answers.provider "auto" and no model in the editor says so above the passages', async () => {
+    // code-server has no chat model (no Copilot), and this window configures no local model or endpoint.
+    const turn = await askInPanel('Who refurbished the GC-2 crane?');
+    const note = (await turn.locator('.model-note').innerText({ timeout: 5000 }).catch(() => '')).trim();
+    if (!/No language model is available in the editor/.test(note)) throw new Error(`the note says "${note}"`);
+    if (!/Showing the matching passages only/.test(note)) throw new Error(`the note does not say the passages are shown: "${note}"`);
+    const order = await turn.evaluate((element) => {
+      const noteAt = [...element.querySelectorAll('*')].findIndex((node) => node.classList.contains('model-note'));
+      const sourcesAt = [...element.querySelectorAll('*')].findIndex((node) => node.tagName === 'H3' && node.textContent === 'Sources used');
+      return { noteAt, sourcesAt };
+    });
+    if (order.sourcesAt < 0) throw new Error('no "Sources used": the retrieval is missing');
+    if (order.noteAt > order.sourcesAt) throw new Error('the note is below the sources');
+    const sources = await turn.locator('.source-path').count();
+    if (sources === 0) throw new Error('no source is listed');
+    return `"${note.slice(0, 90)}…" above ${sources} source(s)`;
+  });
+
+  /** Runs "Relata: Show Editor Model Status" and returns its dialog's text (the dialog is left open for the screenshot). */
+  async function editorModelStatus() {
+    await closeAllEditors();
+    await runCommand('Relata: Show Editor Model Status');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 15_000 });
+    await page.locator('.monaco-dialog-box', { hasText: 'Agent tools' }).waitFor({ timeout: 15_000 });
+    return (await dialog.innerText()).replace(/[ \t]+/g, ' ');
+  }
+
+  async function closeDialog() {
+    await page.keyboard.press('Escape');
+    await page.locator('.monaco-dialog-box').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  }
+
+  await step('The @relata chat participant and the four agent tools are registered', async () => {
+    // The tools are read back from the editor's own registry (vscode.lm.tools), not from the extension's word.
+    const text = await editorModelStatus();
+    await shot('editor-model-status');
+    await closeDialog();
+    if (!text.includes('Chat participant @relata: registered')) throw new Error(`the participant is not registered: ${text}`);
+    for (const tool of ['relata_search', 'relata_relationships', 'relata_conflicts', 'relata_item']) {
+      if (!text.includes(tool)) throw new Error(`${tool} is not among the editor's tools: ${text}`);
+    }
+    if (!/The editor has no language model/.test(text)) throw new Error(`expected no chat model in code-server: ${text}`);
+    return text.split('\n').filter((line) => /Chat participant|Agent tools/.test(line)).join(' ');
+  });
+
+  await step('With a scripted chat model in the editor, Ask is answered by it through the extension (vscode.lm)', async () => {
+    // test/e2e/scripted-model: a test-only extension offering a chat model through the proposed chatProvider API.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>E2E Test: Offer a Scripted Chat Model');
+    const offer = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Offer a Scripted Chat Model' }).first();
+    if (!(await offer.waitFor({ timeout: 10_000 }).then(() => true, () => false))) throw new Skip('the scripted-model test extension is not installed');
+    await page.keyboard.press('Enter');
+    const status = await editorModelStatus();
+    await closeDialog();
+    if (!/Scripted Model \(relata-e2e\)/.test(status)) throw new Skip(`the editor lists no scripted model (proposed API not enabled?): ${status.split('\n').find((line) => /model/.test(line))}`);
+    const turn = await askInPanel('What was the final cost of the GC-2 refurbishment?');
+    const answer = (await turn.locator('.answer').innerText({ timeout: 5000 }).catch(() => '')).trim();
+    const text = await turn.innerText();
+    if (!/^Scripted answer/.test(answer)) throw new Error(`no answer from the scripted model: ${text.slice(0, 300)}`);
+    if (!/Model: editor:Scripted Model \(relata-e2e\)/.test(text)) throw new Error(`the answer does not name the editor's model: ${text.slice(0, 300)}`);
+    if ((await turn.locator('.model-note').count()) > 0) throw new Error(`a model note with an answer: ${await turn.locator('.model-note').innerText()}`);
+    if (!text.includes('Sources used')) throw new Error('the sources are missing');
+    return `"${answer.slice(0, 80)}" · ${text.match(/Model: [^\n]+/)[0]}`;
+  });
+
+  await step('@relata in the chat view answers with the chat\'s model', async () => {
+    await closeAllEditors();
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>E2E Test: Open the Chat with a Question for the Participant');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open the Chat with a Question' }).first();
+    if (!(await row.waitFor({ timeout: 10_000 }).then(() => true, () => false))) throw new Skip('the scripted-model test extension is not installed');
+    await page.keyboard.press('Enter');
+    const chat = page.locator('.interactive-session');
+    if (!(await chat.waitFor({ timeout: 15_000 }).then(() => true, () => false))) throw new Skip('code-server shows no chat view (it has no default chat agent)');
+    const response = page.locator('.interactive-item-container.interactive-response').last();
+    const deadline = Date.now() + 60_000;
+    let text = '';
+    while (!/Sources used/.test(text)) {
+      if (Date.now() > deadline) {
+        await shot('chat-view');
+        throw new Skip(`no @relata response in the chat view within 60 s: "${(await chat.innerText()).replace(/\s+/g, ' ').slice(0, 200)}"`);
+      }
+      await page.waitForTimeout(500);
+      text = (await response.innerText().catch(() => '')).replace(/\s+/g, ' ');
+    }
+    await shot('chat-view');
+    if (!/Scripted answer/.test(text)) throw new Error(`the answer is not the chat model's: ${text.slice(0, 300)}`);
+    if (!/Uncertainty and conflicts/.test(text)) throw new Error(`no "Uncertainty and conflicts": ${text.slice(0, 300)}`);
+    return text.slice(0, 160);
   });
 
   await step('A settings change restarts the server on the same store (decisions kept)', async () => {

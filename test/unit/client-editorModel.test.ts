@@ -263,9 +263,9 @@ test('the status command says which provider, which models and what is registere
   const text = editorModelStatusText({ provider: 'auto', family: '', models: [], participantProblem: null, tools: ['relata_search', 'relata_item'] });
   assert.match(text, /Answers: "auto"/);
   assert.match(text, /The editor has no language model: Ask uses the local model file or endpoint when one is set, else it shows the passages alone/);
-  assert.match(text, /Chat participant @relata: registered\. Agent tools: relata_search, relata_item\./);
+  assert.deepEqual(text.split('\n').slice(2), ['Chat participant @relata: registered.', 'Agent tools: relata_search, relata_item.']);
   assert.match(
     editorModelStatusText({ provider: 'editor', family: 'gpt-4o', models: ['GPT-4o (copilot)'], participantProblem: 'no chat API', tools: [] }),
-    /of the family "gpt-4o": GPT-4o \(copilot\).*not registered \(no chat API\)\. Agent tools: none registered\./,
+    /of the family "gpt-4o": GPT-4o \(copilot\).*\n.*not registered \(no chat API\)\.\nAgent tools: none registered\./,
   );
 });

@@ -16,5 +16,6 @@ export async function showEditorModelStatus(participantProblem: string | null): 
   const models = await vscode.lm.selectChatModels(family ? { family } : {});
   const tools = vscode.lm.tools.filter((tool) => tool.name in AGENT_TOOLS).map((tool) => tool.name);
   const text = editorModelStatusText({ provider, family, models: models.map((model) => `${model.name} (${model.vendor})`), participantProblem, tools });
-  await vscode.window.showInformationMessage(`Relata: ${text}`);
+  // Modal, as "why in full" is: the person asked to read it, and it is too long for a toast.
+  await vscode.window.showInformationMessage('Relata: the editor\'s model, @relata and the agent tools', { modal: true, detail: text });
 }

@@ -22,6 +22,7 @@ function modelsText(status: EditorModelStatus): string {
   return `The editor has no language model${wanted}: Ask uses the local model file or endpoint when one is set, else it shows the passages alone.`;
 }
 
+/** One line each: the provider, the models, the participant, the tools. */
 export function editorModelStatusText(status: EditorModelStatus): string {
   const provider = {
     auto: 'Answers: "auto" (the editor\'s model when there is one and you allow it, else the local model or endpoint, else the passages alone).',
@@ -32,5 +33,5 @@ export function editorModelStatusText(status: EditorModelStatus): string {
   }[status.provider];
   const participant = status.participantProblem === null ? 'Chat participant @relata: registered.' : `Chat participant @relata: not registered (${status.participantProblem}).`;
   const tools = status.tools.length > 0 ? `Agent tools: ${status.tools.join(', ')}.` : 'Agent tools: none registered.';
-  return [provider, modelsText(status), participant, tools].join(' ');
+  return [provider, modelsText(status), participant, tools].join('\n');
 }
