@@ -110,8 +110,12 @@ test('the answer comes with its sources, each opening at its passage, and each a
   assert.equal(parts.filter((part) => part.kind === 'reference').length, 2);
   const text = markdownOf(parts);
   assert.match(text, /\*\*Sources used\*\*/);
-  assert.match(render(text), /reports\/inspection\.md, lines 3-5/);
-  assert.match(render(text), /invoices\/invoice-17\.md, page 2/);
+  assert.deepEqual(anchors.map((part) => part.kind === 'anchor' && part.title), ['reports/inspection.md', 'invoices/invoice-17.md'], 'the chat names an anchor by its file');
+  const shown = decoded(render(text));
+  assert.match(shown, /\*\*S1\*\* Inspection report|<strong>S1<\/strong> Inspection report/);
+  assert.match(shown, /· lines 3-5/);
+  assert.match(shown, /<strong>S2<\/strong> <b>Invoice<\/b> \[17\]\(https:\/\/evil\.example\)/, 'the hostile title is shown as written');
+  assert.match(shown, /· page 2/);
   assert.doesNotMatch(render(text), /<a |<b>|<img/, 'no document or model text became markup');
 });
 

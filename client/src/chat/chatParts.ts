@@ -84,10 +84,11 @@ function sourceParts(folder: string, result: AnswerResult): ChatPart[] {
   const parts: ChatPart[] = [markdown('\n**Sources used**\n\n')];
   for (const source of result.sources) {
     const target = { folder, path: source.path, location: source.location };
+    // The chat draws an anchor as the file's name, so the title goes before it as text.
     parts.push(
-      markdown(`- **${escapeMarkdown(source.label)}** `),
-      anchorOr(target, source.title ?? source.path),
-      markdown(` · ${escapeMarkdown(`${source.path}, ${describeLocation(source.location)}`)}${source.also?.length ? ` · ${escapeMarkdown(describeAlso(source.also))}` : ''}\n`),
+      markdown(`- **${escapeMarkdown(source.label)}** ${source.title ? `${escapeMarkdown(source.title)} ` : ''}`),
+      anchorOr(target, source.path),
+      markdown(` · ${escapeMarkdown(describeLocation(source.location))}${source.also?.length ? ` · ${escapeMarkdown(describeAlso(source.also))}` : ''}\n`),
       quote(source.passage),
     );
   }
@@ -174,9 +175,9 @@ export function searchParts(folders: readonly FolderSearch[]): ChatPart[] {
         ...(result.expanded_via ? [`strength ${figure(result.expanded_via.score)} of the ${result.expanded_via.status} relationship that reached it (not a probability)`] : []),
       ];
       parts.push(
-        markdown(`${index + 1}. `),
-        anchorOr({ folder: folder.folder, path: result.path, location }, result.title ?? result.path),
-        markdown(` · ${escapeMarkdown([result.path, ...(location ? [describeLocation(location)] : [])].join(', '))}\n   ${numbers.join(' · ')}\n`),
+        markdown(`${index + 1}. ${result.title ? `${escapeMarkdown(result.title)} ` : ''}`),
+        anchorOr({ folder: folder.folder, path: result.path, location }, result.path),
+        markdown(`${location ? ` · ${escapeMarkdown(describeLocation(location))}` : ''}\n   ${numbers.join(' · ')}\n`),
       );
       if (result.why_matched.length > 0) parts.push(markdown(`   Why it matched: ${escapeMarkdown(result.why_matched.join('; '))}\n`));
       if (result.passage) parts.push(quote(result.passage.text));
@@ -194,8 +195,8 @@ export function relationshipParts(related: RelatedResult | null, activePath: str
   related.relationships.forEach((relationship, index) => {
     const { phrase, other } = readFrom(related.item, relationship);
     parts.push(
-      markdown(`${index + 1}. ${escapeMarkdown(phrase)} `),
-      anchorOr({ folder: related.folder, path: other.path, location: null }, other.title ?? other.path),
+      markdown(`${index + 1}. ${escapeMarkdown(phrase)} ${other.title ? `${escapeMarkdown(other.title)} ` : ''}`),
+      anchorOr({ folder: related.folder, path: other.path, location: null }, other.path),
       markdown(` · strength ${figure(relationship.score)} (not a probability) · ${describeReview(relationship.status)}\n`),
     );
     for (const conflict of related.conflicts?.[relationship.id] ?? []) {
@@ -244,8 +245,8 @@ export function conflictParts(folders: readonly KnowledgeToolAnswer[]): ChatPart
       parts.push(markdown(`${index + 1}. ${escapeMarkdown(row.detail)} (${escapeMarkdown(row.relationship.status)}, strength ${figure(row.relationship.strength.value)}, not a probability)\n`));
       for (const side of row.sides) {
         parts.push(
-          markdown('   - '),
-          anchorOr({ folder: answer.folder, path: side.path, location: null }, side.title ?? side.path),
+          markdown(`   - ${side.title ? `${escapeMarkdown(side.title)} ` : ''}`),
+          anchorOr({ folder: answer.folder, path: side.path, location: null }, side.path),
           markdown(` says ${escapeMarkdown(String(side.figure))}: “${escapeMarkdown(shortened(side.sentence.untrusted_document_text))}”\n`),
         );
       }
