@@ -31,6 +31,7 @@ cat > "$work/user/User/settings.json" <<JSON
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false,
   "chat.commandCenter.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "editor.hover.delay": 300
 }
 JSON

@@ -6,7 +6,8 @@
 // matched, a weak match says so, Ask quotes the answering sentences highlighted and keeps its
 // conversation; the graph opens on the current file; the Ctrl+K K chord, Pause / Resume
 // Indexing, the first-run walkthrough, Ask with no model in the editor saying so above the
-// passages, the @relata participant and the agent tools registered, and a settings change that restarts the server on the same
+// passages, the @relata participant and the agent tools registered, a scripted chat model
+// (scripted-model/, a test-only extension) answering Ask and @relata in the chat view, and a settings change that restarts the server on the same
 // store with the decisions kept; and a two-folder workspace asks both folders. Each step saves a
 // screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
@@ -672,30 +673,65 @@ try {
     return `"${answer.slice(0, 80)}" · ${text.match(/Model: [^\n]+/)[0]}`;
   });
 
-  await step('@relata in the chat view answers with the chat\'s model', async () => {
-    await closeAllEditors();
+  /** Runs a command of the scripted-model test extension; false when it is not installed. */
+  async function testCommand(title) {
+    await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>E2E Test: Open the Chat with a Question for the Participant');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open the Chat with a Question' }).first();
-    if (!(await row.waitFor({ timeout: 10_000 }).then(() => true, () => false))) throw new Skip('the scripted-model test extension is not installed');
+    await page.locator('.quick-input-widget input').fill(`>E2E Test: ${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    if (!(await row.waitFor({ timeout: 10_000 }).then(() => true, () => false))) return false;
     await page.keyboard.press('Enter');
+    return true;
+  }
+
+  const chatResponses = page.locator('.interactive-item-container.interactive-response');
+
+  /** The chat response after the `before`th once it contains `pattern`. */
+  async function chatResponse(before, pattern, name) {
     const chat = page.locator('.interactive-session');
-    if (!(await chat.waitFor({ timeout: 15_000 }).then(() => true, () => false))) throw new Skip('code-server shows no chat view (it has no default chat agent)');
-    const response = page.locator('.interactive-item-container.interactive-response').last();
+    if (!(await chat.waitFor({ timeout: 15_000 }).then(() => true, () => false))) throw new Skip('code-server shows no chat view');
+    const response = chatResponses.nth(before);
     const deadline = Date.now() + 60_000;
-    let text = '';
-    while (!/Sources used/.test(text)) {
+    for (;;) {
+      const text = (await response.innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ');
+      if (pattern.test(text)) return { response, text };
       if (Date.now() > deadline) {
-        await shot('chat-view');
-        throw new Skip(`no @relata response in the chat view within 60 s: "${(await chat.innerText()).replace(/\s+/g, ' ').slice(0, 200)}"`);
+        await shot(name);
+        throw new Error(`no @relata response matching ${pattern} within 60 s: "${(await chat.innerText()).replace(/\s+/g, ' ').slice(-300)}"`);
       }
       await page.waitForTimeout(500);
-      text = (await response.innerText().catch(() => '')).replace(/\s+/g, ' ');
     }
-    await shot('chat-view');
+  }
+
+  await step('@relata in the chat view answers with the chat\'s model, its sources and Uncertainty and conflicts', async () => {
+    // The test extension also registers a default chat participant (proposed defaultChatParticipant API): that is what makes code-server show its chat view.
+    await closeAllEditors();
+    const before = await chatResponses.count();
+    if (!(await testCommand('Open the Chat with a Question for the Participant'))) throw new Skip('the scripted-model test extension is not installed');
+    const { response, text } = await chatResponse(before, /Uncertainty and conflicts/, 'chat-answer');
+    await response.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shot('chat-answer');
     if (!/Scripted answer/.test(text)) throw new Error(`the answer is not the chat model's: ${text.slice(0, 300)}`);
-    if (!/Uncertainty and conflicts/.test(text)) throw new Error(`no "Uncertainty and conflicts": ${text.slice(0, 300)}`);
-    return text.slice(0, 160);
+    if (!/Sources used/.test(text)) throw new Error(`no "Sources used": ${text.slice(0, 300)}`);
+    const anchors = await response.locator('.chat-inline-anchor-widget, a[data-href]').count();
+    if (anchors === 0) throw new Error('no source opens at its passage (no anchor in the response)');
+    for (const button of ['Show the relationship', 'Open both sources']) {
+      if ((await response.getByRole('button', { name: button }).count()) === 0) throw new Error(`no "${button}" button`);
+    }
+    return `${text.slice(text.indexOf('Scripted answer'), text.indexOf('Scripted answer') + 80)}…; ${anchors} source anchors; buttons "Show the relationship", "Open both sources"`;
+  });
+
+  await step('@relata /conflicts lists the contradiction; its button opens the relationship panel, where a person decides', async () => {
+    const before = await chatResponses.count();
+    if (!(await testCommand('Open the Chat with the Participant\'s Conflicts Command'))) throw new Skip('the scripted-model test extension is not installed');
+    const { response, text } = await chatResponse(before, /says .*(42,?000|51,?500)/, 'chat-conflicts');
+    if (!/42,?000/.test(text) || !/51,?500/.test(text)) throw new Error(`both figures are not shown: ${text.slice(0, 300)}`);
+    await shot('chat-conflicts');
+    await response.getByRole('button', { name: 'Show the relationship' }).first().click();
+    const frame = await webviewFrame('Signals');
+    const panel = await webviewText(frame);
+    if (!panel.includes('claim_contradiction')) throw new Error('the relationship panel that opened is not the contradiction\'s');
+    return 'both figures with their sentences; "Show the relationship" opened the contradiction\'s panel, where its decision controls are';
   });
 
   await step('A settings change restarts the server on the same store (decisions kept)', async () => {

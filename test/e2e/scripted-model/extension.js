@@ -16,6 +16,10 @@ function scriptedReply(messages) {
 exports.activate = (context) => {
   let offered = null;
   context.subscriptions.push(
+    // The chat view's default participant (a stand-in for Copilot's): only there so the view exists.
+    vscode.chat.createChatParticipant('relataE2e.default', (_request, _context, stream) => {
+      stream.markdown('Test only: ask `@relata`.');
+    }),
     vscode.commands.registerCommand('relataE2e.offerScriptedModel', () => {
       offered ??= vscode.lm.registerChatModelProvider(
         'scripted',
@@ -31,7 +35,7 @@ exports.activate = (context) => {
             return Math.ceil((typeof value === 'string' ? value : text(value)).length / 4);
           },
         },
-        { vendor: 'relata-e2e', name: 'Scripted Model', family: 'scripted', version: '1', maxInputTokens: 100_000, maxOutputTokens: 4_000, isUserSelectable: true },
+        { vendor: 'relata-e2e', name: 'Scripted Model', family: 'scripted', version: '1', maxInputTokens: 100_000, maxOutputTokens: 4_000, isUserSelectable: true, isDefault: true },
       );
       context.subscriptions.push(offered);
     }),
@@ -39,5 +43,6 @@ exports.activate = (context) => {
     vscode.commands.registerCommand('relataE2e.chatWithParticipant', () =>
       vscode.commands.executeCommand('workbench.action.chat.open', { query: '@relata What was the final cost of the GC-2 refurbishment?' }),
     ),
+    vscode.commands.registerCommand('relataE2e.chatConflicts', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@relata /conflicts' })),
   );
 };
