@@ -16,6 +16,7 @@ import type {
   ItemDetailView,
   ItemRef,
   ItemView,
+  MetadataView,
   RelationshipStatus,
   RelationshipView,
   SearchPath,
@@ -284,6 +285,8 @@ export interface RelatedResult {
   mentions: EntityMentions[];
   /** The disagreeing figures of each contradiction among `relationships`, by relationship id: the hover shows both. */
   conflicts?: Record<string, ConflictDetail[]>;
+  /** What the document says about itself (front matter, document properties), when its relationships were asked for. */
+  metadata?: MetadataView[];
 }
 
 /** For the hover: the item's relationships and the entities under the cursor. Null outside any item. */

@@ -30,7 +30,9 @@ export type ItemFlag =
   /** Only part of the file was read (e.g. the first pages of a very long PDF); `relata item` says how much. */
   | 'truncated'
   /** Extraction found more than the per-item caps keep (key phrases, claims, entity mentions; server/src/extract/caps.ts): a bounded, representative set is stored. */
-  | 'extraction_capped';
+  | 'extraction_capped'
+  /** Some of the metadata the file gives itself (front matter, document properties) was not read: too large, nested, malformed or over the caps; `relata item` says what. */
+  | 'metadata_left_out';
 
 export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed' | 'extract' | 'discover';
 export type JobStatus = 'queued' | 'leased' | 'done' | 'failed';
@@ -137,6 +139,16 @@ export interface HiddenTextView {
   instructions: string[];
 }
 
+/** A value the document gives itself in its front matter or document properties. */
+export interface MetadataView {
+  /** The key as the document spelled it, e.g. "project", "Keywords". */
+  label: string;
+  /** The value as written. */
+  text: string;
+  /** Whether another item giving the same value is evidence of a relationship (shared_metadata): true for subject keys (project, tags, client…), false for author, dates and layout. */
+  compared: boolean;
+}
+
 export interface ItemDetailView extends ItemView {
   versions: ItemVersionView[];
   chunks: ChunkView[];
@@ -146,6 +158,8 @@ export interface ItemDetailView extends ItemView {
   entities: EntityView[];
   claims: ClaimView[];
   concepts: ConceptView[];
+  /** What the document says about itself (front matter, document properties), in its order. */
+  metadata: MetadataView[];
   /** The path asked about, when it is a byte-identical copy of this item: a copy's every view shows its original. */
   identicalCopy?: string;
 }

@@ -1,13 +1,14 @@
 // The hover's Markdown. Over a name Relata knows (an entity it found in the item), the other
 // items that mention it; over the document's first line, the item's relationships (type,
 // strength, whether a person reviewed them, and for a contradiction the two figures; a
-// document's copies and drafts share one line, "also: …"). Anywhere else, nothing: the hover is
+// document's copies and drafts share one line, "also: …") and the metadata it gives itself. Anywhere else, nothing: the hover is
 // not shown over every word. Everything that comes from a document (titles, paths, entity names,
 // figures) is escaped, so a title cannot inject links, HTML or formatting into the hover. Pure,
 // so tested without VS Code.
 
 import { describeAlso } from '../../shared/alsoText.ts';
 import { describeChangeSinceDecision, type DateText } from '../../shared/decisionChange.ts';
+import { describeMetadata } from '../../shared/metadataText.ts';
 import type { ConflictDetail, RelatedResult } from '../../shared/protocol.ts';
 import type { ItemRef, RelationshipStatus, RelationshipView } from '../../shared/types.ts';
 
@@ -95,6 +96,9 @@ export function hoverMarkdown(related: RelatedResult, options: HoverOptions): st
         ),
       ].join('\n'),
     );
+  }
+  if (options.firstLine && related.metadata && related.metadata.length > 0) {
+    sections.push(`**Metadata:** ${escapeMarkdown(describeMetadata(related.metadata))}`);
   }
   if (options.firstLine && related.identicalCopy) {
     const original = commandLink(related.item.path, 'relata.openItem', { folder: related.folder, path: related.item.path });

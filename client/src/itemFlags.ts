@@ -11,6 +11,7 @@ export const FLAG_WORDS: Record<ItemFlag, string> = {
   hidden_instructions: 'hidden text addressed to an AI assistant: Ask warns when this file is a source',
   truncated: 'only partly read (e.g. the first pages of a very long PDF)',
   extraction_capped: 'more facts than are kept: a representative set is stored',
+  metadata_left_out: 'some of its front matter or document properties not read (too large, nested or too many values)',
 };
 
 /** The flags in words, joined for one line; empty when there are none. */

@@ -152,4 +152,44 @@ forEachBackend((backend) => {
     assert.deepEqual((await store.discoveryFacts([diary.itemId], null, 3)).get(diary.itemId)!.vectors, [], 'no model, no vectors');
     assert.equal((await store.discoveryFacts([], MODEL_A.id, 3)).size, 0);
   });
+
+  backend.test('metadata: each item\'s own, counted by value up to a cap from the index, and found by value among live items', async (t) => {
+    const { store } = await backend.open(t);
+    const front = (lines: string) => `---\n${lines}\n---\n\n# Note\n\nA short note about the crane.\n`;
+    const a = await indexDocument(store, 'a.md', front('project: GC-2\ntags: [Cranes, Safety]\nauthor: Tom'));
+    const b = await indexDocument(store, 'b.md', front('Project: gc-2\nkeywords: safety; audits'));
+    const c = await indexDocument(store, 'c.md', front('project: GC-2'));
+    const plain = await indexDocument(store, 'plain.md', '# Plain\n\nNo front matter here.\n');
+
+    assert.deepEqual(await store.listMetadata(a.itemId), [
+      { key: 'project', value: 'gc-2', label: 'project', text: 'GC-2' },
+      { key: 'tags', value: 'cranes', label: 'tags', text: 'Cranes' },
+      { key: 'tags', value: 'safety', label: 'tags', text: 'Safety' },
+      { key: 'author', value: 'tom', label: 'author', text: 'Tom' },
+    ]);
+    assert.deepEqual(await store.listMetadata(plain.itemId), []);
+
+    const gc2 = { key: 'project', value: 'gc-2' };
+    const safety = { key: 'tags', value: 'safety' };
+    const counts = await store.metadataItemCounts([gc2, safety, { key: 'client', value: 'nobody' }], 10);
+    assert.deepEqual(Object.fromEntries(counts), { 'project:gc-2': 3, 'tags:safety': 2 }, 'a value nobody gives is not counted');
+    assert.equal((await store.metadataItemCounts([gc2], 2)).get('project:gc-2'), 2, 'the count stops at the cap');
+
+    assert.deepEqual(new Set(await store.itemsWithMetadata(gc2, a.itemId, 10)), new Set([b.itemId, c.itemId]));
+    assert.equal((await store.itemsWithMetadata(gc2, a.itemId, 1)).length, 1);
+    assert.deepEqual(await store.itemsWithMetadata(safety, a.itemId, 10), [b.itemId]);
+
+    const facts = await store.discoveryFacts([a.itemId, b.itemId, plain.itemId], null, 3);
+    assert.deepEqual(facts.get(b.itemId)!.metadata.map((entry) => `${entry.key}:${entry.value}`), ['project:gc-2', 'tags:safety', 'tags:audits']);
+    assert.deepEqual(facts.get(plain.itemId)!.metadata, []);
+
+    await store.tombstone('c.md');
+    assert.deepEqual(await store.listMetadata(c.itemId), [], 'a deleted item gives no metadata');
+    assert.equal((await store.metadataItemCounts([gc2], 10)).get('project:gc-2'), 2);
+    assert.deepEqual(await store.itemsWithMetadata(gc2, a.itemId, 10), [b.itemId]);
+
+    await indexDocument(store, 'b.md', front('project: GC-3'));
+    assert.deepEqual(await store.itemsWithMetadata(gc2, a.itemId, 10), [], 'new bytes replace the old metadata');
+    assert.deepEqual((await store.listMetadata(b.itemId)).map((entry) => entry.text), ['GC-3']);
+  });
 });

@@ -33,6 +33,7 @@ async function everyKind(store: WorkspaceStore): Promise<void> {
   const memo = await indexDocument(store, 'memo.md', BUDGET_MEMO);
   await indexDocument(store, 'memo.md', `${BUDGET_MEMO}\nAmended in April.\n`);
   const handbookDocument = await indexDocument(store, 'handbook.md', CRANE_HANDBOOK);
+  await indexDocument(store, 'brief.md', '---\nproject: GC-2\ntags: cranes; safety\nauthor: Ana\n---\n\n# Brief\n\nA brief for the crew.\n');
   await ingest(store, 'copy of report.md', REPORT);
   const gone = await indexDocument(store, 'menu.md', CANTEEN_MENU);
   await store.tombstone('menu.md');
@@ -87,6 +88,12 @@ forEachBackend((backend) => {
     assert.deepEqual(await restored.listAliases(), await original.listAliases());
     assert.deepEqual(await restored.entitySummaries(), await original.entitySummaries());
     assert.deepEqual(await restored.modelUsage(), await original.modelUsage());
+    // Metadata travels in the parsed document and is indexed again by the import.
+    const brief = (await original.getItemByPath('brief.md'))!;
+    const metadata = await original.listMetadata(brief.id);
+    assert.equal(metadata.length, 4);
+    assert.deepEqual(await restored.listMetadata(brief.id), metadata);
+    assert.deepEqual(await restored.metadataItemCounts(metadata, 10), await original.metadataItemCounts(metadata, 10));
     assert.equal(await restored.getMeta('folder_root'), '/home/ana/contracts');
   });
 

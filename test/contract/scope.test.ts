@@ -12,11 +12,12 @@ import { BUDGET_MEMO, CRANE_HANDBOOK, embedDocument, extractDocument, indexDocum
 
 const BASIS = 'discover@1|entities@1+claims@1+concepts@2|model-a';
 
-/** A workspace with something of every kind: items, passages, vectors, extraction, a relationship, an alias, jobs, metadata. */
+/** A workspace with something of every kind: items, passages, vectors, extraction, a relationship, an alias, jobs, settings, an item's own metadata. */
 async function seed(store: WorkspaceStore) {
   const report = await indexDocument(store, 'report.md', REPORT);
   const memo = await indexDocument(store, 'memo.md', BUDGET_MEMO);
   const handbookDocument = await indexDocument(store, 'handbook.md', CRANE_HANDBOOK);
+  const brief = await indexDocument(store, 'brief.md', '---\nproject: GC-2\n---\n\n# Brief\n\nA brief for the crew.\n');
   for (const document of [report, memo]) await extractDocument(store, document);
   await embedDocument(store, report, MODEL_A, [unit(1, 0, 0, 0)]);
   await embedDocument(store, memo, MODEL_A, [unit(0, 1, 0, 0)]);
@@ -33,15 +34,15 @@ async function seed(store: WorkspaceStore) {
   await store.recordDiscovery(report.itemId, report.contentHash, BASIS);
   await store.enqueue('ingest', 'secret.md');
   await store.setMeta('embedding.model', MODEL_A.id);
-  return { report, memo, handbookDocument, relationshipId: relationship.id, aliasId: alias!.id };
+  return { report, memo, handbookDocument, brief, relationshipId: relationship.id, aliasId: alias!.id };
 }
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
 
 /** Every read of the contract, from the other store, finds nothing of what `seeded` holds. */
 async function assertSeesNothing(other: WorkspaceStore, seeded: Seeded): Promise<void> {
-  const { report, memo, handbookDocument } = seeded;
-  const itemIds = [report.itemId, memo.itemId, handbookDocument.itemId];
+  const { report, memo, handbookDocument, brief } = seeded;
+  const itemIds = [report.itemId, memo.itemId, handbookDocument.itemId, brief.itemId];
   const chunkIds = [...report.chunks, ...memo.chunks, ...handbookDocument.chunks].map((chunk) => chunk.id);
 
   // Items and their texts.
@@ -89,7 +90,12 @@ async function assertSeesNothing(other: WorkspaceStore, seeded: Seeded): Promise
   assert.deepEqual(await other.itemsMentioning('person:carla mendes', '', 10), []);
   assert.deepEqual(await other.itemsWithClaimsOn('money', 'cost', 'EUR', '', 10), []);
   const facts = await other.discoveryFacts(itemIds, MODEL_A.id, 10);
-  for (const id of itemIds) assert.deepEqual(facts.get(id) ?? { entities: [], claims: [], phrases: [], vectors: [] }, { entities: [], claims: [], phrases: [], vectors: [] });
+  const none = { entities: [], claims: [], phrases: [], vectors: [], metadata: [] };
+  for (const id of itemIds) assert.deepEqual(facts.get(id) ?? none, none);
+  const gc2 = { key: 'project', value: 'gc-2' };
+  assert.deepEqual(await other.listMetadata(brief.itemId), []);
+  assert.equal((await other.metadataItemCounts([gc2], 10)).size, 0);
+  assert.deepEqual(await other.itemsWithMetadata(gc2, '', 10), []);
 
   // Relationships and aliases.
   assert.deepEqual(await other.listRelationships(), []);
@@ -136,6 +142,7 @@ async function assertCannotTouch(other: WorkspaceStore, owner: WorkspaceStore, s
   assert.equal((await owner.getRelationship(seeded.relationshipId))!.status, 'pending');
   assert.equal((await owner.listAliases())[0]!.status, 'confirmed');
   assert.ok(!(await owner.itemsNeedingDiscovery(BASIS)).includes(report.itemId), 'its discovery record stands');
+  assert.deepEqual(await owner.itemsWithMetadata({ key: 'project', value: 'gc-2' }, '', 10), [seeded.brief.itemId]);
 }
 
 forEachBackend((backend) => {
@@ -175,8 +182,9 @@ forEachBackend((backend) => {
     const { store: alice } = await site.open({ workspace: 'alice' });
     const seeded = await seed(alice);
     await site.open({ workspace: 'bob' });
-    assert.equal((await alice.listItems()).length, 3);
-    assert.equal(await alice.countChunks(), seeded.report.chunks.length + seeded.memo.chunks.length + seeded.handbookDocument.chunks.length);
+    assert.equal((await alice.listItems()).length, 4);
+    assert.equal(await alice.countChunks(), [seeded.report, seeded.memo, seeded.handbookDocument, seeded.brief].reduce((total, document) => total + document.chunks.length, 0));
+    assert.equal((await alice.listMetadata(seeded.brief.itemId)).length, 1);
     assert.equal((await alice.searchVectors(MODEL_A.id, unit(1, 0, 0, 0), 10)).length, 5);
     assert.equal((await alice.listRelationships()).length, 1);
     assert.equal((await alice.listJobs()).some((job) => job.subject === 'secret.md'), true);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RelationshipView } from '../../shared/types.ts';
 import type { Classification, ClassifierInput, RelationshipClassifier } from '../../server/src/discover/classifier.ts';
+import { DISCOVER_VERSION } from '../../server/src/discover/discoverItem.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { decide, listRelationshipViews } from '../../server/src/engine/relationships.ts';
 import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
@@ -86,7 +87,7 @@ describe('discovery on docs/demo', { timeout: 10 * 60_000 }, () => {
     for (const view of views) {
       assert.equal(view.score_version, 'relationship-score-v1');
       assert.ok(view.score >= DEFAULT_THRESHOLDS.storeScore);
-      assert.equal(view.produced_by, 'discover@1');
+      assert.equal(view.produced_by, DISCOVER_VERSION);
       for (const signal of view.signals) assert.ok(signal.detail.length > 10 && signal.weight !== 0);
     }
   });

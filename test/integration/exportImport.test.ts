@@ -152,6 +152,8 @@ test('the folder exercises every kind of record, and every state the round trip 
     assert.ok(decided.some((r) => r.status === 'rejected' && r.note), 'a rejected relationship with a note');
     assert.ok((await store.listAliases('confirmed')).length > 0 && (await store.listAliases('rejected')).length > 0, 'decided aliases');
     assert.ok((await store.modelUsage())[0]!.vectors > 0, 'vectors of the default model');
+    const report = (await store.getItemByPath('maintenance/gantry-crane-gc2-refurbishment-report.md'))!;
+    assert.ok((await store.listMetadata(report.id)).length > 0, 'an item giving itself metadata (front matter)');
   } finally {
     await store.close();
   }
@@ -220,6 +222,7 @@ test('the restored store answers listings, histories, aliases, vector look-ups a
     await same(`entities of ${item.path}`, (store) => store.listEntities(item.id));
     await same(`claims of ${item.path}`, (store) => store.listClaims(item.id));
     await same(`phrases of ${item.path}`, (store) => store.listPhrases(item.id));
+    await same(`metadata of ${item.path}`, (store) => store.listMetadata(item.id));
   }
   await same('relationships', (store) => store.listRelationships());
   for (const relationship of await source.store.listRelationships()) {

@@ -64,9 +64,10 @@ export function pdfText(text: string, y: number, state = '', size = 12): string 
 
 /**
  * A PDF with one page per content stream. `repeat` pages share the last stream, so a PDF of
- * thousands of pages stays small.
+ * thousands of pages stays small. `info` is its document information dictionary (Title,
+ * Subject, Keywords…), when given.
  */
-export function makePdf(pages: string[], repeat = 0): Uint8Array {
+export function makePdf(pages: string[], repeat = 0, info: Record<string, string> = {}): Uint8Array {
   const streams = pages.map((content) => `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
   const pageCount = pages.length + repeat;
   const firstStream = 4;
@@ -82,6 +83,9 @@ export function makePdf(pages: string[], repeat = 0): Uint8Array {
     kids.push(`${firstPage + i} 0 R`);
   }
   objects[2] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pageCount} >>`;
+  const entries = Object.entries(info);
+  const infoId = entries.length > 0 ? objects.length : null;
+  if (infoId !== null) objects[infoId] = `<< ${entries.map(([key, value]) => `/${key} ${pdfString(value)}`).join(' ')} >>`;
   const chunks = ['%PDF-1.4\n'];
   let offset = chunks[0]!.length;
   const offsets: number[] = [];
@@ -97,7 +101,7 @@ export function makePdf(pages: string[], repeat = 0): Uint8Array {
     '0000000000 65535 f ',
     ...offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n `),
     'trailer',
-    `<< /Size ${objects.length} /Root 1 0 R >>`,
+    `<< /Size ${objects.length} /Root 1 0 R${infoId === null ? '' : ` /Info ${infoId} 0 R`} >>`,
     'startxref',
     String(offset),
     '%%EOF',

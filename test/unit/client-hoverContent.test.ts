@@ -147,3 +147,17 @@ test('a relationship standing for the same one with the other item\u2019s copies
   assert.equal(markdown.split('\n').filter((line) => line.startsWith('- ')).length, 1);
   assert.match(markdown, /\(also: drafts\/q2\\_v2\\\.md, near\\-duplicate, similarity 0\\\.97\) · \[why\?\]/);
 });
+
+test('on the first line the item\'s own metadata is shown, compared values first, escaped; elsewhere it is not', () => {
+  const metadata = [
+    { label: 'project', text: 'GC-2', compared: true },
+    { label: 'tags', text: 'cranes', compared: true },
+    { label: 'tags', text: '[safety](http://x)', compared: true },
+    { label: 'author', text: 'Tom', compared: false },
+  ];
+  const markdown = hoverMarkdown(related({ metadata }), FIRST)!;
+  assert.equal(markdown, `**Metadata:** ${escapeMarkdown('project: GC-2; tags: cranes, [safety](http://x) · not compared: author: Tom')}`);
+  assert.doesNotMatch(markdown, /\]\(http/, 'a value cannot make a link');
+  assert.equal(hoverMarkdown(related({ metadata }), { firstLine: false }), null);
+  assert.equal(hoverMarkdown(related({ metadata: [] }), FIRST), null);
+});

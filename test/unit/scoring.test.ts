@@ -12,6 +12,7 @@ import {
   DEFAULT_THRESHOLDS,
   frequencyDiscount,
   inferType,
+  metadataSignal,
   modelSignal,
   rebasedSimilarity,
   SCORE_VERSION,
@@ -90,6 +91,29 @@ test('an entity in most documents is discounted by 1 / (1 + ln frequency)', () =
   const common = sharedEntitySignal('Example Ltd', 'organisation', 90);
   assert.ok(common.strength < 0.2, `an entity in 90 items is heavily discounted (${common.strength})`);
   assert.match(common.detail, /appears in 90 items/);
+});
+
+test('shared_metadata: weight 0.08, discounted by how many items give the value, repeats diminishing', () => {
+  const project = metadataSignal('project', 'GC-2', 2);
+  assert.deepEqual([project.type, project.value, project.strength, project.weight], ['shared_metadata', 'project: GC-2', 1, 0.08]);
+  assert.match(project.detail, /project: GC-2/, 'the detail names the key and the value');
+  assert.equal(scoreSignals([project]).score, 0.08, 'a value only this pair gives: 1 × 0.08');
+
+  // Given by 5 items: strength 1 / (1 + ln 4) = 0.4191, contribution 0.0335.
+  const tag = metadataSignal('tags', 'safety', 5);
+  assert.equal(tag.strength, 0.4191);
+  assert.match(tag.detail, /5 items give it, so it counts for less/);
+  assert.match(metadataSignal('tags', 'safety', 1000, true).detail, /At least 1000 items/);
+
+  // Three shared values: 0.08 × 1 + 0.08 × 1 × 0.5 + 0.08 × 0.4191 × 0.25 = 0.08 + 0.04 + 0.0084 = 0.1284.
+  const three = scoreSignals([tag, project, metadataSignal('client', 'Larkspur', 2)]);
+  assert.equal(three.score, 0.1284);
+  assert.deepEqual(three.contributions.map((c) => c.factor), [0.25, 1, 0.5], 'the weakest counts a quarter, whatever the order found');
+
+  // Metadata alone never reaches the storage threshold: six shared values at full strength give 0.14.
+  const six = Array.from({ length: 6 }, (_, n) => metadataSignal('tags', `tag ${n}`, 2));
+  assert.equal(scoreSignals(six).score, 0.14);
+  assert.ok(scoreSignals(six).score < DEFAULT_THRESHOLDS.minScore);
 });
 
 test('concepts start at half strength', () => {

@@ -165,7 +165,7 @@ test('every statement the store prepares in a real run is scoped on every side',
   }
   assert.deepEqual(unscoped, []);
   const own = workspaceIndexNames('alice');
-  for (const table of ['items', 'item_versions', 'item_texts', 'chunks', 'entities', 'claims', 'item_phrases', 'item_extractions', 'relationships', 'relationship_events', 'item_discoveries', 'jobs', 'meta', 'embedding_models', 'vectors', 'vec_f32_4', 'vector_removals', 'vector_indexes', 'entity_aliases', own.items, own.chunks]) {
+  for (const table of ['items', 'item_versions', 'item_texts', 'chunks', 'entities', 'claims', 'item_phrases', 'item_extractions', 'relationships', 'relationship_events', 'item_discoveries', 'item_metadata', 'jobs', 'meta', 'embedding_models', 'vectors', 'vec_f32_4', 'vector_removals', 'vector_indexes', 'entity_aliases', own.items, own.chunks]) {
     assert.ok(touched.has(table), `the run exercised statements on ${table}`);
   }
   assert.ok(prepared.size > 100, `${prepared.size} statements checked`);

@@ -1,14 +1,16 @@
 // Which items are worth weighing against one item: its windows' nearest neighbours, items
 // sharing a name (rarest names first) or a confirmed alias of one, items stating a figure about the same attribute,
-// byte-identical items, and the items it is already related to. Never all pairs: every source
-// is an index look-up with a cap (limits.ts).
+// items giving the same subject metadata value (rarest first), byte-identical items, and the
+// items it is already related to. Never all pairs: every source is an index look-up with a cap
+// (limits.ts).
 
 import type { StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { CandidateLimits } from './limits.ts';
+import { metadataValueKey, type MetadataValue } from '../parse/metadata.ts';
 import { spreadOver } from './evidence.ts';
-import type { ItemProfile } from './profile.ts';
+import { subjectMetadata, type ItemProfile } from './profile.ts';
 
-export type CandidateSource = 'vector' | 'entity' | 'alias' | 'claim' | 'content_hash' | 'existing';
+export type CandidateSource = 'vector' | 'entity' | 'alias' | 'claim' | 'metadata' | 'content_hash' | 'existing';
 
 export async function gatherCandidates(
   store: WorkspaceStore,
@@ -16,6 +18,8 @@ export async function gatherCandidates(
   modelId: string | null,
   limits: CandidateLimits,
   entityItems: Map<string, number>,
+  /** Items giving themselves each of the item's metadata values (metadataValueKey). */
+  metadataItems: Map<string, number>,
   /** The item's existing relationships, by the other item's id. */
   related: Map<string, unknown>,
   /** Confirmed aliases of the item's names. */
@@ -55,6 +59,10 @@ export async function gatherCandidates(
     }
   }
 
+  for (const value of rarestMetadata(subject, metadataItems, limits.metadataValues)) {
+    for (const other of await store.itemsWithMetadata(value, id, limits.itemsPerMetadataValue)) add(other, 'metadata');
+  }
+
   for (const other of [...related.keys()].slice(0, limits.existingRelationships)) add(other, 'existing');
   return candidates;
 }
@@ -65,5 +73,14 @@ function rarestKeys(entities: readonly StoredEntity[], itemsMentioning: Map<stri
   return keys
     .filter((key) => (itemsMentioning.get(key) ?? 0) > 1)
     .sort((a, b) => itemsMentioning.get(a)! - itemsMentioning.get(b)! || a.localeCompare(b))
+    .slice(0, limit);
+}
+
+/** The item's subject metadata values some other item also gives, rarest first. */
+function rarestMetadata(subject: ItemProfile, itemsSharing: Map<string, number>, limit: number): MetadataValue[] {
+  const count = (value: MetadataValue): number => itemsSharing.get(metadataValueKey(value)) ?? 0;
+  return subjectMetadata(subject)
+    .filter((value) => count(value) > 1)
+    .sort((a, b) => count(a) - count(b) || metadataValueKey(a).localeCompare(metadataValueKey(b)))
     .slice(0, limit);
 }

@@ -18,10 +18,10 @@ import { reviewAgainstDecision } from './decisionReview.ts';
 import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
 import { pairEvidence, type Frequencies } from './evidence.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
-import { loadProfiles, type ItemProfile } from './profile.ts';
+import { loadProfiles, subjectMetadata, type ItemProfile } from './profile.ts';
 
 /** Recorded on every proposal as what produced it; bump when candidate or evidence rules change. */
-export const DISCOVER_VERSION = 'discover@1';
+export const DISCOVER_VERSION = 'discover@2';
 
 export interface DiscoverOptions {
   /** The embedding model whose vectors give neighbours and similarity; null when embedding is off. */
@@ -51,6 +51,8 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     entityItems: await store.entityItemCounts(nameKeys(subject!), limits.frequencyCap),
     // Shared phrases are among the subject's own, so their frequencies are read once per item.
     phraseItems: await store.phraseItemCounts(subject!.phrases.map((phrase) => phrase.key), limits.frequencyCap),
+    // Shared values are among the subject's own too.
+    metadataItems: await store.metadataItemCounts(subjectMetadata(subject!), limits.frequencyCap),
     cap: limits.frequencyCap,
   };
   const related = new Map<string, RelationshipRecord>();
@@ -58,7 +60,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     related.set(relationship.fromItemId === itemId ? relationship.toItemId : relationship.fromItemId, relationship);
   }
   const aliases = await store.confirmedAliases(nameKeys(subject!));
-  const candidates = await gatherCandidates(store, subject!, options.modelId, limits, frequencies.entityItems, related, aliases);
+  const candidates = await gatherCandidates(store, subject!, options.modelId, limits, frequencies.entityItems, frequencies.metadataItems, related, aliases);
   outcome.candidates = candidates.size;
 
   const others: ItemRecord[] = [];

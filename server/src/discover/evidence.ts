@@ -1,7 +1,7 @@
 // The signals between two items, read off their profiles: byte identity, rebased similarity,
 // shared names (discounted by how common they are), agreeing or disagreeing figures, shared key
-// phrases and closeness of their dates. Only what fired is returned; each signal carries its own
-// plain-words detail.
+// phrases, closeness of their dates and values both give in their own metadata. Only what fired
+// is returned; each signal carries its own plain-words detail.
 
 import type { SignalView } from '../../../shared/types.ts';
 import { compareItemClaims } from '../extract/claims/compare.ts';
@@ -9,11 +9,13 @@ import {
   claimSignal,
   conceptSignal,
   contentHashSignal,
+  metadataSignal,
   sharedEntitySignal,
   similaritySignal,
   temporalSignal,
 } from '../scoring/index.ts';
-import { topicsOf, type ItemProfile } from './profile.ts';
+import { metadataValueKey } from '../parse/metadata.ts';
+import { subjectMetadata, topicsOf, type ItemProfile } from './profile.ts';
 
 /** Per signal type, the strongest few are kept on the relationship: the rest could not count (diminishing returns end at three). */
 const SIGNALS_KEPT_PER_TYPE = 6;
@@ -29,6 +31,8 @@ export interface Frequencies {
   entityItems: Map<string, number>;
   /** Items whose key phrases include each phrase key. */
   phraseItems: Map<string, number>;
+  /** Items giving themselves each metadata value (metadataValueKey). */
+  metadataItems: Map<string, number>;
   /** Counts stop here (limits.frequencyCap). */
   cap: number;
 }
@@ -62,7 +66,20 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     const temporal = temporalSignal(a.date, b.date);
     if (temporal) signals.push(temporal);
   }
+
+  signals.push(...strongest(sharedMetadata(a, b, frequencies)));
   return { signals, cosine };
+}
+
+/** Values both items give under a key that says what they are about, in the first item's words. */
+function sharedMetadata(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): SignalView[] {
+  const valuesB = new Set(subjectMetadata(b).map(metadataValueKey));
+  return subjectMetadata(a)
+    .filter((entry) => valuesB.has(metadataValueKey(entry)))
+    .map((entry) => {
+      const count = frequencies.metadataItems.get(metadataValueKey(entry)) ?? 2;
+      return metadataSignal(entry.label, entry.text, count, count >= frequencies.cap);
+    });
 }
 
 /** Dates are left out: a shared date says when, not what (temporal_proximity covers it). */

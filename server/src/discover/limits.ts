@@ -15,14 +15,18 @@ export interface CandidateLimits {
   claimAttributes: number;
   /** Items taken per claim attribute. */
   itemsPerClaimAttribute: number;
+  /** Metadata values looked up (subject keys only), rarest first. */
+  metadataValues: number;
+  /** Items taken per metadata value. */
+  itemsPerMetadataValue: number;
   /** Byte-identical items taken. */
   contentMatches: number;
   /** Existing relationships of the item re-scored, strongest first (their evidence may have changed). */
   existingRelationships: number;
   /**
-   * Entity and phrase frequencies are counted up to this many items. The discount 1 / (1 + ln f)
-   * is 0.126 at 1,000 and 0.098 at 10,000: the difference is not worth a count that grows with
-   * the workspace.
+   * Entity, phrase and metadata value frequencies are counted up to this many items. The discount
+   * 1 / (1 + ln f) is 0.126 at 1,000 and 0.098 at 10,000: the difference is not worth a count that
+   * grows with the workspace.
    */
   frequencyCap: number;
 }
@@ -34,6 +38,8 @@ export const DEFAULT_LIMITS: Readonly<CandidateLimits> = Object.freeze({
   itemsPerEntityKey: 20,
   claimAttributes: 8,
   itemsPerClaimAttribute: 20,
+  metadataValues: 8,
+  itemsPerMetadataValue: 20,
   contentMatches: 10,
   existingRelationships: 50,
   frequencyCap: 1000,

@@ -1,9 +1,10 @@
 // What discovery knows about one item when weighing it against another: its entities, claims,
-// key phrases, the date it states about itself and its vectors. Read for a whole batch of
-// candidates at once, so the cost per candidate is a share of a few queries.
+// key phrases, the date it states about itself, its own metadata and its vectors. Read for a
+// whole batch of candidates at once, so the cost per candidate is a share of a few queries.
 
 import type { DiscoveryFacts, ItemRecord, StoredClaim, StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { PhraseCount } from '../extract/types.ts';
+import { countsAsSubject, type MetadataEntry } from '../parse/metadata.ts';
 
 /** Key phrases of each item compared for shared concepts and used as topics for claims. */
 export const PHRASES_COMPARED = 12;
@@ -17,9 +18,11 @@ export interface ItemProfile {
   /** The first date the item states (ISO), taken as the date of what it describes; null when it states none. */
   date: string | null;
   vectors: Float32Array[];
+  /** The metadata the item gives itself (front matter, document properties). */
+  metadata: MetadataEntry[];
 }
 
-const NO_FACTS: DiscoveryFacts = { entities: [], claims: [], phrases: [], vectors: [] };
+const NO_FACTS: DiscoveryFacts = { entities: [], claims: [], phrases: [], vectors: [], metadata: [] };
 
 export async function loadProfiles(store: WorkspaceStore, items: readonly ItemRecord[], modelId: string | null): Promise<ItemProfile[]> {
   // A duplicate's content lives on its original: only its bytes' identity can relate it.
@@ -35,4 +38,9 @@ export async function loadProfiles(store: WorkspaceStore, items: readonly ItemRe
 /** Words an item is about, for deciding whether two claims concern the same subject. */
 export function topicsOf(profile: ItemProfile): string[] {
   return [profile.item.title ?? '', ...profile.phrases.map((phrase) => phrase.key)].filter(Boolean);
+}
+
+/** The item's metadata values that say what it is about (parse/metadata.ts, SUBJECT_KEYS), once each. */
+export function subjectMetadata(profile: ItemProfile): MetadataEntry[] {
+  return profile.metadata.filter((entry) => countsAsSubject(entry.key));
 }

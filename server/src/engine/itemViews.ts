@@ -1,8 +1,9 @@
 // Converts stored records into the views that the CLI prints and the protocol will carry.
 // Keeping this in the engine means the command line and the editor show the same facts.
 
-import type { ChunkView, ConceptView, ItemDetailView, ItemView } from '../../../shared/types.ts';
+import type { ChunkView, ConceptView, ItemDetailView, ItemView, MetadataView } from '../../../shared/types.ts';
 import { weightConcepts } from '../extract/concepts.ts';
+import { countsAsSubject } from '../parse/metadata.ts';
 import type { ParsedDocument } from '../parse/types.ts';
 import type { ChunkRecord, ItemRecord, WorkspaceStore } from '../store/contract.ts';
 
@@ -46,7 +47,7 @@ const HIDDEN_KIND_NAMES: Record<string, string> = {
 };
 
 /** What was left out when the file was read, in words: "hidden text: 2 passages a reader cannot see (HTML comment) were left out". */
-export function parseNotice(document: Pick<ParsedDocument, 'hidden' | 'truncated'>): string | null {
+export function parseNotice(document: Pick<ParsedDocument, 'hidden' | 'truncated' | 'metadata'>): string | null {
   const notes: string[] = [];
   const hidden = document.hidden ?? []; // Documents stored by older parsers lack both.
   if (hidden.length > 0) {
@@ -56,12 +57,13 @@ export function parseNotice(document: Pick<ParsedDocument, 'hidden' | 'truncated
     notes.push(`hidden text: ${count} (${kinds}) ${hidden.length === 1 ? 'was' : 'were'} left out${addressed}`);
   }
   if (document.truncated) notes.push(document.truncated);
+  if (document.metadata?.note) notes.push(`metadata: ${document.metadata.note}`);
   return notes.length > 0 ? notes.join('; ') : null;
 }
 
 /** An item flagged for what its parse left out gets that as its reason, where it has no other. */
 async function withParseNotice(store: WorkspaceStore, view: ItemView): Promise<ItemView> {
-  if (view.reason !== null || !view.flags.some((flag) => flag === 'hidden_text' || flag === 'truncated')) return view;
+  if (view.reason !== null || !view.flags.some((flag) => flag === 'hidden_text' || flag === 'truncated' || flag === 'metadata_left_out')) return view;
   const parsed = await store.getParsedText(view.id);
   return { ...view, reason: parsed ? parseNotice(parsed.document) : null };
 }
@@ -96,7 +98,13 @@ async function ownDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemD
     entities: (await store.listEntities(item.id)).map(({ itemId: _itemId, ...entity }) => entity),
     claims: (await store.listClaims(item.id)).map(({ itemId: _itemId, ...claim }) => claim),
     concepts: await itemConcepts(store, item.id),
+    metadata: await itemMetadata(store, item.id),
   };
+}
+
+/** What the item's document says about itself, each value marked with whether discovery compares it. */
+export async function itemMetadata(store: WorkspaceStore, itemId: string): Promise<MetadataView[]> {
+  return (await store.listMetadata(itemId)).map((entry) => ({ label: entry.label, text: entry.text, compared: countsAsSubject(entry.key) }));
 }
 
 /** The item's key phrases weighted against the workspace's document frequency, now. */

@@ -29,7 +29,7 @@ import {
 } from '../../../shared/protocol.ts';
 import { answerFromRetrieval } from '../answer/answer.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
-import { itemDetail, itemViews, viewedItem } from '../engine/itemViews.ts';
+import { itemDetail, itemMetadata, itemViews, viewedItem } from '../engine/itemViews.ts';
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
 import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
@@ -201,6 +201,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         relationships,
         mentions,
         ...(Object.keys(conflicts).length > 0 ? { conflicts } : {}),
+        ...(params.relationships === false ? {} : { metadata: await itemMetadata(store, item.id) }),
       };
     },
     log,

@@ -5,6 +5,7 @@
 import type { ItemFlag, Location } from '../../../shared/types.ts';
 import { findInstructionAttempts } from '../answer/injection.ts';
 import { isWhitespace } from '../chunk/words.ts';
+import type { DocumentMetadata } from './metadata.ts';
 import { HIDDEN_TEXT_MAX_CHARS, type Block, type HiddenText, type HiddenTextKind, type ParsedDocument, type StructureMap } from './types.ts';
 
 /**
@@ -81,6 +82,7 @@ export function parsedDocument(parts: {
   flags?: ItemFlag[];
   hidden?: HiddenText[];
   truncated?: string | null;
+  metadata?: DocumentMetadata;
 }): ParsedDocument {
   const text = joinBlocks(parts.blocks);
   const hidden = parts.hidden ?? [];
@@ -90,7 +92,10 @@ export function parsedDocument(parts: {
   if (hidden.length > 0) flags.add('hidden_text');
   if (hidden.some((finding) => finding.instructions.length > 0)) flags.add('hidden_instructions');
   if (truncated !== null) flags.add('truncated');
+  if (parts.metadata?.note) flags.add('metadata_left_out');
   const { blocks, structure } = labelledHeadings(parts.blocks, parts.structure);
   const title = parts.title === null ? null : cutLabel(parts.title.replace(/\s+/g, ' ').trim());
-  return { title, text, blocks, structure, flags: [...flags], hidden, truncated };
+  const document: ParsedDocument = { title, text, blocks, structure, flags: [...flags], hidden, truncated };
+  if (parts.metadata) document.metadata = parts.metadata;
+  return document;
 }

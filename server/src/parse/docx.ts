@@ -11,6 +11,7 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Location } from '../../../shared/types.ts';
 import { hiddenText, parsedDocument } from './document.ts';
 import { HIDDEN_MARKER, markHiddenRuns, readRunStyles, type HiddenRun, type RunStyles } from './docxHidden.ts';
+import { MetadataReader, type DocumentMetadata } from './metadata.ts';
 import {
   DEFAULT_PARSER_LIMITS,
   ParseError,
@@ -30,10 +31,13 @@ type HtmlElement = Parameters<typeof DomUtils.getAttributeValue>[0];
 
 export const docxParser = createDocxParser();
 
+/** Where Word and LibreOffice keep the core properties (the package's core-properties relationship names it). */
+const CORE_PART = 'docProps/core.xml';
+
 export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
   const maxInflatedBytes = limits.maxInflatedBytes ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes;
   return {
-    version: 'docx@3',
+    version: 'docx@4',
     extensions: ['.docx'],
     async parse(bytes) {
       checkContainer(bytes);
@@ -41,6 +45,7 @@ export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
       if (entries !== null) checkDeclaredSizes(entries, maxInflatedBytes);
       let html: string;
       let parts: DocxParts;
+      let metadata: DocumentMetadata;
       try {
         const budget = new InflateBudget(maxInflatedBytes, new Map((entries ?? []).map((entry) => [entry.name, entry.uncompressed])));
         parts = new DocxParts(await JSZip.loadAsync(bytes), budget);
@@ -58,6 +63,7 @@ export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
           },
         );
         html = result.value; // result.messages are warnings about unmapped styles and the like, not failures.
+        metadata = await parts.coreProperties();
       } catch (error) {
         throw describeFailure(error, bytes);
       }
@@ -68,9 +74,32 @@ export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
         blocks: walker.blocks,
         structure: { headings: walker.headings, tables: walker.tables },
         hidden: walker.hidden(),
+        metadata,
       });
     },
   };
+}
+
+/** The core properties read as metadata, by their element's local name; the title is the document's own heading, not this. */
+const CORE_PROPERTIES: Readonly<Record<string, string>> = { subject: 'subject', keywords: 'keywords', category: 'category', creator: 'author' };
+
+/** Core properties are a few hundred bytes; a larger part is not read. */
+const MAX_CORE_PROPERTIES_BYTES = 64 * 1024;
+
+/** `docProps/core.xml` (subject, keywords, category, author) as metadata; none when the part is absent. */
+export function readCoreProperties(xml: string | null): DocumentMetadata {
+  const reader = new MetadataReader();
+  if (xml === null) return reader.finish();
+  if (xml.length > MAX_CORE_PROPERTIES_BYTES) {
+    reader.unread(`core properties over ${MAX_CORE_PROPERTIES_BYTES / 1024} KiB not read`);
+    return reader.finish();
+  }
+  const localName = (name: string): string => name.split(':').pop()!;
+  const root = parseDocument(xml, { xmlMode: true });
+  for (const element of DomUtils.findAll((node) => Object.hasOwn(CORE_PROPERTIES, localName(node.name)), root.children)) {
+    reader.add(CORE_PROPERTIES[localName(element.name)]!, DomUtils.textContent(element));
+  }
+  return reader.finish();
 }
 
 /**
@@ -111,6 +140,10 @@ class DocxParts {
     const marked = markHiddenRuns(xml, await this.runStyles(), this.hiddenRuns.length);
     this.hiddenRuns.push(...marked.runs);
     return marked.xml;
+  }
+
+  async coreProperties(): Promise<DocumentMetadata> {
+    return readCoreProperties(this.exists(CORE_PART) ? (await this.inflate(CORE_PART)).toString('utf8') : null);
   }
 
   private inflate(name: string): Promise<Buffer> {

@@ -9,12 +9,12 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { parse as parseYaml } from 'yaml';
 import type { Location } from '../../../shared/types.ts';
 import { decodeText } from './decode.ts';
 import { parsedDocument } from './document.ts';
 import { HtmlVisibility } from './htmlVisibility.ts';
 import { markdownSections, shiftLines, type MarkdownSection } from './markdownSections.ts';
+import { NO_METADATA, readFrontMatter, type FrontMatter } from './metadata.ts';
 import { ParseError, type Block, type BlockKind, type HeadingEntry, type ParsedDocument, type Parser, type TableEntry } from './types.ts';
 
 // Built once: assembling the GFM syntax extensions costs more than parsing a small file.
@@ -24,7 +24,7 @@ const MARKDOWN_OPTIONS = {
 };
 
 export const markdownParser: Parser = {
-  version: 'markdown@2',
+  version: 'markdown@3',
   extensions: ['.md', '.markdown'],
   async parse(bytes) {
     return markdownDocument(decodeText(bytes));
@@ -33,14 +33,14 @@ export const markdownParser: Parser = {
 
 /** The document of a Markdown text, parsed section by section (one section unless it is huge). */
 export function markdownDocument(source: string, sections: MarkdownSection[] = markdownSections(source)): ParsedDocument {
-  let title: string | null = null;
+  let front: FrontMatter = { title: null, metadata: NO_METADATA };
   const outline = new Outline();
   try {
     // One section for all but huge files, whose syntax tree would outgrow the thread (markdownSections.ts).
     for (const section of sections) {
       const tree: Root = fromMarkdown(section.text, MARKDOWN_OPTIONS);
       shiftLines(tree, section.lineOffset);
-      if (section.lineOffset === 0) title = frontMatterTitle(tree);
+      if (section.lineOffset === 0) front = frontMatter(tree);
       outline.visitAll(tree.children);
     }
   } catch (error) {
@@ -48,12 +48,12 @@ export function markdownDocument(source: string, sections: MarkdownSection[] = m
     if (error instanceof RangeError) throw new ParseError('Markdown nested too deeply to read');
     throw error;
   }
-  title ??= outline.headings.find((h) => h.level === 1)?.text ?? null;
   return parsedDocument({
-    title,
+    title: front.title ?? outline.headings.find((h) => h.level === 1)?.text ?? null,
     blocks: outline.blocks,
     structure: { headings: outline.headings, tables: outline.tables },
     hidden: outline.visibility.finish(),
+    metadata: front.metadata,
   });
 }
 
@@ -87,7 +87,7 @@ class Outline {
       case 'footnoteDefinition':
         return this.visitAll(node.children);
       default:
-        // yaml (read for the title), thematic breaks and link definitions carry no prose.
+        // yaml (read for the title and metadata), thematic breaks and link definitions carry no prose.
         return;
     }
   }
@@ -193,18 +193,8 @@ function htmlBlockText(text: string): string {
     .join('\n');
 }
 
-function frontMatterTitle(tree: Root): string | null {
+/** The front matter's title and metadata (metadata.ts); none when the file has no front matter. */
+function frontMatter(tree: Root): FrontMatter {
   const yaml = tree.children.find((node) => node.type === 'yaml');
-  if (yaml === undefined) return null;
-  let data: unknown;
-  try {
-    data = parseYaml(yaml.value, { logLevel: 'silent' });
-  } catch {
-    return null; // A broken front matter must not cost the reader the document.
-  }
-  if (typeof data !== 'object' || data === null || !('title' in data)) return null;
-  const title = (data as { title: unknown }).title;
-  if (typeof title !== 'string' && typeof title !== 'number') return null;
-  const text = String(title).trim();
-  return text === '' ? null : text;
+  return yaml === undefined ? { title: null, metadata: NO_METADATA } : readFrontMatter(yaml.value);
 }

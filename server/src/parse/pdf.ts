@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ItemFlag } from '../../../shared/types.ts';
 import { parsedDocument } from './document.ts';
+import { MetadataReader, type DocumentMetadata } from './metadata.ts';
 import { describeStructuralDamage } from './pdfDamage.ts';
 import { separateHiddenText, type OperatorList } from './pdfHidden.ts';
 import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type HiddenText, type Parser, type ParserLimits } from './types.ts';
@@ -27,7 +28,7 @@ export function createPdfParser(options: { timeoutMs?: number } & Partial<Pick<P
   const timeoutMs = options.timeoutMs ?? PDF_TIMEOUT_MS;
   const maxPages = options.maxPages ?? DEFAULT_PARSER_LIMITS.maxPages;
   return {
-    version: 'pdf@2',
+    version: 'pdf@3',
     extensions: ['.pdf'],
     async parse(bytes) {
       if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
@@ -101,7 +102,7 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
   if (pagesRead > 0 && failedPages === pagesRead) throw asParseError(firstPageError, bytes);
 
   const metadata = await doc.getMetadata().catch(() => null);
-  const info = (metadata?.info ?? {}) as { Title?: unknown; EncryptFilterName?: unknown };
+  const info = (metadata?.info ?? {}) as { Title?: unknown; EncryptFilterName?: unknown } & Record<string, unknown>;
   const flags: ItemFlag[] = [];
   if (info.EncryptFilterName) flags.push('encrypted_no_password');
   if (visibleChars < LITTLE_TEXT_CHARS_PER_PAGE * Math.max(pagesRead, 1)) flags.push('little_text');
@@ -112,6 +113,7 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
     structure: { headings: [], tables: [], pages: doc.numPages },
     flags,
     hidden,
+    metadata: documentInfoMetadata(info),
     truncated:
       pagesRead < doc.numPages
         ? `only the first ${pagesRead.toLocaleString('en-GB')} of ${doc.numPages.toLocaleString('en-GB')} pages were indexed`
@@ -199,6 +201,15 @@ function usualLineSpacing(lines: readonly Line[]): number | null {
   if (gaps.length === 0) return null;
   gaps.sort((a, b) => a - b);
   return gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/** The document information dictionary's entries read as metadata; the title is the item's title instead. */
+const INFO_KEYS = ['Subject', 'Keywords', 'Author'] as const;
+
+export function documentInfoMetadata(info: Record<string, unknown>): DocumentMetadata {
+  const reader = new MetadataReader();
+  for (const key of INFO_KEYS) if (typeof info[key] === 'string') reader.add(key, info[key]);
+  return reader.finish();
 }
 
 /** Metadata titles are often a file name ("Microsoft Word - agenda.doc", "10811.exe"): keep only real titles. */

@@ -3,6 +3,7 @@
 // items, table rows, pages' text) that the chunker can group into passages without re-parsing.
 
 import { DEFAULT_MAX_PDF_PAGES, type ItemFlag, type Location } from '../../../shared/types.ts';
+import type { DocumentMetadata } from './metadata.ts';
 
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'table_row' | 'code';
 
@@ -79,6 +80,8 @@ export interface ParsedDocument {
   hidden?: HiddenText[];
   /** Why only part of the file was read (e.g. a page cap), else null. Older documents lack it. */
   truncated?: string | null;
+  /** The metadata the document gives itself (front matter, core properties, document info); formats without any, and older documents, lack it. */
+  metadata?: DocumentMetadata;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Builders for each signal of relationship-score-v1, with the plain-words detail a person reads
-// beside it. Strength rules live here: rebased similarity, the entity frequency discount, the
-// concept base strength, temporal decay.
+// beside it. Strength rules live here: rebased similarity, the frequency discount of entities and
+// metadata values, the concept base strength, temporal decay.
 
 import type { EntityType, SignalType, SignalView } from '../../../shared/types.ts';
 import { round } from './score.ts';
@@ -81,8 +81,19 @@ export function temporalSignal(dateA: string, dateB: string): SignalView | null 
   );
 }
 
-export function metadataSignal(key: string, value: string): SignalView {
-  return signal('shared_metadata', `${key}: ${value}`, 1, `Both items carry the same ${key} in their metadata.`);
+/**
+ * The same value under the same key in both items' own metadata (front matter, document
+ * properties): discounted as a shared entity is, by the items giving themselves that value.
+ * `countStopped`: the count stopped at a cap.
+ */
+export function metadataSignal(key: string, value: string, itemsSharing: number, countStopped = false): SignalView {
+  const discounted = itemsSharing > 2 ? ` ${countStopped ? 'At least ' : ''}${itemsSharing} items give it, so it counts for less.` : '';
+  return signal(
+    'shared_metadata',
+    `${key}: ${value}`,
+    frequencyDiscount(itemsSharing),
+    `Both items give ${key}: ${value} in their own metadata (front matter or document properties).${discounted}`,
+  );
 }
 
 export function modelSignal(type: string, confidence: number, model: string): SignalView {

@@ -20,6 +20,7 @@ import type {
 } from '../../../shared/types.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { Claim, Entity, PhraseCount } from '../extract/types.ts';
+import type { MetadataEntry, MetadataValue } from '../parse/metadata.ts';
 import type { ParsedDocument } from '../parse/types.ts';
 import type { ExchangeRecord, ImportCounts } from './exchange/records.ts';
 
@@ -275,7 +276,11 @@ export interface DiscoveryFacts {
   phrases: PhraseCount[];
   /** The window vectors of one model. */
   vectors: Float32Array[];
+  /** The metadata the item gives itself (ItemMetadata), in the document's order. */
+  metadata: MetadataEntry[];
 }
+
+
 
 export interface AliasCandidate {
   keyA: string;
@@ -441,6 +446,8 @@ export interface WorkspaceStore {
   /** Every entity key of the workspace with its frequency, most frequent first. */
   entitySummaries(): Promise<EntitySummary[]>;
   listPhrases(itemId: string): Promise<PhraseCount[]>;
+  /** The metadata the item's current parse gives it, in the document's order; empty while it has no passages. */
+  listMetadata(itemId: string): Promise<MetadataEntry[]>;
   /** Items whose phrases include each key (document frequency), for weighting concepts. */
   phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>>;
   /** Live indexed items. */
@@ -522,6 +529,13 @@ export interface WorkspaceStore {
   phraseItemCounts(keys: readonly string[], cap: number): Promise<Map<string, number>>;
   itemsMentioning(entityKey: string, exceptItemId: string, limit: number): Promise<string[]>;
   itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]>;
+  /**
+   * Items giving themselves each metadata value, counted up to `cap`, keyed by metadataValueKey (parse/metadata.ts).
+   * An item has metadata rows exactly while it has passages, so the index alone answers.
+   */
+  metadataItemCounts(values: readonly MetadataValue[], cap: number): Promise<Map<string, number>>;
+  /** Live items giving themselves this metadata value. */
+  itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): Promise<string[]>;
   /** What discovery weighs for each of these items, read in a few queries for the whole batch. */
   discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>>;
 

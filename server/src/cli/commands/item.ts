@@ -1,7 +1,8 @@
-// `relata item <path>`: one item with its versions, hash, parser version, flags and chunks (a
-// byte-identical copy's path shows its original, saying so).
+// `relata item <path>`: one item with its versions, hash, parser version, flags, its own metadata
+// and chunks (a byte-identical copy's path shows its original, saying so).
 
 import path from 'node:path';
+import { describeMetadata } from '../../../../shared/metadataText.ts';
 import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
@@ -12,7 +13,7 @@ import { EXIT_FAILURE } from '../usage.ts';
 
 export const itemCommand: Command = {
   name: 'item',
-  summary: 'show one item: versions, hash, parser, flags, chunks',
+  summary: 'show one item: versions, hash, parser, flags, metadata, chunks',
   usage: `relata item <path> [--data DIR] [--workspace NAME] [--json]
 
   <path>            the file, absolute or relative to the current directory
@@ -41,6 +42,7 @@ ${COMMON_USAGE}`,
         `status ${detail.status}${detail.reason ? `: ${terminalLine(detail.reason)}` : ''}${detail.duplicateOf ? ` (duplicate of ${detail.duplicateOf})` : ''}`,
         `hash ${detail.contentHash ?? '-'}, parser ${detail.parserVersion ?? '-'}, version ${detail.version}` +
           (detail.flags.length ? `, flags ${detail.flags.join(', ')}` : ''),
+        ...(detail.metadata.length > 0 ? [`metadata: ${terminalLine(describeMetadata(detail.metadata))}`] : []),
         `versions: ${detail.versions.map((version) => `v${version.version} ${version.contentHash.slice(0, 12)} ${version.createdAt}`).join('; ') || 'none'}`,
         `chunks: ${detail.chunks.length}`,
         ...detail.chunks.map(

@@ -27,6 +27,8 @@ export const COLLECTIONS = {
   itemPhrases: 'item_phrases',
   itemExtractions: 'item_extractions',
   itemDiscoveries: 'item_discoveries',
+  /** The metadata each item gives itself, one document per entry, while the item has passages (itemMetadata.ts). */
+  itemMetadata: 'item_metadata',
   meta: 'meta',
 } as const;
 
@@ -137,6 +139,16 @@ export interface EntityDocument extends ScopeFields {
   extractorVersion: string;
 }
 
+export interface MetadataDocument extends ScopeFields {
+  itemId: string;
+  /** The entry's place in the document's metadata. */
+  ordinal: number;
+  key: string;
+  value: string;
+  label: string;
+  text: string;
+}
+
 export interface ClaimDocument extends ScopeFields {
   itemId: string;
   chunkId: string;
@@ -225,6 +237,8 @@ export const DOCUMENT_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.itemPhrases, key: { ...SCOPE, key: 1, itemId: 1 }, unique: false, name: 'item_phrases_key' },
   { collection: COLLECTIONS.itemExtractions, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'item_extractions_item' },
   { collection: COLLECTIONS.itemDiscoveries, key: { ...SCOPE, itemId: 1 }, unique: true, name: 'item_discoveries_item' },
+  { collection: COLLECTIONS.itemMetadata, key: { ...SCOPE, itemId: 1, ordinal: 1 }, unique: true, name: 'item_metadata_item' },
+  { collection: COLLECTIONS.itemMetadata, key: { ...SCOPE, key: 1, value: 1, itemId: 1 }, unique: false, name: 'item_metadata_value' },
   { collection: COLLECTIONS.meta, key: { ...SCOPE, key: 1 }, unique: true, name: 'meta_key' },
 ];
 

@@ -7,6 +7,7 @@ import type { ChunkDocument, DiscoveryDocument, ItemDocument } from './collectio
 import { COLLECTIONS } from './collections.ts';
 import { toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';
 import type { Extraction } from './extraction.ts';
+import type { ItemMetadata } from './itemMetadata.ts';
 import type { VectorMaintenance } from './hooks.ts';
 import type { ScopedCollection, ScopedDb } from './scope.ts';
 
@@ -21,6 +22,7 @@ export class DiscoveryLookups {
   constructor(
     db: ScopedDb,
     private readonly extraction: Extraction,
+    private readonly metadata: ItemMetadata,
     private readonly vectors: () => Promise<Pick<VectorMaintenance, 'vectorsOfItems'>>,
   ) {
     this.items = db.collection<ItemDocument>(COLLECTIONS.items);
@@ -157,11 +159,11 @@ export class DiscoveryLookups {
 
   /**
    * Everything discovery weighs for a batch of items, a few queries for the whole batch: entities
-   * in document order (passage, then offset), claims, the most frequent key phrases and the
-   * vectors of one model.
+   * in document order (passage, then offset), claims, the most frequent key phrases, the item's
+   * metadata and the vectors of one model.
    */
   async facts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>> {
-    const facts = new Map<string, DiscoveryFacts>(itemIds.map((id) => [id, { entities: [], claims: [], phrases: [], vectors: [] }]));
+    const facts = new Map<string, DiscoveryFacts>(itemIds.map((id) => [id, { entities: [], claims: [], phrases: [], vectors: [], metadata: [] }]));
     if (itemIds.length === 0) return facts;
     const ids = { $in: [...new Set(itemIds)] };
     const { entities, claims, phrases } = this.extraction;
@@ -184,6 +186,11 @@ export class DiscoveryLookups {
     for await (const phrase of phrases.find(phrases.filter({ itemId: ids })).sort({ itemId: 1, count: -1, key: 1 })) {
       const list = facts.get(phrase.itemId)?.phrases;
       if (list && list.length < phraseLimit) list.push(toPhraseCount(phrase));
+    }
+
+    for (const [id, entries] of await this.metadata.ofItems(itemIds)) {
+      const entry = facts.get(id);
+      if (entry) entry.metadata = entries;
     }
 
     if (modelId) {

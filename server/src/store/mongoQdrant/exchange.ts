@@ -229,7 +229,7 @@ class RecordLoader {
   }
 
   /**
-   * What is left is written, then the item-level lexical entries, built once every item, text and
+   * What is left is written, then the item-level lexical entries and metadata, built once every item, text and
    * passage is in: an item has one exactly while it is live and indexed or has passages (as the
    * SQLite store's import), from its title and its text's start.
    */
@@ -241,6 +241,7 @@ class RecordLoader {
     for (const [itemId, item] of this.items) {
       if (!item.live || !(item.indexed || item.hasChunks)) continue;
       await this.parts.chunks.writeLexical(itemId, item.title ?? '', await this.parts.texts.indexText(itemId));
+      await this.parts.metadata.write(itemId, await this.parts.texts.metadata(itemId));
     }
   }
 }

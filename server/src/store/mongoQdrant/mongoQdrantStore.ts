@@ -18,6 +18,7 @@
 import type { EntityAliasView, ItemFlag, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
+import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
 import type {
   AliasCandidate,
   ChunkRecord,
@@ -64,6 +65,7 @@ import { Extraction } from './extraction.ts';
 import type { ItemStatusHooks, LiveItems, VectorItemHooks } from './hooks.ts';
 import { Items } from './items.ts';
 import { searchChunksLexical, searchItemsLexical } from './lexicalSearch.ts';
+import { ItemMetadata } from './itemMetadata.ts';
 import { ParsedTexts } from './parsedTexts.ts';
 import { ScopedDb, type Scope, type ScopedCollection } from './scope.ts';
 import * as search from './searchLookups.ts';
@@ -86,6 +88,7 @@ interface Parts {
   chunkDocuments: ScopedCollection<ChunkDocument>;
   lexical: ScopedCollection<ItemLexicalDocument>;
   extraction: Extraction;
+  metadata: ItemMetadata;
   discovery: DiscoveryLookups;
   meta: ScopedCollection<MetaDocument>;
   jobs: MongoJobQueue;
@@ -126,7 +129,8 @@ export class MongoQdrantStore implements WorkspaceStore {
     const lexical = db.collection<ItemLexicalDocument>(COLLECTIONS.itemLexical);
     const chunks = new Chunks(chunkDocuments, lexical);
     const extraction = new Extraction(db);
-    const discovery = new DiscoveryLookups(db, extraction, () => this.vectors());
+    const metadata = new ItemMetadata(db);
+    const discovery = new DiscoveryLookups(db, extraction, metadata, () => this.vectors());
     let jobs: MongoJobQueue | undefined;
     const items = new Items(itemDocuments, {
       dropContent: (itemId) => this.dropContent(itemId),
@@ -148,6 +152,7 @@ export class MongoQdrantStore implements WorkspaceStore {
       chunkDocuments,
       lexical,
       extraction,
+      metadata,
       discovery,
       meta: db.collection<MetaDocument>(COLLECTIONS.meta),
       jobs,
@@ -200,13 +205,14 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   /**
    * Everything derived from an item's bytes goes: its vectors first (Qdrant, then their MongoDB
-   * records, in vectorPoints.ts), then its lexical entry and passages, then its extraction. Each
+   * records, in vectorPoints.ts), then its lexical entry, metadata and passages, then its extraction. Each
    * step is idempotent, so a crash part-way is finished by whatever decided the drop running again.
    */
   private async dropContent(itemId: string): Promise<void> {
-    const { chunks, extraction } = await this.parts();
+    const { chunks, extraction, metadata } = await this.parts();
     await (await this.vectors()).dropItemVectors([itemId]);
     await chunks.removeLexical([itemId]);
+    await metadata.drop([itemId]);
     await chunks.removeOfItems([itemId]);
     await extraction.drop([itemId], null);
   }
@@ -345,15 +351,17 @@ export class MongoQdrantStore implements WorkspaceStore {
    * the last write leaves the chunk job unfinished: it runs again and replaces them all.
    */
   replaceChunks(itemId: string, contentHash: string, chunks: ChunkRecord[]): Promise<boolean> {
-    return this.writing('store passages', async ({ items, texts, chunks: passages, jobs }) => {
+    return this.writing('store passages', async ({ items, texts, chunks: passages, metadata, jobs }) => {
       const item = await items.byId(itemId);
       if (!item || item.deletedAt || item.contentHash !== contentHash || item.status === 'duplicate') return false;
       await this.dropContent(itemId);
       await passages.insert(contentHash, chunks);
       await passages.writeLexical(itemId, item.title ?? '', await texts.indexText(itemId));
+      await metadata.write(itemId, await texts.metadata(itemId));
       const current = await items.update(itemId, { status: 'indexed', reason: null, updatedAt: now() }, { contentHash, live: true, status: { $ne: 'duplicate' } });
       if (!current) {
         await passages.removeLexical([itemId]);
+        await metadata.drop([itemId]);
         await passages.removeWritten(itemId, contentHash);
         return false;
       }
@@ -475,6 +483,10 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.with(({ extraction }) => extraction.listPhrases(itemId));
   }
 
+  listMetadata(itemId: string): Promise<MetadataEntry[]> {
+    return this.with(({ metadata }) => metadata.list(itemId));
+  }
+
   phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>> {
     return this.with(({ extraction }) => extraction.phraseDocumentFrequencies(keys));
   }
@@ -589,6 +601,14 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]> {
     return this.with(({ discovery }) => discovery.itemsWithClaimsOn(kind, attribute, unit, exceptItemId, limit));
+  }
+
+  metadataItemCounts(values: readonly MetadataValue[], cap: number): Promise<Map<string, number>> {
+    return this.with(({ metadata }) => metadata.itemCounts(values, cap));
+  }
+
+  itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): Promise<string[]> {
+    return this.with(({ metadata }) => metadata.itemsWith(value, exceptItemId, limit));
   }
 
   discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>> {

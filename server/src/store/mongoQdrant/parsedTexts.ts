@@ -12,6 +12,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ParsedText } from '../contract.ts';
+import type { MetadataEntry } from '../../parse/metadata.ts';
 import type { StoredParsedDocument } from '../exchange/records.ts';
 import type { ParsedTextDocument, ParsedTextPartDocument, ParsedTextStream } from './collections.ts';
 import { loadParsedDocument, parsedTextStreams, splitText } from './documents.ts';
@@ -108,6 +109,12 @@ export class ParsedTexts {
     return (await this.read(itemId, ['headings'], (_header, [headings]) => JSON.parse(headings!) as string[])) ?? [];
   }
 
+  /** The metadata entries of its stored parse (the document's `metadata`, in its `rest`); empty when it has none. */
+  async metadata(itemId: string): Promise<MetadataEntry[]> {
+    const entries = await this.read(itemId, ['rest'], (_header, [rest]) => (JSON.parse(rest!) as { metadata?: { entries?: unknown } }).metadata?.entries);
+    return Array.isArray(entries) ? entries.filter(isEntry) : [];
+  }
+
   /** The item-level lexical text of its stored parse (the first ITEM_INDEX_MAX_CHARS of its text); empty when it has none. */
   async indexText(itemId: string): Promise<string> {
     return (await this.read(itemId, ['indexText'], (_header, [text]) => text!)) ?? '';
@@ -120,4 +127,11 @@ export class ParsedTexts {
     await this.headers.deleteMany(this.headers.filter({ itemId: ids }));
     await this.parts.deleteMany(this.parts.filter({ itemId: ids }));
   }
+}
+
+/** An entry as the parser writes it; a document imported from a hand-edited export may hold anything. */
+function isEntry(entry: unknown): entry is MetadataEntry {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { key, value, label, text } = entry as Record<string, unknown>;
+  return typeof key === 'string' && typeof value === 'string' && typeof label === 'string' && typeof text === 'string';
 }

@@ -3,6 +3,7 @@
 // thousand. Also the bookkeeping of which items discovery has seen, under which basis.
 
 import type { PhraseCount } from '../../extract/types.ts';
+import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../parse/metadata.ts';
 import type { DiscoveryFacts } from '../contract.ts';
 import { toClaim, toEntity, type ClaimRow, type EntityRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
@@ -106,14 +107,40 @@ export class DiscoveryQueries {
       .map((row) => row.item_id);
   }
 
+  /** How many items give themselves each metadata value, counting no further than `cap`: from the value index alone, as entities (metadataIndex.ts). */
+  metadataItemCounts(values: readonly MetadataValue[], cap: number): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const value of values) {
+      const row = this.sql.row<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM (
+           SELECT DISTINCT item_id FROM item_metadata WHERE workspace = @ws AND key = @key AND value = @value LIMIT @cap)`,
+        { key: value.key, value: value.value, cap },
+      );
+      if (row!.n > 0) counts.set(metadataValueKey(value), row!.n);
+    }
+    return counts;
+  }
+
+  itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): string[] {
+    return this.sql
+      .rows<{ item_id: string }>(
+        `SELECT DISTINCT m.item_id FROM item_metadata m
+         JOIN items ON items.id = m.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
+         WHERE m.workspace = @ws AND m.key = @key AND m.value = @value AND m.item_id <> @except
+         LIMIT @limit`,
+        { key: value.key, value: value.value, except: exceptItemId, limit },
+      )
+      .map((row) => row.item_id);
+  }
+
   /**
    * Everything discovery weighs for a batch of items, a few queries for the whole batch rather
    * than several per item: entities in document order, claims, the most frequent key phrases
-   * and the vectors of one model.
+   * the vectors of one model and the item's metadata.
    */
   facts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Map<string, DiscoveryFacts> {
     const ids = JSON.stringify(itemIds);
-    const facts = new Map<string, DiscoveryFacts>(itemIds.map((id) => [id, { entities: [], claims: [], phrases: [], vectors: [] }]));
+    const facts = new Map<string, DiscoveryFacts>(itemIds.map((id) => [id, { entities: [], claims: [], phrases: [], vectors: [], metadata: [] }]));
     for (const row of this.sql.rows<EntityRow>(
       `SELECT e.* FROM entities e JOIN chunks c ON c.workspace = @ws AND c.id = e.chunk_id
        WHERE e.workspace = @ws AND e.item_id IN (SELECT value FROM json_each(@ids))
@@ -137,6 +164,13 @@ export class DiscoveryQueries {
       { ids, limit: phraseLimit },
     )) {
       facts.get(row.item_id)?.phrases.push({ key: row.key, phrase: row.phrase, count: row.count } satisfies PhraseCount);
+    }
+    for (const { item_id: itemId, ...entry } of this.sql.rows<MetadataEntry & { item_id: string }>(
+      `SELECT item_id, key, value, label, text FROM item_metadata
+       WHERE workspace = @ws AND item_id IN (SELECT value FROM json_each(@ids)) ORDER BY item_id, ordinal`,
+      { ids },
+    )) {
+      facts.get(itemId)?.metadata.push(entry);
     }
     if (modelId) for (const [id, vectors] of this.vectorsOf(itemIds, modelId)) facts.get(id)!.vectors = vectors;
     return facts;

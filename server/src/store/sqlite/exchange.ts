@@ -21,6 +21,7 @@ import {
 } from '../exchange/records.ts';
 import { toView, type AliasRow } from './aliasTables.ts';
 import { itemIndexTextSql } from './itemText.ts';
+import { indexAllItemMetadata } from './metadataIndex.ts';
 import { pairKey } from '../relationshipRules.ts';
 import { toRecord, type RelationshipRow } from './relationshipTables.ts';
 import { toChunk, toClaim, toEntity, toEvent, type ChunkRow, type ClaimRow, type EntityRow, type EventRow } from './rows.ts';
@@ -479,11 +480,12 @@ class RecordLoader {
   }
 
   /**
-   * The item-level lexical index, built once every item, text and chunk is in: the stores keep an
+   * The metadata index and the item-level lexical index, built once every item, text and chunk is in: the stores keep an
    * item's row exactly while it has passages or is indexed (replaceChunks writes both, dropChunks
    * removes both), from its title and the text its index receives (itemIndexTextSql).
    */
   finish(): void {
+    indexAllItemMetadata(this.sql);
     this.sql.run(
       `INSERT INTO ${this.fts.items} (rowid, title, text)
        SELECT items.seq, COALESCE(items.title, ''),

@@ -345,6 +345,25 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX IF NOT EXISTS jobs_by_stage ON jobs (workspace, stage, status, id);
     `,
   },
+  {
+    version: 11,
+    description: "the metadata each item gives itself (front matter, core properties, document info), indexed by key and value",
+    sql: `
+      -- Derived from the parsed document's metadata (item_texts) while the item has passages, as
+      -- its lexical row is (metadataIndex.ts); the index counts the items sharing a value in one seek.
+      CREATE TABLE item_metadata (
+        workspace TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        label TEXT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (workspace, item_id, ordinal)
+      );
+      CREATE INDEX item_metadata_value ON item_metadata (workspace, key, value, item_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -12,6 +12,7 @@ import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
+import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
 import type { HeadingEntry } from '../../parse/types.ts';
 import type { EntityType } from '../../extract/types.ts';
 import type {
@@ -66,6 +67,7 @@ import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
 import { itemIndexTextSql, loadedDocument, storedDocument } from './itemText.ts';
+import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadataIndex.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
 import { exportSqliteRecords, importSqliteRecords } from './exchange.ts';
@@ -657,6 +659,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     this.run(`DELETE FROM ${this.fts.items} WHERE rowid = (SELECT seq FROM items WHERE workspace = @ws AND id = @itemId)`, {
       itemId,
     });
+    dropItemMetadata(this.scoped, itemId);
   }
 
   async recordParse(itemId: string, parsed: ParsedText, title: string): Promise<boolean> {
@@ -758,6 +761,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
                                           WHERE texts.workspace = @ws AND texts.item_id = @itemId), '')`,
           { seq, title: item.title ?? '', itemId },
         );
+        indexItemMetadata(this.scoped, itemId);
         this.run(
           `UPDATE items SET status = 'indexed', reason = NULL, updated_at = @now WHERE workspace = @ws AND id = @itemId`,
           { now: now(), itemId },
@@ -1075,6 +1079,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       'SELECT key, phrase, count FROM item_phrases WHERE workspace = @ws AND item_id = @itemId ORDER BY count DESC, key',
       { itemId },
     );
+  }
+
+  async listMetadata(itemId: string): Promise<MetadataEntry[]> {
+    return listItemMetadata(this.scoped, itemId);
   }
 
   async phraseDocumentFrequencies(keys: readonly string[]): Promise<Map<string, number>> {
@@ -1402,6 +1410,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): Promise<string[]> {
     return this.discovery.itemsWithClaimsOn(kind, attribute, unit, exceptItemId, limit);
+  }
+
+  async metadataItemCounts(values: readonly MetadataValue[], cap: number): Promise<Map<string, number>> {
+    return this.discovery.metadataItemCounts(values, cap);
+  }
+
+  async itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): Promise<string[]> {
+    return this.discovery.itemsWithMetadata(value, exceptItemId, limit);
   }
 
   async discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>> {

@@ -1,0 +1,204 @@
+// The metadata a person gave a document (Markdown front matter, DOCX core properties, PDF document
+// info), read the same way for every format: keys folded to one spelling, values case-folded for
+// comparison and kept as written for display, and everything capped, because a file is untrusted
+// and its metadata is the easiest place to hide a flood of values. Which keys are evidence of what
+// a document is about (and so can relate two documents) is decided here too, in one list.
+
+import { parseDocument } from 'yaml';
+
+/** One metadata value as compared between items. */
+export interface MetadataValue {
+  /** The key as compared: lower case, separators as `_`, synonyms folded (`keywords` → `tags`). */
+  key: string;
+  /** The value as compared: NFKC, case-folded, whitespace collapsed. */
+  value: string;
+}
+
+export interface MetadataEntry extends MetadataValue {
+  /** The key as the document spelled it. */
+  label: string;
+  /** The value as the person wrote it, whitespace collapsed. */
+  text: string;
+}
+
+export interface DocumentMetadata {
+  entries: MetadataEntry[];
+  /** What was left unread and why (too large, nested, over a cap), for the person to see; null when nothing was. */
+  note: string | null;
+}
+
+/**
+ * Keys whose shared value says two documents concern the same thing. Not `title` (already the
+ * item's title, and two reports may share a generic one), `author` (who wrote it, not what it is
+ * about: one author writes about everything), dates (temporal_proximity weighs time) or layout
+ * keys (`layout`, `draft`, `slug`, `lang`), which say how a page is rendered.
+ */
+export const SUBJECT_KEYS: ReadonlySet<string> = new Set(['tags', 'subject', 'category', 'project', 'client', 'customer', 'case', 'matter', 'topic']);
+
+export function countsAsSubject(key: string): boolean {
+  return SUBJECT_KEYS.has(key);
+}
+
+/** A metadata value as one string, as stores key their counts: a key never holds ':' (normaliseKey). */
+export function metadataValueKey(value: MetadataValue): string {
+  return `${value.key}:${value.value}`;
+}
+
+/** Spellings of one key, folded to the first. */
+const KEY_SYNONYMS: Readonly<Record<string, string>> = {
+  tag: 'tags',
+  keyword: 'tags',
+  keywords: 'tags',
+  categories: 'category',
+  projects: 'project',
+  clients: 'client',
+  customers: 'customer',
+  cases: 'case',
+  matters: 'matter',
+  topics: 'topic',
+  subjects: 'subject',
+  creator: 'author',
+  authors: 'author',
+};
+
+/** Keys whose one text is a list ("safety; cranes, GC-2"), as Word and PDF keywords are. */
+const LIST_KEYS: ReadonlySet<string> = new Set(['tags', 'category']);
+
+/** Front matter past this size is not read: real front matter is a few hundred bytes. */
+export const MAX_FRONT_MATTER_CHARS = 32 * 1024;
+/** Aliases a front matter may expand; a "billion laughs" needs thousands. */
+export const MAX_FRONT_MATTER_ALIASES = 20;
+/** Entries kept per document, and per key. */
+export const MAX_METADATA_ENTRIES = 40;
+export const MAX_VALUES_PER_KEY = 20;
+/** A value longer than this is prose, not a label, and is left out. */
+export const MAX_METADATA_VALUE_CHARS = 120;
+const MAX_KEY_CHARS = 40;
+/** A list text is read up to this many characters: room for every entry a document may keep. */
+const MAX_LIST_TEXT_CHARS = 8 * 1024;
+
+export const NO_METADATA: DocumentMetadata = Object.freeze({ entries: [], note: null }) as DocumentMetadata;
+
+/** Collects a document's metadata entries under the caps, remembering what it left out. */
+export class MetadataReader {
+  private readonly entries: MetadataEntry[] = [];
+  private readonly seen = new Set<string>();
+  private readonly perKey = new Map<string, number>();
+  private readonly leftOut = new Set<string>();
+  private overCap = 0;
+
+  /** Records why something was not read at all (e.g. the whole front matter). */
+  unread(reason: string): void {
+    this.leftOut.add(reason);
+  }
+
+  /** One key as the document holds it: a scalar, a list of scalars, or something that is neither and is left out. */
+  add(label: string, raw: unknown): void {
+    const key = normaliseKey(label);
+    if (key === null) {
+      this.leftOut.add(`key "${clip(label)}" is not a name`);
+      return;
+    }
+    for (const scalar of Array.isArray(raw) ? raw : [raw]) {
+      if (scalar === null || scalar === undefined) continue;
+      if (typeof scalar !== 'string' && typeof scalar !== 'number' && typeof scalar !== 'boolean') {
+        this.leftOut.add(`nested values under ${label.trim()} are not read`);
+        continue;
+      }
+      let texts = [String(scalar)];
+      if (LIST_KEYS.has(key) && typeof scalar === 'string') {
+        if (scalar.length > MAX_LIST_TEXT_CHARS) this.leftOut.add(`${label.trim()} read up to ${MAX_LIST_TEXT_CHARS / 1024} KiB`);
+        texts = scalar.slice(0, MAX_LIST_TEXT_CHARS).split(/[,;]/);
+      }
+      for (const text of texts) this.addValue(key, label.trim(), collapse(text));
+    }
+  }
+
+  finish(): DocumentMetadata {
+    const notes = [...this.leftOut];
+    if (this.overCap > 0) notes.push(`${this.overCap} more value${this.overCap === 1 ? '' : 's'} left out (at most ${MAX_METADATA_ENTRIES}, ${MAX_VALUES_PER_KEY} per key)`);
+    return { entries: this.entries, note: notes.length > 0 ? notes.join('; ') : null };
+  }
+
+  private addValue(key: string, label: string, text: string): void {
+    if (text === '') return;
+    if (text.length > MAX_METADATA_VALUE_CHARS) {
+      this.leftOut.add(`a ${label} value over ${MAX_METADATA_VALUE_CHARS} characters`);
+      return;
+    }
+    const value = text.normalize('NFKC').toLowerCase();
+    const id = `${key}:${value}`;
+    if (this.seen.has(id)) return;
+    if (this.entries.length >= MAX_METADATA_ENTRIES || (this.perKey.get(key) ?? 0) >= MAX_VALUES_PER_KEY) {
+      this.overCap += 1;
+      return;
+    }
+    this.seen.add(id);
+    this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
+    this.entries.push({ key, value, label, text });
+  }
+}
+
+/** `Project Code` → `project_code`; null when the label has no letters or digits, or is too long to be a key. */
+export function normaliseKey(label: string): string | null {
+  const key = label
+    .normalize('NFKC')
+    .toLowerCase()
+    .trim()
+    .replace(/[\s\-.]+/gu, '_');
+  if (key === '' || key.length > MAX_KEY_CHARS || !/^[\p{L}\p{N}_]+$/u.test(key) || !/[\p{L}\p{N}]/u.test(key)) return null;
+  return Object.hasOwn(KEY_SYNONYMS, key) ? KEY_SYNONYMS[key]! : key;
+}
+
+export interface FrontMatter {
+  title: string | null;
+  metadata: DocumentMetadata;
+}
+
+/**
+ * A Markdown file's YAML front matter: its title and its other keys as metadata. A front matter
+ * that is too large, malformed, nested beyond the parser's stack or expands too many aliases is
+ * not read, and the note says so: the document is still read without it.
+ */
+export function readFrontMatter(yaml: string): FrontMatter {
+  const reader = new MetadataReader();
+  if (yaml.length > MAX_FRONT_MATTER_CHARS) {
+    reader.unread(`front matter over ${MAX_FRONT_MATTER_CHARS / 1024} KiB not read`);
+    return { title: null, metadata: reader.finish() };
+  }
+  let data: unknown;
+  try {
+    // Unknown tags (!!js/function, !include) resolve to their plain value, never to code.
+    const document = parseDocument(yaml, { logLevel: 'silent', uniqueKeys: false });
+    if (document.errors.length > 0) throw document.errors[0];
+    data = document.toJS({ maxAliasCount: MAX_FRONT_MATTER_ALIASES });
+  } catch (error) {
+    reader.unread(`front matter not read: ${frontMatterFailure(error)}`);
+    return { title: null, metadata: reader.finish() };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { title: null, metadata: reader.finish() };
+  let title: string | null = null;
+  for (const [label, raw] of Object.entries(data)) {
+    if (normaliseKey(label) === 'title') {
+      if (typeof raw === 'string' || typeof raw === 'number') title = String(raw).trim() || null;
+      continue; // the item's title already; not an entry of its own
+    }
+    reader.add(label, raw);
+  }
+  return { title, metadata: reader.finish() };
+}
+
+function frontMatterFailure(error: unknown): string {
+  if (error instanceof RangeError || (error instanceof SyntaxError && /call stack/i.test(error.message))) return 'nested too deeply';
+  if (error instanceof ReferenceError && /alias/i.test(error.message)) return `more than ${MAX_FRONT_MATTER_ALIASES} aliases expanded`;
+  return 'not valid YAML';
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/gu, ' ').trim();
+}
+
+function clip(text: string): string {
+  const flat = collapse(text);
+  return flat.length > 40 ? `${flat.slice(0, 40)}…` : flat;
+}
