@@ -12,7 +12,7 @@
 // screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
 
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -732,6 +732,30 @@ try {
     const panel = await webviewText(frame);
     if (!panel.includes('claim_contradiction')) throw new Error('the relationship panel that opened is not the contradiction\'s');
     return 'both figures with their sentences; "Show the relationship" opened the contradiction\'s panel, where its decision controls are';
+  });
+
+  await step('An agent\'s call to relata_search through the editor returns the search JSON, marked untrusted', async () => {
+    if (!values.logs) throw new Skip('no --logs folder: the tool result file is not known');
+    const resultFile = path.join(values.logs, 'tmp', 'relata-e2e-tool-result.txt');
+    rmSync(resultFile, { force: true });
+    await closeAllEditors();
+    if (!(await testCommand('Invoke the Knowledge Search Tool'))) throw new Skip('the scripted-model test extension is not installed');
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(resultFile)) {
+      if (Date.now() > deadline) throw new Error('the tool call did not finish within 30 s');
+      await page.waitForTimeout(250);
+    }
+    const text = readFileSync(resultFile, 'utf8');
+    if (/^tool failed/.test(text)) throw new Error(text.slice(0, 300));
+    const [first, ...json] = text.split('\n');
+    if (!/^Relata knowledge tool result\..*untrusted content/.test(first)) throw new Error(`the first line does not say document text is untrusted: ${first}`);
+    const { folders } = JSON.parse(json.join('\n'));
+    const results = folders[0]?.result?.results ?? [];
+    if (results.length === 0 || results.length > 3) throw new Error(`${results.length} results for limit 3`);
+    if (!results.every((result) => result.why_matched.length > 0 && /not a probability/.test(result.relevance.meaning))) throw new Error('a result without why_matched or a labelled relevance');
+    if (!results.some((result) => typeof result.passage?.untrusted_document_text === 'string')) throw new Error('no passage marked untrusted_document_text');
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    return `${results.length} results (${results.map((result) => result.path).join(', ')}), the first line marks document text untrusted`;
   });
 
   await step('A settings change restarts the server on the same store (decisions kept)', async () => {

@@ -2,7 +2,13 @@
 // the editor lists like Copilot's, registered when the scenario asks for it, so the steps before
 // see an editor without any model. It stands for a real model: it reads the S-labelled sources in
 // the prompt and answers with JSON citing the first, as the prompt's schema asks.
+const { writeFileSync } = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const vscode = require('vscode');
+
+/** Where the tool's result is written for the scenario to read whole (TMPDIR is run.sh's scratch folder). */
+const TOOL_RESULT_FILE = path.join(os.tmpdir(), 'relata-e2e-tool-result.txt');
 
 const text = (message) => (typeof message.content === 'string' ? message.content : message.content.map((part) => part.value ?? '').join(''));
 
@@ -43,6 +49,19 @@ exports.activate = (context) => {
     vscode.commands.registerCommand('relataE2e.chatWithParticipant', () =>
       vscode.commands.executeCommand('workbench.action.chat.open', { query: '@relata What was the final cost of the GC-2 refurbishment?' }),
     ),
+    // As an agent calls a tool: through the editor's tool service, which checks the input against the contributed schema.
+    vscode.commands.registerCommand('relataE2e.invokeSearchTool', async () => {
+      let content;
+      try {
+        const result = await vscode.lm.invokeTool('relata_search', { input: { query: 'GC-2 refurbishment cost', limit: 3 }, toolInvocationToken: undefined });
+        content = result.content.map((part) => part.value ?? '').join('');
+      } catch (error) {
+        content = `tool failed: ${error.message}`;
+      }
+      writeFileSync(TOOL_RESULT_FILE, content);
+      // The saved file, not an untitled document: closing that would stop the scenario at a "save?" dialog.
+      await vscode.window.showTextDocument(vscode.Uri.file(TOOL_RESULT_FILE));
+    }),
     vscode.commands.registerCommand('relataE2e.chatConflicts', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@relata /conflicts' })),
   );
 };
