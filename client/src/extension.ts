@@ -4,7 +4,13 @@
 // indexed and no model runs until the workspace is trusted.
 
 import * as vscode from 'vscode';
+import { registerAgentTools } from './chat/agentTools.ts';
+import type { SourceTarget } from './chat/chatParts.ts';
+import { registerChatParticipant } from './chat/participant.ts';
 import { chooseOriginal } from './chooseOriginal.ts';
+import { showEditorModelStatus } from './editorModel/editorModelStatus.ts';
+import { editorModelHandler } from './editorModel/editorModels.ts';
+import { LiveAsks } from './editorModel/lending.ts';
 import { openAt } from './openLocation.ts';
 import { filterProposals } from './proposals/filterProposals.ts';
 import { ProposalsView } from './proposals/proposalsView.ts';
@@ -21,10 +27,15 @@ import { decide, showAsk, showRelationship, showScoringModel, type PanelContext 
 
 let connection: ServerConnection | undefined;
 
+/** Files one "open the sources" button opens at most. */
+const MAX_SOURCES_OPENED = 4;
+
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   const output = vscode.window.createOutputChannel('Relata', { log: true });
-  const server = new ServerConnection(context, output);
+  // The asks a person started (Ask panel, chat view): the only ones the editor's model is lent to.
+  const asks = new LiveAsks();
+  const server = new ServerConnection(context, output, editorModelHandler(asks));
   connection = server;
   const proposals = new ProposalsView(server, context.workspaceState);
 
@@ -47,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): void {
     statusBar.show();
   };
 
-  const panels: PanelContext = { extensionUri: context.extensionUri, server, output, decided: () => proposals.refresh() };
+  const panels: PanelContext = { extensionUri: context.extensionUri, server, asks, output, decided: () => proposals.refresh() };
   const reportFailure = (what: string) => (error: Error) => vscode.window.showErrorMessage(`Relata: ${what}: ${error.message}`);
   // New credentials reach the server only in the environment it starts with.
   const restartForCredentials = (said: string) => {
@@ -65,6 +76,20 @@ export function activate(context: vscode.ExtensionContext): void {
     await decide(server, kind, node.folder, node.relationship.id, note.trim() || undefined).catch(reportFailure(`could not ${kind}`));
     proposals.refresh();
   };
+
+  // An editor without the chat or tools API (an older or stripped-down build) still gets everything else.
+  let participantProblem: string | null = null;
+  try {
+    context.subscriptions.push(registerChatParticipant(server, asks, context.extensionUri));
+  } catch (error) {
+    participantProblem = (error as Error).message ?? String(error);
+    output.warn(`the @relata chat participant is not available in this editor: ${participantProblem}`);
+  }
+  try {
+    context.subscriptions.push(...registerAgentTools(server));
+  } catch (error) {
+    output.warn(`Relata's agent tools are not available in this editor: ${(error as Error).message ?? String(error)}`);
+  }
 
   const view = vscode.window.createTreeView('relata.proposals', { treeDataProvider: proposals, showCollapseAll: true });
   proposals.attach(view);
@@ -92,6 +117,16 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('relata.openItem', (target?: { folder: string; path: string }) => {
       if (target) openAt(target.folder, target.path).catch(reportFailure(`could not open ${target.path}`));
     }),
+    // The chat's "Open both sources": the first in the active group, the others beside it.
+    vscode.commands.registerCommand('relata.openSources', async (targets?: SourceTarget[]) => {
+      if (!Array.isArray(targets)) return;
+      for (const [index, target] of targets.slice(0, MAX_SOURCES_OPENED).entries()) {
+        await openAt(target.folder, target.path, target.location, index === 0 ? undefined : vscode.ViewColumn.Beside).catch(reportFailure(`could not open ${target.path}`));
+      }
+    }),
+    vscode.commands.registerCommand('relata.showEditorModelStatus', () =>
+      showEditorModelStatus(participantProblem).catch(reportFailure('could not read the editor\'s models')),
+    ),
     vscode.commands.registerCommand('relata.chooseOriginal', (file?: vscode.Uri) =>
       chooseOriginal(server, file).catch(reportFailure('could not choose the original')),
     ),

@@ -4,7 +4,7 @@
 // Pure, so tested without VS Code.
 
 import type { RelatedResult } from '../../shared/protocol.ts';
-import type { RelationshipView } from '../../shared/types.ts';
+import type { ItemRef, RelationshipView } from '../../shared/types.ts';
 import { plainText } from './searchRows.ts';
 
 export interface RelationshipRow {
@@ -31,11 +31,19 @@ const STATUS: Record<RelationshipView['status'], string> = {
   rejected: 'rejected by a person',
 };
 
+/** The relationship as read from `item`'s end ("contradicts", "is updated by") and the item at the other end. */
+export function readFrom(item: ItemRef, relationship: RelationshipView): { phrase: string; other: ItemRef } {
+  const fromHere = relationship.from.item_id === item.item_id;
+  const other = fromHere ? relationship.to : relationship.from;
+  const phrase = fromHere ? relationship.type.replace(/_/g, ' ') : (BACKWARD[relationship.type] ?? relationship.type.replace(/_/g, ' '));
+  return { phrase, other };
+}
+
+export const describeReview = (status: RelationshipView['status']): string => STATUS[status];
+
 export function relationshipRows(related: RelatedResult): RelationshipRow[] {
   return related.relationships.map((relationship) => {
-    const fromHere = relationship.from.item_id === related.item.item_id;
-    const other = fromHere ? relationship.to : relationship.from;
-    const phrase = fromHere ? relationship.type.replace(/_/g, ' ') : (BACKWARD[relationship.type] ?? relationship.type.replace(/_/g, ' '));
+    const { phrase, other } = readFrom(related.item, relationship);
     return {
       label: plainText(`${phrase} ${other.title ?? other.path}`),
       description: `strength ${relationship.score.toFixed(2)} (not a probability) · ${STATUS[relationship.status]}`,

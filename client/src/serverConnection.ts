@@ -5,7 +5,15 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { RequestType } from 'vscode-languageserver-protocol';
-import { RelationshipsChangedNotification, StatusNotification, type StatusReport } from '../../shared/protocol.ts';
+import {
+  EditorModelRequest,
+  RelationshipsChangedNotification,
+  StatusNotification,
+  type EditorModelParams,
+  type EditorModelResult,
+  type StatusReport,
+} from '../../shared/protocol.ts';
+import type { Cancellation } from './editorModel/lending.ts';
 import { chooseRuntime, RuntimeNotFound } from './serverRuntime.ts';
 import { initializationOptions, RUNTIME_SETTING, settingReader } from './settings.ts';
 import { describeStoreSettings, serverEnvironment, storeEnvironment, storeSettings, StoreSettingsError } from './storeConnection.ts';
@@ -28,6 +36,8 @@ export class ServerConnection implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly output: vscode.LogOutputChannel,
+    /** Answers the server's EditorModelRequest: the editor's model, lent for an ask a person started. */
+    private readonly lendEditorModel: (params: EditorModelParams, token: Cancellation) => Promise<EditorModelResult>,
   ) {}
 
   get running(): boolean {
@@ -89,6 +99,7 @@ export class ServerConnection implements vscode.Disposable {
       this.statusEmitter.fire(report);
     });
     client.onNotification(RelationshipsChangedNotification.type, ({ folder }) => this.relationshipsEmitter.fire(folder));
+    client.onRequest(EditorModelRequest.type, (params, token) => this.lendEditorModel(params, token));
     this.client = client;
     try {
       await client.start();

@@ -24,22 +24,28 @@ printf '{ "folders": [ { "path": "%s" }, { "path": "%s" } ] }\n' "$work/demo" "$
 cat > "$work/user/User/settings.json" <<JSON
 {
   "relata.store.dataLocation": "$work/data",
+  "relata.answers.provider": "auto",
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
   "window.restoreWindows": "none",
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false,
   "chat.commandCenter.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "editor.hover.delay": 300
 }
 JSON
 
 code_server="$here/node_modules/.bin/code-server"
 "$code_server" --user-data-dir "$work/user" --extensions-dir "$work/extensions" --install-extension "$work/relata.vsix" >"$work/install-extension.log" 2>&1
+# Test only: a chat model the scenario offers to the editor late (scripted-model/), through the
+# proposed chatProvider API, which code-server enables for this one extension.
+(cd "$here/scripted-model" && "$repo/node_modules/.bin/vsce" package --no-dependencies --allow-missing-repository --skip-license -o "$work/scripted-model.vsix" >"$work/package-scripted-model.log" 2>&1)
+"$code_server" --user-data-dir "$work/user" --extensions-dir "$work/extensions" --install-extension "$work/scripted-model.vsix" >>"$work/install-extension.log" 2>&1
 
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 "$code_server" --bind-addr "127.0.0.1:$port" --auth none --user-data-dir "$work/user" --extensions-dir "$work/extensions" \
-  --disable-telemetry --disable-update-check --disable-workspace-trust --ignore-last-opened "$work/demo" >"$work/code-server.log" 2>&1 &
+  --disable-telemetry --disable-update-check --disable-workspace-trust --enable-proposed-api relata-e2e.scripted-model --ignore-last-opened "$work/demo" >"$work/code-server.log" 2>&1 &
 server_pid=$!
 trap 'kill "$server_pid" 2>/dev/null || true' EXIT
 

@@ -5,12 +5,14 @@
 // shows "Sources used" and "Uncertainty and conflicts"; search rows name their path and what
 // matched, a weak match says so, Ask quotes the answering sentences highlighted and keeps its
 // conversation; the graph opens on the current file; the Ctrl+K K chord, Pause / Resume
-// Indexing, the first-run walkthrough, and a settings change that restarts the server on the same
+// Indexing, the first-run walkthrough, Ask with no model in the editor saying so above the
+// passages, the @relata participant and the agent tools registered, a scripted chat model
+// (scripted-model/, a test-only extension) answering Ask and @relata in the chat view, and a settings change that restarts the server on the same
 // store with the decisions kept; and a two-folder workspace asks both folders. Each step saves a
 // screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
 
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -586,6 +588,174 @@ try {
     await page.locator('.getting-started-media img, .getting-started-media iframe').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
     await page.waitForTimeout(1000);
     return '5 steps; "Try a search" ticked by its button';
+  });
+
+  /** Asks in a freshly opened Ask panel and returns the newest turn's locator once it is answered. */
+  async function askInPanel(question) {
+    await closeAllEditors();
+    await runCommand('Relata: Ask');
+    const frame = await webviewFrame('Ask Relata');
+    await frame.locator('textarea').fill(question);
+    await frame.locator('textarea').press('Enter');
+    const newest = () => frame.locator('.turn').last();
+    const deadline = Date.now() + 120_000;
+    while (!(await newest().innerText().catch(() => '')).includes(question) || (await newest().innerText()).includes('Retrieving')) {
+      if (Date.now() > deadline) throw new Error(`no answer to "${question}" within 120 s`);
+      await page.waitForTimeout(500);
+    }
+    return newest();
+  }
+
+  await step('Ask with relata.answers.provider "auto" and no model in the editor says so above the passages', async () => {
+    // code-server has no chat model (no Copilot), and this window configures no local model or endpoint.
+    const turn = await askInPanel('Who refurbished the GC-2 crane?');
+    const note = (await turn.locator('.model-note').innerText({ timeout: 5000 }).catch(() => '')).trim();
+    if (!/No language model is available in the editor/.test(note)) throw new Error(`the note says "${note}"`);
+    if (!/Showing the matching passages only/.test(note)) throw new Error(`the note does not say the passages are shown: "${note}"`);
+    const order = await turn.evaluate((element) => {
+      const noteAt = [...element.querySelectorAll('*')].findIndex((node) => node.classList.contains('model-note'));
+      const sourcesAt = [...element.querySelectorAll('*')].findIndex((node) => node.tagName === 'H3' && node.textContent === 'Sources used');
+      return { noteAt, sourcesAt };
+    });
+    if (order.sourcesAt < 0) throw new Error('no "Sources used": the retrieval is missing');
+    if (order.noteAt > order.sourcesAt) throw new Error('the note is below the sources');
+    const sources = await turn.locator('.source-path').count();
+    if (sources === 0) throw new Error('no source is listed');
+    return `"${note.slice(0, 90)}…" above ${sources} source(s)`;
+  });
+
+  /** Runs "Relata: Show Editor Model Status" and returns its dialog's text (the dialog is left open for the screenshot). */
+  async function editorModelStatus() {
+    await closeAllEditors();
+    await runCommand('Relata: Show Editor Model Status');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 15_000 });
+    await page.locator('.monaco-dialog-box', { hasText: 'Agent tools' }).waitFor({ timeout: 15_000 });
+    return (await dialog.innerText()).replace(/[ \t]+/g, ' ');
+  }
+
+  async function closeDialog() {
+    await page.keyboard.press('Escape');
+    await page.locator('.monaco-dialog-box').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  }
+
+  await step('The @relata chat participant and the four agent tools are registered', async () => {
+    // The tools are read back from the editor's own registry (vscode.lm.tools), not from the extension's word.
+    const text = await editorModelStatus();
+    await shot('editor-model-status');
+    await closeDialog();
+    if (!text.includes('Chat participant @relata: registered')) throw new Error(`the participant is not registered: ${text}`);
+    for (const tool of ['relata_search', 'relata_relationships', 'relata_conflicts', 'relata_item']) {
+      if (!text.includes(tool)) throw new Error(`${tool} is not among the editor's tools: ${text}`);
+    }
+    if (!/The editor has no language model/.test(text)) throw new Error(`expected no chat model in code-server: ${text}`);
+    return text.split('\n').filter((line) => /Chat participant|Agent tools/.test(line)).join(' ');
+  });
+
+  await step('With a scripted chat model in the editor, Ask is answered by it through the extension (vscode.lm)', async () => {
+    // test/e2e/scripted-model: a test-only extension offering a chat model through the proposed chatProvider API.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>E2E Test: Offer a Scripted Chat Model');
+    const offer = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Offer a Scripted Chat Model' }).first();
+    if (!(await offer.waitFor({ timeout: 10_000 }).then(() => true, () => false))) throw new Skip('the scripted-model test extension is not installed');
+    await page.keyboard.press('Enter');
+    const status = await editorModelStatus();
+    await closeDialog();
+    if (!/Scripted Model \(relata-e2e\)/.test(status)) throw new Skip(`the editor lists no scripted model (proposed API not enabled?): ${status.split('\n').find((line) => /model/.test(line))}`);
+    const turn = await askInPanel('What was the final cost of the GC-2 refurbishment?');
+    const answer = (await turn.locator('.answer').innerText({ timeout: 5000 }).catch(() => '')).trim();
+    const text = await turn.innerText();
+    if (!/^Scripted answer/.test(answer)) throw new Error(`no answer from the scripted model: ${text.slice(0, 300)}`);
+    if (!/Model: editor:Scripted Model \(relata-e2e\)/.test(text)) throw new Error(`the answer does not name the editor's model: ${text.slice(0, 300)}`);
+    if ((await turn.locator('.model-note').count()) > 0) throw new Error(`a model note with an answer: ${await turn.locator('.model-note').innerText()}`);
+    if (!text.includes('Sources used')) throw new Error('the sources are missing');
+    return `"${answer.slice(0, 80)}" · ${text.match(/Model: [^\n]+/)[0]}`;
+  });
+
+  /** Runs a command of the scripted-model test extension; false when it is not installed. */
+  async function testCommand(title) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(`>E2E Test: ${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    if (!(await row.waitFor({ timeout: 10_000 }).then(() => true, () => false))) return false;
+    await page.keyboard.press('Enter');
+    return true;
+  }
+
+  const chatResponses = page.locator('.interactive-item-container.interactive-response');
+
+  /** The chat response after the `before`th once it contains `pattern`. */
+  async function chatResponse(before, pattern, name) {
+    const chat = page.locator('.interactive-session');
+    if (!(await chat.waitFor({ timeout: 15_000 }).then(() => true, () => false))) throw new Skip('code-server shows no chat view');
+    const response = chatResponses.nth(before);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const text = (await response.innerText({ timeout: 1000 }).catch(() => '')).replace(/\s+/g, ' ');
+      if (pattern.test(text)) return { response, text };
+      if (Date.now() > deadline) {
+        await shot(name);
+        throw new Error(`no @relata response matching ${pattern} within 60 s: "${(await chat.innerText()).replace(/\s+/g, ' ').slice(-300)}"`);
+      }
+      await page.waitForTimeout(500);
+    }
+  }
+
+  await step('@relata in the chat view answers with the chat\'s model, its sources and Uncertainty and conflicts', async () => {
+    // The test extension also registers a default chat participant (proposed defaultChatParticipant API): that is what makes code-server show its chat view.
+    await closeAllEditors();
+    const before = await chatResponses.count();
+    if (!(await testCommand('Open the Chat with a Question for the Participant'))) throw new Skip('the scripted-model test extension is not installed');
+    const { response, text } = await chatResponse(before, /Uncertainty and conflicts/, 'chat-answer');
+    await response.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await shot('chat-answer');
+    if (!/Scripted answer/.test(text)) throw new Error(`the answer is not the chat model's: ${text.slice(0, 300)}`);
+    if (!/Sources used/.test(text)) throw new Error(`no "Sources used": ${text.slice(0, 300)}`);
+    const anchors = await response.locator('.chat-inline-anchor-widget, a[data-href]').count();
+    if (anchors === 0) throw new Error('no source opens at its passage (no anchor in the response)');
+    for (const button of ['Show the relationship', 'Open both sources']) {
+      if ((await response.getByRole('button', { name: button }).count()) === 0) throw new Error(`no "${button}" button`);
+    }
+    return `${text.slice(text.indexOf('Scripted answer'), text.indexOf('Scripted answer') + 80)}…; ${anchors} source anchors; buttons "Show the relationship", "Open both sources"`;
+  });
+
+  await step('@relata /conflicts lists the contradiction; its button opens the relationship panel, where a person decides', async () => {
+    const before = await chatResponses.count();
+    if (!(await testCommand('Open the Chat with the Participant\'s Conflicts Command'))) throw new Skip('the scripted-model test extension is not installed');
+    const { response, text } = await chatResponse(before, /says .*(42,?000|51,?500)/, 'chat-conflicts');
+    if (!/42,?000/.test(text) || !/51,?500/.test(text)) throw new Error(`both figures are not shown: ${text.slice(0, 300)}`);
+    await shot('chat-conflicts');
+    await response.getByRole('button', { name: 'Show the relationship' }).first().click();
+    const frame = await webviewFrame('Signals');
+    const panel = await webviewText(frame);
+    if (!panel.includes('claim_contradiction')) throw new Error('the relationship panel that opened is not the contradiction\'s');
+    return 'both figures with their sentences; "Show the relationship" opened the contradiction\'s panel, where its decision controls are';
+  });
+
+  await step('An agent\'s call to relata_search through the editor returns the search JSON, marked untrusted', async () => {
+    if (!values.logs) throw new Skip('no --logs folder: the tool result file is not known');
+    const resultFile = path.join(values.logs, 'tmp', 'relata-e2e-tool-result.txt');
+    rmSync(resultFile, { force: true });
+    await closeAllEditors();
+    if (!(await testCommand('Invoke the Knowledge Search Tool'))) throw new Skip('the scripted-model test extension is not installed');
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(resultFile)) {
+      if (Date.now() > deadline) throw new Error('the tool call did not finish within 30 s');
+      await page.waitForTimeout(250);
+    }
+    const text = readFileSync(resultFile, 'utf8');
+    if (/^tool failed/.test(text)) throw new Error(text.slice(0, 300));
+    const [first, ...json] = text.split('\n');
+    if (!/^Relata knowledge tool result\..*untrusted content/.test(first)) throw new Error(`the first line does not say document text is untrusted: ${first}`);
+    const { folders } = JSON.parse(json.join('\n'));
+    const results = folders[0]?.result?.results ?? [];
+    if (results.length === 0 || results.length > 3) throw new Error(`${results.length} results for limit 3`);
+    if (!results.every((result) => result.why_matched.length > 0 && /not a probability/.test(result.relevance.meaning))) throw new Error('a result without why_matched or a labelled relevance');
+    if (!results.some((result) => typeof result.passage?.untrusted_document_text === 'string')) throw new Error('no passage marked untrusted_document_text');
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    return `${results.length} results (${results.map((result) => result.path).join(', ')}), the first line marks document text untrusted`;
   });
 
   await step('A settings change restarts the server on the same store (decisions kept)', async () => {

@@ -3,7 +3,8 @@
 // the others; the passage quoted around its sentences that hold the question's words or figures,
 // highlighted: passageView.ts) and "Uncertainty and conflicts" (each disagreement once, with the
 // sources on each side). When the model's output was rejected, the retrieval and the reason are
-// still shown; with no model configured, it says how to configure one. In a multi-root window
+// still shown; when the chosen model did not answer (model_note: no model in the editor, consent
+// refused, a quota) it says why above the sources; with no model configured, how to configure one. In a multi-root window
 // the person asks every folder or one, and each answer says which folder it is from. The
 // conversation is the extension's (askConversation.ts): the page redraws it when it loads.
 
@@ -110,15 +111,18 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
 
 function answerBlock({ folder, result }: AskResult, question: string): HTMLElement {
   const body: HTMLElement[] = [];
-  if (result.answer !== null) {
-    body.push(h('p', { class: 'answer' }, result.answer));
-  } else if (result.model === null) {
+  if (result.answer !== null) body.push(h('p', { class: 'answer' }, result.answer));
+  // Why the chosen model did not answer (no model in the editor, consent refused, a quota…), or which answered instead.
+  if (result.model_note) {
+    body.push(h('p', { class: 'notice model-note' }, result.model_note));
+  } else if (result.answer === null && result.model === null) {
     body.push(
       h(
         'p',
         { class: 'notice' },
         'No language model is configured, so Relata shows what it retrieved instead of an answer. ' +
-          'To get answers, set "relata.answers.llmModelPath" to a local GGUF model file, or "relata.answers.llmEndpoint" to an OpenAI-compatible endpoint, in the settings.',
+          'To get answers, use the editor\'s language model (e.g. GitHub Copilot\'s, with "relata.answers.provider" set to "auto" or "editor"), ' +
+          'or set "relata.answers.llmModelPath" to a local GGUF model file, or "relata.answers.llmEndpoint" to an OpenAI-compatible endpoint, in the settings.',
       ),
     );
   }

@@ -6,13 +6,14 @@
 
 import * as vscode from 'vscode';
 import {
-  AskRequest,
   ConfirmRequest,
   RejectRequest,
   RelationshipRequest,
   ScoringModelRequest,
 } from '../../../shared/protocol.ts';
-import type { AskFolder, AskTurn, FolderAnswer, ViewMessage } from '../../../shared/webviewMessages.ts';
+import type { AskFolder, ViewMessage } from '../../../shared/webviewMessages.ts';
+import { askFolders } from '../askFolders.ts';
+import type { LiveAsks } from '../editorModel/lending.ts';
 import { openAt } from '../openLocation.ts';
 import type { ServerConnection } from '../serverConnection.ts';
 import { AskConversation, foldersToAsk } from './askConversation.ts';
@@ -23,6 +24,8 @@ import { panelDecision } from './viewMessages.ts';
 export interface PanelContext {
   extensionUri: vscode.Uri;
   server: ServerConnection;
+  /** The asks a person started in this window: the editor's model is lent only to these. */
+  asks: LiveAsks;
   output: vscode.LogOutputChannel;
   /** Called after a decision so the Proposals view refreshes. */
   decided(folder: string): void;
@@ -103,19 +106,6 @@ const conversation = new AskConversation();
 
 const openFolders = (): AskFolder[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
 
-/** Asks each folder in turn (relevance and sources are per folder, as in search), keeping every folder's outcome. */
-async function askFolders(server: ServerConnection, question: string, folders: AskFolder[]): Promise<AskTurn> {
-  const answers: FolderAnswer[] = [];
-  for (const folder of folders) {
-    try {
-      answers.push({ folder, answer: await server.request(AskRequest.type, { question, folder: folder.uri }) });
-    } catch (error) {
-      answers.push({ folder, error: (error as Error).message ?? String(error) });
-    }
-  }
-  return { question, answers };
-}
-
 export function showAsk(context: PanelContext): void {
   if (askHost) {
     askHost.panel.reveal();
@@ -134,7 +124,8 @@ export function showAsk(context: PanelContext): void {
         }
         conversation.begin(question, chosen.folders);
         host.post({ kind: 'asking', question, folders: chosen.folders });
-        const turn = await askFolders(context.server, question, chosen.folders);
+        // The person pressed Ask: this question may borrow the editor's model.
+        const turn = await askFolders(context.server, context.asks, question, chosen.folders);
         conversation.finish(turn);
         askHost?.post({ kind: 'answer', turn });
       },
