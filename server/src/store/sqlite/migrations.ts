@@ -351,7 +351,7 @@ const MIGRATIONS: Migration[] = [
     sql: `
       -- Derived from the parsed document's metadata (item_texts) while the item has passages, as
       -- its lexical row is (metadataIndex.ts); the index counts the items sharing a value in one seek.
-      CREATE TABLE item_metadata (
+      CREATE TABLE IF NOT EXISTS item_metadata (
         workspace TEXT NOT NULL,
         item_id TEXT NOT NULL,
         ordinal INTEGER NOT NULL,
@@ -361,14 +361,14 @@ const MIGRATIONS: Migration[] = [
         text TEXT NOT NULL,
         PRIMARY KEY (workspace, item_id, ordinal)
       );
-      CREATE INDEX item_metadata_value ON item_metadata (workspace, key, value, item_id);
+      CREATE INDEX IF NOT EXISTS item_metadata_value ON item_metadata (workspace, key, value, item_id);
     `,
   },
   {
     version: 12,
     description: 'model extraction cache: a model reply per (passage hash, model, prompt version)',
     sql: `
-      CREATE TABLE model_extraction_cache (
+      CREATE TABLE IF NOT EXISTS model_extraction_cache (
         workspace TEXT NOT NULL,
         passage_hash TEXT NOT NULL,
         model_id TEXT NOT NULL,
@@ -378,7 +378,7 @@ const MIGRATIONS: Migration[] = [
         created_at TEXT NOT NULL,
         PRIMARY KEY (workspace, passage_hash, model_id, prompt_version)
       );
-      CREATE INDEX model_extraction_cache_item ON model_extraction_cache (workspace, item_id);
+      CREATE INDEX IF NOT EXISTS model_extraction_cache_item ON model_extraction_cache (workspace, item_id);
     `,
   },
 ];
