@@ -5,8 +5,11 @@
 // model with random weights writes the nonsense validation must reject.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { RelationshipView } from '../../shared/types.ts';
@@ -21,6 +24,7 @@ import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
 import { writeTinyGguf } from '../support/tinyGguf.ts';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const execFileAsync = promisify(execFile);
 const DEMO = path.join(REPO_ROOT, 'docs', 'demo');
 
 /** The passage as the model was shown it, between the markers. */
@@ -275,4 +279,62 @@ test('relata index --extract-with-model --model reports what the model stage did
   const second = index();
   assert.equal(second.status, 0, second.stderr);
   assert.equal(JSON.parse(second.stdout).model_extraction.calls, 0, 'an unchanged folder costs no model call');
+});
+
+/**
+ * An OpenAI-compatible endpoint on this machine that names Larkspur Logistics wherever a passage
+ * mentions it (a test double for a model server), counting the calls it is sent.
+ */
+async function larkspurEndpoint(t: import('node:test').TestContext): Promise<{ url: string; calls: () => number }> {
+  let calls = 0;
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      calls += 1;
+      const messages = (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages;
+      const user = messages.find((message) => message.role === 'user')?.content ?? '';
+      const entities = passageOf({ system: '', user }).includes('Larkspur Logistics') ? [{ type: 'organisation', surface: 'Larkspur Logistics' }] : [];
+      const content = JSON.stringify({ entities, claims: [] });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, calls: () => calls };
+}
+
+test('relata worker --extract-with-model runs the model stage as the indexer would: the indexer then finds nothing to extract again', {
+  skip: existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first',
+  timeout: 180_000,
+}, async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), FILES);
+  const data = path.join(root, 'data');
+  const endpoint = await larkspurEndpoint(t);
+  const env = { ...process.env, RELATA_EMBEDDING_MODEL: 'none', RELATA_LLM_MODEL: '', RELATA_LLM_ENDPOINT: '' };
+  const relata = (...args: string[]) => execFileAsync(process.execPath, [CLI, ...args], { encoding: 'utf8', env });
+  const withModel = ['--extract-with-model', '--endpoint', endpoint.url];
+
+  await relata('index', folder, '--data', data, '--ingest-only');
+  const worker = await relata('worker', '--data', data, '--until-idle', ...withModel);
+  assert.match(worker.stderr, /worker .* running parse, chunk, embed, extract, discover jobs/);
+  assert.equal(endpoint.calls(), 2, 'one call per thin passage: the call notes and the racking notes');
+  const entities = JSON.parse((await relata('entities', '--data', data, '--json')).stdout) as { surface: string; producer?: string; by_model?: boolean }[];
+  assert.ok(JSON.stringify(entities).includes('Larkspur Logistics'), JSON.stringify(entities));
+
+  const again = await relata('index', folder, '--data', data, '--json', ...withModel);
+  assert.equal(JSON.parse(again.stdout).model_extraction.calls, 0, 'the worker\'s extraction is the indexer\'s: nothing extracted again');
+  assert.equal(endpoint.calls(), 2);
+
+  const refused = await relata('worker', '--data', data, '--until-idle', '--extract-with-model').then(
+    () => null,
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.equal(refused?.code, 2);
+  assert.match(refused?.stderr ?? '', /--extract-with-model needs a language model/);
 });

@@ -1,7 +1,7 @@
-// The language-model flags (--model, --endpoint, --endpoint-model, --allow-insecure-endpoint) shared by `ask` and
-// `index --classify`, read one way, with the environment as the default.
+// The language-model flags (--model, --endpoint, --endpoint-model, --allow-insecure-endpoint) shared by `ask`,
+// `index --classify`, and `index` / `worker --extract-with-model`, read one way, with the environment as the default.
 
-import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
+import { createProvider, HOW_TO_CONFIGURE, modelSettingsFrom } from '../answer/choice.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 import type { CommandValues, OptionSpec } from './command.ts';
 import { UsageError } from './usage.ts';
@@ -25,4 +25,11 @@ export function providerFromFlags(values: CommandValues, log: (line: string) => 
       log,
     }),
   );
+}
+
+/** The model a flag that needs one uses (--classify, --extract-with-model); a clear error when none is configured. */
+export function requiredProvider(values: CommandValues, flag: string, log: (line: string) => void): AnswerProvider {
+  const provider = providerFromFlags(values, log);
+  if (!provider) throw new UsageError(`${flag} needs a language model. ${HOW_TO_CONFIGURE}`);
+  return provider;
 }

@@ -6,6 +6,7 @@
 // What `FolderIndex.drain` does after its queue runs dry (queue discovery, propose aliases), a
 // worker does whenever the shared queue is idle after work it did.
 
+import type { ModelExtractor } from '../extract/model/modelExtractor.ts';
 import type { PipelineStage } from '../../../shared/types.ts';
 import { findAliasCandidates } from '../discover/aliases.ts';
 import type { EmbeddingChoice } from '../embed/choice.ts';
@@ -36,6 +37,11 @@ export interface QueueWorkerOptions {
   settings?: Partial<PipelineSettings>;
   /** Default: RELATA_EMBEDDING_MODEL, else the offline default model. Workers of one folder should agree. */
   embedding?: EmbeddingChoice;
+  /**
+   * The model stage of extraction (`--extract-with-model`). Workers and the indexer of one folder
+   * should agree: an item is extracted again by whoever finds it extracted otherwise.
+   */
+  modelExtractor?: ModelExtractor | null;
 }
 
 export interface QueueWorkerRun {

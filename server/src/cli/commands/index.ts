@@ -12,14 +12,12 @@ import { FAILURE_FAILS_ITEM } from '../../pipeline/stages/index.ts';
 import { describeLocation, type StoreLocation } from '../../store/location.ts';
 import { dataDirOverlap } from '../../workspace/folderBoundary.ts';
 import { watchFolder } from '../../workspace/watch.ts';
-import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
-import type { AnswerProvider } from '../../answer/provider.ts';
 import { ModelRelationshipClassifier } from '../../discover/modelClassifier.ts';
 import { describeModelProgress, everyFewSeconds, ModelExtractor, type ModelExtractionTally } from '../../extract/model/modelExtractor.ts';
 import { MODEL_EXTRACTION_VERSION } from '../../extract/model/prompt.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command, type CommandInput } from '../command.ts';
 import { FailedJobs } from '../failedJobs.ts';
-import { providerFromFlags, MODEL_OPTIONS } from '../modelFlags.ts';
+import { MODEL_OPTIONS, requiredProvider } from '../modelFlags.ts';
 import { locationForFolder, storeChoice } from '../storeFlags.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { terminalLine } from '../terminalText.ts';
@@ -103,7 +101,8 @@ ${COMMON_USAGE}
       values['embedding-model'] === undefined && threads === undefined
         ? undefined
         : parseEmbeddingChoice((values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL, threads);
-    const provider = values.classify || extractWithModel ? configuredProvider(values, log) : null;
+    // --classify and --extract-with-model share one model.
+    const provider = values.classify || extractWithModel ? requiredProvider(values, values.classify ? '--classify' : '--extract-with-model', log) : null;
     // On a terminal the model stage's count and time left ride on the progress bar; otherwise they are lines.
     const progress = terminalProgress('indexing');
     const modelExtractor =
@@ -238,13 +237,6 @@ function formatRebuild(rebuilt: RebuildReport): string {
       : []),
   ];
   return lines.join('\n');
-}
-
-/** The model that --classify and --extract-with-model use (one, shared); a clear error when none is configured. */
-function configuredProvider(values: CommandInput['values'], log: (line: string) => void): AnswerProvider {
-  const provider = providerFromFlags(values, log);
-  if (!provider) throw new UsageError(`${values.classify ? '--classify' : '--extract-with-model'} needs a language model. ${HOW_TO_CONFIGURE}`);
-  return provider;
 }
 
 /** What the model stage did, for the summary: calls, cache hits, and what validation threw out. */

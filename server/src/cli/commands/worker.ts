@@ -11,6 +11,8 @@ import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { existingLocation } from '../openStore.ts';
 import { terminalLine } from '../terminalText.ts';
 import { EXIT_FAILURE, UsageError } from '../usage.ts';
+import { describeModelProgress, everyFewSeconds, ModelExtractor } from '../../extract/model/modelExtractor.ts';
+import { MODEL_OPTIONS, requiredProvider } from '../modelFlags.ts';
 
 /** While jobs run, the totals are said at most this often. */
 const PROGRESS_EVERY_MS = 5_000;
@@ -20,6 +22,7 @@ export const workerCommand: Command = {
   summary: 'run parse, chunk, embed, extract and discover jobs from a shared store (ingest stays with index)',
   usage: `relata worker [--store URI --qdrant URL [--folder F] | --data DIR] [--workspace NAME] [--until-idle]
        [--embedding-model default|none|DIR] [--embedding-threads N] [--json]
+       [--extract-with-model --model PATH | --endpoint URL [--endpoint-model NAME]]
 
   Runs the jobs that \`relata index --ingest-only\` (or any indexer) leaves in the store: parse, chunk, embed,
   extract and discover. They read the stored bytes, never the folder, so a worker may run on any machine that
@@ -30,12 +33,17 @@ export const workerCommand: Command = {
   --embedding-model the model to embed with (default: RELATA_EMBEDDING_MODEL, else default); give every
                     worker and \`relata search\` the same one
   --embedding-threads N  threads that embed (default: one per core)
+  --extract-with-model  run the model stage of extraction, as \`relata index --extract-with-model\` does, with
+                    --model / --endpoint (else RELATA_LLM_MODEL / RELATA_LLM_ENDPOINT); give every worker and the
+                    indexer the same choice, or each extracts again what the other extracted otherwise
 ${COMMON_USAGE}`,
   options: {
     ...COMMON_OPTIONS,
     'until-idle': { type: 'boolean' },
     'embedding-model': { type: 'string' },
     'embedding-threads': { type: 'string' },
+    'extract-with-model': { type: 'boolean' },
+    ...MODEL_OPTIONS,
   },
   async run({ values, positionals, log, out }) {
     if (positionals.length > 0) throw new UsageError('worker takes no positional arguments: name the store with --store or --data, the folder with --folder');
@@ -43,10 +51,15 @@ ${COMMON_USAGE}`,
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError('--embedding-threads must be a positive whole number');
     const model = (values['embedding-model'] as string | undefined) ?? process.env.RELATA_EMBEDDING_MODEL;
     const location = existingLocation(values, process.cwd());
+    const provider = values['extract-with-model'] === true ? requiredProvider(values, '--extract-with-model', log) : null;
     const worker = await QueueWorker.open({
       location,
       workspace: values.workspace as string | undefined,
       embedding: model === undefined && threads === undefined ? undefined : parseEmbeddingChoice(model, threads),
+      modelExtractor: provider ? new ModelExtractor(provider, { log, onProgress: everyFewSeconds((update) => log(describeModelProgress(update))) }) : null,
+    }).catch(async (error: unknown) => {
+      await provider?.close();
+      throw error;
     });
     const stopping = new AbortController();
     const onSignal = () => {
@@ -102,6 +115,7 @@ ${COMMON_USAGE}`,
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await worker.close();
+      await provider?.close();
     }
   },
 };
