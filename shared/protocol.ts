@@ -583,6 +583,8 @@ export interface ScoringModelView {
   diminishing_factors: number[];
   similarity_floor: number;
   concept_base_strength: number;
+  /** A name or figure found by the model stage counts this share of a rule's, and only beside rule-found evidence. */
+  model_found_factor: number;
   temporal_window_days: number;
   /** Each threshold with the environment variable that overrides it. */
   thresholds: { name: string; value: number; env: string }[];
