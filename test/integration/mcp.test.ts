@@ -122,6 +122,9 @@ test('relata mcp serves the folder\'s knowledge to an MCP client, read-only', { 
     const cost = response.claims.find((claim: { attribute: string }) => claim.attribute === 'cost');
     assert.equal(cost?.value, 42000);
     assert.match(cost.sentence.untrusted_document_text, /42,000|42000/);
+    const author = response.metadata.find((entry: { key: string }) => entry.key === 'author');
+    assert.equal(author?.value.untrusted_document_text, 'Tomasz Wieczorek', 'the front matter, marked as the document\'s text');
+    assert.match(author.compared, /never compared/);
   });
 
   await t.test('bad arguments and missing items are tool errors, and the server still answers', async () => {

@@ -10,6 +10,7 @@ import { findAttempts } from '../answer/injection.ts';
 import { HIDDEN_INSTRUCTIONS, hiddenInstructionsOf } from '../answer/hiddenInstructions.ts';
 import { normaliseUntrusted } from '../answer/untrustedText.ts';
 import type { Embedder } from '../embed/types.ts';
+import { itemMetadata } from '../engine/itemViews.ts';
 import { describeStatus, listRelationshipViews } from '../engine/relationships.ts';
 import { relationshipConflicts, signalContributions } from '../lsp/relationshipDetail.ts';
 import { searchWorkspace } from '../ranking/search.ts';
@@ -171,5 +172,11 @@ export async function itemKnowledge(context: KnowledgeContext, given: string) {
     ...stored.flatMap((claim) => warningsOf(item.path, claim.text)),
     ...(await hiddenWarnings(context.store, [{ item_id: item.id, path: item.path }])),
   ];
-  return { item: item.path, title: item.title, status: item.status, note: UNTRUSTED_NOTE, entities, claims, injection_warnings: warnings };
+  // The document's own metadata (front matter, document properties) is text the document wrote too.
+  const metadata = (await itemMetadata(context.store, item.id)).map((entry) => ({
+    key: entry.label,
+    value: untrusted(entry.text),
+    compared: entry.compared ? 'two items giving this value are related by it (shared_metadata)' : 'shown only, never compared',
+  }));
+  return { item: item.path, title: item.title, status: item.status, note: UNTRUSTED_NOTE, metadata, entities, claims, injection_warnings: warnings };
 }

@@ -90,8 +90,8 @@ export function relataMcpServer(context: KnowledgeContext, version: string): Mcp
   server.registerTool(
     'item',
     {
-      title: 'Entities and claims of an item',
-      description: 'The entities one item mentions (with how many items mention each) and the claims read from it, each with its sentence (untrusted document text).',
+      title: 'Metadata, entities and claims of an item',
+      description: 'The metadata one item gives itself (front matter, document properties), the entities it mentions (with how many items mention each) and the claims read from it, each with its sentence (untrusted document text).',
       inputSchema: { path: itemPath },
       annotations: READ_ONLY,
     },
