@@ -123,13 +123,22 @@ test('hostile front matter gives a bounded result with a note, and the document 
   await t.test('a flood of values: capped per key and per document', async () => {
     const tags = Array.from({ length: 500 }, (_, n) => `tag${n}`).join(', ');
     const keys = Array.from({ length: 100 }, (_, n) => `key${n}: value ${n}`).join('\n');
-    const flood = await markdown(withFrontMatter(`tags: "${tags}"\n${keys}\nsummary: "${'long '.repeat(40)}"`));
+    const flood = await markdown(withFrontMatter(`tags: "${tags}"\n${keys}\nproject: "${'long '.repeat(40)}"`));
     const entries = flood.metadata!.entries;
     assert.equal(entries.length, MAX_METADATA_ENTRIES);
     assert.equal(entries.filter((entry) => entry.key === 'tags').length, MAX_VALUES_PER_KEY);
     assert.match(flood.metadata!.note!, /more values left out \(at most 40, 20 per key\)/);
-    assert.match(flood.metadata!.note!, /a summary value over 120 characters/);
+    assert.match(flood.metadata!.note!, /a project value over 120 characters/, 'a compared value is a name or code: a long one is left out');
     stillRead(flood);
+  });
+
+  await t.test('a long value only shown (a description) is cut, not left out, and nothing is flagged for it', async () => {
+    const described = await markdown(withFrontMatter(`description: "${'A sentence about the guide. '.repeat(8)}"\nproject: GC-2`));
+    const description = described.metadata!.entries.find((entry) => entry.key === 'description');
+    assert.equal(description?.text.length, 120);
+    assert.match(description!.text, /^A sentence about the guide\..*…$/);
+    assert.equal(described.metadata!.note, null);
+    assert.ok(!described.flags.includes('metadata_left_out'));
   });
 
   await t.test('malformed YAML', async () => {

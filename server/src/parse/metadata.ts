@@ -123,8 +123,13 @@ export class MetadataReader {
   private addValue(key: string, label: string, text: string): void {
     if (text === '') return;
     if (text.length > MAX_METADATA_VALUE_CHARS) {
-      this.leftOut.add(`a ${label} value over ${MAX_METADATA_VALUE_CHARS} characters`);
-      return;
+      // A value discovery compares is a name or a code, never prose: a long one is left out, and
+      // said. A value only shown (a description, a summary) is commonly a sentence: it is cut.
+      if (countsAsSubject(key)) {
+        this.leftOut.add(`a ${label} value over ${MAX_METADATA_VALUE_CHARS} characters`);
+        return;
+      }
+      text = `${text.slice(0, MAX_METADATA_VALUE_CHARS - 1).trimEnd()}…`;
     }
     const value = text.normalize('NFKC').toLowerCase();
     const id = `${key}:${value}`;
