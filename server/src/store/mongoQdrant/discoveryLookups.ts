@@ -8,6 +8,7 @@ import { COLLECTIONS } from './collections.ts';
 import { toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';
 import type { Extraction } from './extraction.ts';
 import type { ItemMetadata } from './itemMetadata.ts';
+import { distinctLiveItems } from './liveItems.ts';
 import type { VectorMaintenance } from './hooks.ts';
 import type { ScopedCollection, ScopedDb } from './scope.ts';
 
@@ -119,7 +120,7 @@ export class DiscoveryLookups {
   async itemsMentioning(key: string, exceptItemId: string, limit: number): Promise<string[]> {
     if (limit <= 0) return []; // as SQLite's LIMIT 0 ($limit must be positive)
     const entities = this.extraction.entities;
-    return this.liveItemsOf(entities.aggregate<{ _id: string }>(this.distinctLiveItems(entities.filter({ key, itemId: { $ne: exceptItemId } }), limit)));
+    return this.liveItemsOf(entities.aggregate<{ _id: string }>(distinctLiveItems(this.items.scope, entities.filter({ key, itemId: { $ne: exceptItemId } }), limit)));
   }
 
   /** Items with a claim of the same kind, attribute and unit: the only claims a comparison can match. */
@@ -127,28 +128,7 @@ export class DiscoveryLookups {
     if (limit <= 0) return [];
     const claims = this.extraction.claims;
     const filter = claims.filter({ kind: kind as never, attribute, unit, itemId: { $ne: exceptItemId } });
-    return this.liveItemsOf(claims.aggregate<{ _id: string }>(this.distinctLiveItems(filter, limit)));
-  }
-
-  /** Distinct item ids of the matching findings whose item is live, at most `limit`. */
-  private distinctLiveItems(match: object, limit: number): object[] {
-    const { workspace, folder } = this.items.scope;
-    return [
-      { $match: match },
-      { $group: { _id: '$itemId' } },
-      { $sort: { _id: 1 } },
-      {
-        $lookup: {
-          from: COLLECTIONS.items,
-          let: { itemId: '$_id' },
-          pipeline: [{ $match: { workspace, folder, live: true, $expr: { $eq: ['$id', '$$itemId'] } } }, { $project: { _id: 1 } }],
-          as: 'item',
-        },
-      },
-      { $match: { 'item.0': { $exists: true } } },
-      { $limit: limit },
-      { $project: { _id: 1 } },
-    ];
+    return this.liveItemsOf(claims.aggregate<{ _id: string }>(distinctLiveItems(this.items.scope, filter, limit)));
   }
 
   private async liveItemsOf(cursor: AsyncIterable<{ _id: string }>): Promise<string[]> {

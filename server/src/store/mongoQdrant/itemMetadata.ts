@@ -5,6 +5,7 @@
 
 import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../parse/metadata.ts';
 import { COLLECTIONS, type ItemDocument, type MetadataDocument } from './collections.ts';
+import { distinctLiveItems } from './liveItems.ts';
 import type { ScopedCollection, ScopedDb } from './scope.ts';
 
 export class ItemMetadata {
@@ -64,24 +65,8 @@ export class ItemMetadata {
   /** Live items giving themselves this value, other than `exceptItemId`, at most `limit`, in id order. */
   async itemsWith({ key, value }: MetadataValue, exceptItemId: string, limit: number): Promise<string[]> {
     if (limit <= 0) return []; // a cursor's limit(0) means no limit at all
-    const { workspace, folder } = this.items.scope;
     const rows = await this.entries
-      .aggregate<{ _id: string }>([
-        { $match: this.entries.filter({ key, value, itemId: { $ne: exceptItemId } }) },
-        { $group: { _id: '$itemId' } },
-        { $sort: { _id: 1 } },
-        {
-          $lookup: {
-            from: COLLECTIONS.items,
-            let: { itemId: '$_id' },
-            pipeline: [{ $match: { workspace, folder, live: true, $expr: { $eq: ['$id', '$$itemId'] } } }, { $project: { _id: 1 } }],
-            as: 'item',
-          },
-        },
-        { $match: { 'item.0': { $exists: true } } },
-        { $limit: limit },
-        { $project: { _id: 1 } },
-      ])
+      .aggregate<{ _id: string }>(distinctLiveItems(this.items.scope, this.entries.filter({ key, value, itemId: { $ne: exceptItemId } }), limit))
       .toArray();
     return rows.map((row) => row._id);
   }
