@@ -116,6 +116,14 @@ export namespace Initialization {
  */
 export type FolderState = 'opening' | 'indexing' | 'watching' | 'paused' | 'failed';
 
+export interface ModelExtractionStatus {
+  calls: number;
+  /** Passages answered from the cache, with no call. */
+  cached: number;
+  /** Null until a call has been timed. */
+  msLeft: number | null;
+}
+
 export interface FolderStatus {
   folder: string;
   name: string;
@@ -127,6 +135,8 @@ export interface FolderStatus {
   reason: string | null;
   items: { indexed: number; failed: number; skipped: number; duplicate: number; pending: number };
   chunks: number;
+  /** While the model stage of extraction runs (relata.extraction.useModel): its calls so far and the time it expects to take still. */
+  modelExtraction?: ModelExtractionStatus | null;
   /** Jobs waiting or running in the folder's queue. */
   queueDepth: number;
   /**

@@ -3,7 +3,8 @@
 // settled, failures called out; where each folder's store is. Pure, so the wording is tested
 // without VS Code.
 
-import type { FolderStatus, FolderWork, StatusReport } from '../../shared/protocol.ts';
+import { describeDuration } from '../../shared/duration.ts';
+import type { FolderStatus, FolderWork, ModelExtractionStatus, StatusReport } from '../../shared/protocol.ts';
 import type { StoreBackend } from '../../shared/storeEnvironment.ts';
 
 export interface StatusSummary {
@@ -34,6 +35,12 @@ export function describeWork(work: FolderWork, first = false): string {
   return first ? parts[0]! : parts.join(', ');
 }
 
+/** The model stage's progress: "the model has read 12 passages (3 from its cache); about 4 min left". */
+export function describeModelExtraction(progress: ModelExtractionStatus): string {
+  const left = progress.msLeft === null ? '' : `; about ${describeDuration(progress.msLeft)} left`;
+  return `model extraction: ${plural(progress.calls, 'call')}, ${progress.cached} from the cache${left}`;
+}
+
 function folderLine(folder: FolderStatus): string {
   const { indexed, failed, skipped, duplicate, pending } = folder.items;
   const state =
@@ -53,6 +60,7 @@ function folderLine(folder: FolderStatus): string {
   const store = folder.store;
   return [
     `${folder.name}: ${state}`,
+    ...(folder.modelExtraction ? [`  ${describeModelExtraction(folder.modelExtraction)}`] : []),
     ...(folder.damage ? [`  ${folder.damage}`] : []),
     ...(store?.unreachable ? [`  store unreachable: ${store.unreachable}; the work is kept and retried until it answers`] : []),
     ...(store ? [`  store: ${STORE_NAMES[store.backend]}, ${store.where}`] : []),
@@ -93,7 +101,7 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     : unreachable
     ? `$(debug-disconnect) Relata: store unreachable` + (folders.length > 1 ? ` (${plural(unreachable, 'folder')})` : '')
     : busy
-    ? `$(sync~spin) Relata: ${describeWork(work, true)}`
+    ? `$(sync~spin) Relata: ${describeWork(work, true)}${modelTimeLeft(folders)}`
     : paused
     ? `$(debug-pause) Relata: paused` + (folders.length > 1 ? ` (${plural(paused, 'folder')})` : '')
     : `$(${broken || failed ? 'warning' : 'database'}) Relata: ${indexed} indexed` + (failed ? `, ${failed} failed` : '') + (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
@@ -103,6 +111,12 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     busy,
     warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0,
   };
+}
+
+/** The longest time the model stage still expects to take in any folder, for the status bar: " (model: about 4 min left)". */
+function modelTimeLeft(folders: readonly FolderStatus[]): string {
+  const left = folders.map((folder) => folder.modelExtraction?.msLeft ?? null).filter((ms): ms is number => ms !== null);
+  return left.length === 0 ? '' : ` (model: about ${describeDuration(Math.max(...left))} left)`;
 }
 
 /** What Index now, Pause or Resume did, for one message: the outcome alone for one folder, each folder named for several. */

@@ -84,6 +84,17 @@ test('the file status list explains every flag in words, never by its code name'
   assert.equal(fileStatusWords({ status: 'indexed', flags: [], reason: null, duplicateOf: null }).detail, undefined);
 });
 
+test('while the model stage reads, the status bar says how long it expects to take still, and the tooltip its calls', () => {
+  const work = (reading: number, extracting = 0) => ({ reading, extracting, embedding: 0, relating: 0 });
+  const reading = folder({ state: 'indexing', queueDepth: 4, work: work(0, 4), modelExtraction: { calls: 12, cached: 3, msLeft: 250_000 } });
+  const summary = summarizeStatus({ folders: [reading] });
+  assert.equal(summary.text, '$(sync~spin) Relata: extracting facts from 4 files (model: about 4 min left)');
+  assert.match(summary.tooltip, /model extraction: 12 calls, 3 from the cache; about 4 min left/);
+  const untimed = summarizeStatus({ folders: [folder({ state: 'indexing', queueDepth: 1, work: work(0, 1), modelExtraction: { calls: 0, cached: 5, msLeft: null } })] });
+  assert.equal(untimed.text, '$(sync~spin) Relata: extracting facts from 1 file', 'no time is guessed before a call was timed');
+  assert.match(untimed.tooltip, /model extraction: 0 calls, 5 from the cache\n/);
+});
+
 test('settings map onto the server settings, with defaults for unset or malformed values', () => {
   const values: Record<string, unknown> = {
     'index.exclude': ['drafts/', 3, ''], 'index.maxFileMb': -1, 'index.maxPdfPages': 'many', 'relationships.minScore': 0.2, 'relationships.storeScore': 7,

@@ -23,7 +23,7 @@ import { StoreDamagedError } from '../store/storeErrors.ts';
 import { checkStoreInThread } from '../store/sqlite/checkInThread.ts';
 import { damageSummary } from '../store/sqlite/storeCheck.ts';
 import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
-import type { FolderState, FolderStatus, FolderStore, FolderWork, ServerSettings } from '../../../shared/protocol.ts';
+import type { FolderState, FolderStatus, FolderStore, FolderWork, ModelExtractionStatus, ServerSettings } from '../../../shared/protocol.ts';
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { StageCounts } from '../store/contract.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
@@ -110,6 +110,8 @@ export function thresholdsFor(settings: ServerSettings): Thresholds {
 
 export class FolderSession {
   state: FolderState = 'opening';
+  /** The model stage's progress while it runs this indexing; null otherwise. */
+  private modelProgress: ModelExtractionStatus | null = null;
   reason: string | null = null;
   /** The store is damaged: from the quick check after open, or an error that met damage (storeErrors.ts). */
   damage: string | null = null;
@@ -203,7 +205,22 @@ export class FolderSession {
   private modelExtractor(): ModelExtractor | null {
     const provider = this.events.extractionModel?.() ?? null;
     const log = (line: string) => this.events.log(`${this.name}: ${line}`);
-    return provider && new ModelExtractor(provider, { log, onProgress: everyFewSeconds((progress) => log(describeModelProgress(progress)), 10_000) });
+    const logLine = everyFewSeconds((progress) => log(describeModelProgress(progress)), 10_000);
+    // The status bar's "time left" follows the calls more closely than the log does.
+    const inStatus = everyFewSeconds(({ tally, estimatedMsLeft }) => {
+      this.modelProgress = { calls: tally.calls, cached: tally.cached, msLeft: estimatedMsLeft };
+      this.events.onChange(this);
+    }, 2_000);
+    return (
+      provider &&
+      new ModelExtractor(provider, {
+        log,
+        onProgress: (progress) => {
+          logLine(progress);
+          inStatus(progress);
+        },
+      })
+    );
   }
 
   /**
@@ -403,6 +420,7 @@ export class FolderSession {
       embeddedChunks: 0,
       damage: this.damage,
       store: this.location && { ...describeStore(this.location), unreachable: this.unreachable },
+      modelExtraction: this.state === 'indexing' ? this.modelProgress : null,
     };
     const index = this.index;
     if (!index) return base;
@@ -500,6 +518,7 @@ export class FolderSession {
   private setState(state: FolderState): void {
     if (this.state === 'failed' || this.paused) return;
     this.state = state;
+    if (state !== 'indexing') this.modelProgress = null;
     this.events.onChange(this);
   }
 

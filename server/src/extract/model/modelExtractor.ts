@@ -6,6 +6,7 @@
 // failing model costs its passages' findings, never the item.
 
 import { createHash } from 'node:crypto';
+import { describeDuration } from '../../../../shared/duration.ts';
 import type { AnswerProvider } from '../../answer/provider.ts';
 import type { StoredClaim, StoredEntity, WorkspaceStore } from '../../store/contract.ts';
 import { extractionPrompt, MODEL_EXTRACTION_VERSION } from './prompt.ts';
@@ -189,16 +190,10 @@ export class ModelExtractor {
 export function describeModelProgress(progress: ModelExtractionProgress): string {
   const { tally, estimatedMsLeft, itemsQueued } = progress;
   const left =
-    estimatedMsLeft === null ? '' : `; about ${duration(estimatedMsLeft)} left (${itemsQueued} file${itemsQueued === 1 ? '' : 's'} still queued)`;
+    estimatedMsLeft === null ? '' : `; about ${describeDuration(estimatedMsLeft)} left (${itemsQueued} file${itemsQueued === 1 ? '' : 's'} still queued)`;
   return `model extraction: ${tally.calls} call${tally.calls === 1 ? '' : 's'}, ${tally.cached} from the cache${left}`;
 }
 
-function duration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 90) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 90 ? `${minutes} min` : `${(minutes / 60).toFixed(1)} h`;
-}
 
 /**
  * Calls `report` with a progress update at most once per interval: a call takes seconds on a CPU,
