@@ -36,7 +36,7 @@ async function showRelationships(server: ServerConnection, row: SearchRow): Prom
   const rows = related ? relationshipRows(related) : [];
   const title = `Relationships of ${row.result.title ?? row.result.path}`;
   if (rows.length === 0) {
-    void vscode.window.showInformationMessage(`Relata: ${row.result.path} has no relationships that were not rejected.`);
+    void vscode.window.showInformationMessage(`Relata: ${row.result.path}: Relata has found no relationships for it (none pending or confirmed).`);
     return;
   }
   const chosen = await vscode.window.showQuickPick(rows, { title, placeHolder: 'Choose one to open its evidence and review it' });

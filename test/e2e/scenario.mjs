@@ -286,7 +286,7 @@ try {
       const text = await webviewText(frame);
       const unavailable = text.match(NOT_AVAILABLE);
       if (unavailable) throw new Skip(`relata/ask is ${unavailable[0]}`);
-      if (text.includes('Sources used')) {
+      if (text.includes('Sources used') || text.includes('Matching passages')) {
         if (!text.includes('Uncertainty and conflicts')) throw new Error('no "Uncertainty and conflicts" section for a question with a recorded contradiction');
         // The screenshot shows the conflicts (the input box stays pinned over the page's bottom).
         await frame.evaluate(() =>
@@ -614,10 +614,11 @@ try {
     if (!/Showing the matching passages only/.test(note)) throw new Error(`the note does not say the passages are shown: "${note}"`);
     const order = await turn.evaluate((element) => {
       const noteAt = [...element.querySelectorAll('*')].findIndex((node) => node.classList.contains('model-note'));
-      const sourcesAt = [...element.querySelectorAll('*')].findIndex((node) => node.tagName === 'H3' && node.textContent === 'Sources used');
+      // With no answer written the passages are headed as what was found, not as sources used.
+      const sourcesAt = [...element.querySelectorAll('*')].findIndex((node) => node.tagName === 'H3' && node.textContent === 'Matching passages');
       return { noteAt, sourcesAt };
     });
-    if (order.sourcesAt < 0) throw new Error('no "Sources used": the retrieval is missing');
+    if (order.sourcesAt < 0) throw new Error('no "Matching passages": the retrieval is missing');
     if (order.noteAt > order.sourcesAt) throw new Error('the note is below the sources');
     const sources = await turn.locator('.source-path').count();
     if (sources === 0) throw new Error('no source is listed');

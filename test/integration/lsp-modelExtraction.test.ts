@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ShowMessageNotification } from 'vscode-languageserver-protocol';
 import path from 'node:path';
 import { test } from 'node:test';
 import { StatusRequest, type FolderStatus } from '../../shared/protocol.ts';
@@ -70,4 +71,23 @@ test('with relata.extraction.useModel the server runs the model stage, says how 
   const done = await status();
   assert.equal(done.modelExtraction, null, 'no model line once indexing is done');
   assert.equal(calls, 3, 'one call per thin passage');
+});
+
+test('Extraction: Use Model with no model set is said to the person, and the folder is indexed by the rules', { skip: needsBuild, timeout: 120_000 }, async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), FILES);
+  const messages: string[] = [];
+  const server = await startServer(t, {
+    folder,
+    workspace: 'lsp-model-extraction-unset',
+    unsetEnv: ['RELATA_LLM_MODEL', 'RELATA_LLM_ENDPOINT'],
+    settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none', extractWithModel: true },
+    beforeListen: (connection) => connection.onNotification(ShowMessageNotification.type, (message) => void messages.push(message.message)),
+  });
+  await server.watching(120_000);
+  assert.ok(
+    messages.some((message) => /Use Model is on, but no model is set .* read by the rules alone/.test(message)),
+    `warned: ${JSON.stringify(messages)}`,
+  );
+  assert.equal((await server.connection.sendRequest(StatusRequest.type, {})).folders[0]!.items.indexed, 3);
 });

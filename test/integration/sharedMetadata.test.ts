@@ -83,7 +83,7 @@ test('front matter sharing project: GC-2 relates two notes by shared_metadata; a
     { label: 'project', text: 'GC-2', compared: true },
     { label: 'author', text: 'Tomasz Wieczorek', compared: false },
   ]);
-  assert.equal(describeMetadata(detail.metadata), 'project: GC-2 · not compared: author: Tomasz Wieczorek');
+  assert.equal(describeMetadata(detail.metadata), 'project: GC-2 · also given, not used to relate files: author: Tomasz Wieczorek');
 });
 
 test('relata item prints the metadata line', { timeout: 5 * 60_000, skip: existsSync(CLI) ? false : 'dist/cli.js is not built: run npm run build' }, async (t) => {
@@ -93,5 +93,5 @@ test('relata item prints the metadata line', { timeout: 5 * 60_000, skip: exists
   const run = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
   run('index', folder, '--data', dataDir, '--embedding-model', 'none');
   const printed = run('item', path.join(folder, 'cranes/handover.md'), '--data', dataDir);
-  assert.match(printed, /^metadata: project: GC-2 · not compared: author: Tomasz Wieczorek$/m);
+  assert.match(printed, /^metadata: project: GC-2 · also given, not used to relate files: author: Tomasz Wieczorek$/m);
 });

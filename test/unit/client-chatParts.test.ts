@@ -112,11 +112,21 @@ test('the answer comes with its sources, each opening at its passage, and each a
   assert.match(text, /\*\*Sources used\*\*/);
   assert.deepEqual(anchors.map((part) => part.kind === 'anchor' && part.title), ['reports/inspection.md', 'invoices/invoice-17.md'], 'the chat names an anchor by its file');
   const shown = decoded(render(text));
-  assert.match(shown, /\*\*S1\*\* Inspection report|<strong>S1<\/strong> Inspection report/);
-  assert.match(shown, /· lines 3-5/);
-  assert.match(shown, /<strong>S2<\/strong> <b>Invoice<\/b> \[17\]\(https:\/\/evil\.example\)/, 'the hostile title is shown as written');
+  assert.match(shown, /<strong>S1<\/strong> \(cited\) Inspection report/);
+  assert.doesNotMatch(shown, /· lines 3-5/, 'a text file\'s anchor names its lines already');
+  assert.match(shown, /<strong>S2<\/strong> \(cited\) <b>Invoice<\/b> \[17\]\(https:\/\/evil\.example\)/, 'the hostile title is shown as written');
   assert.match(shown, /· page 2/);
   assert.doesNotMatch(render(text), /<a |<b>|<img/, 'no document or model text became markup');
+});
+
+test('with no model the passages are "Matching passages", none is marked cited, and no one claims they are not enough', () => {
+  const shown = decoded(render(markdownOf(answerParts(turn(result({ answer: null, model: null, citations: [], sufficient: false, model_note: 'No model.' }))))));
+  assert.match(shown, /Matching passages/);
+  assert.doesNotMatch(shown, /Sources used|\(cited\)|not enough to answer fully/);
+  const insufficient = decoded(render(markdownOf(answerParts(turn(result({ sufficient: false, citations: ['S1'] }))))));
+  assert.match(insufficient, /not enough to answer fully/, 'a model that judged the passages insufficient is said to');
+  assert.match(insufficient, /<strong>S1<\/strong> \(cited\)/);
+  assert.doesNotMatch(insufficient, /<strong>S2<\/strong> \(cited\)/);
 });
 
 test('"Uncertainty and conflicts" holds the model\'s note, the conflict, the unreviewed relationship, the injection warning and the dropped citation', () => {
@@ -127,7 +137,6 @@ test('"Uncertainty and conflicts" holds the model\'s note, the conflict, the unr
   assert.ok(shown.indexOf('Uncertainty and conflicts') > 0);
   for (const expected of [
     'No language model is available in the editor; showing the passages only.',
-    'not enough to answer fully',
     'The cost differs: EUR 12,400 vs EUR 14,200',
     'suggested by analysis, not yet reviewed',
     'Source S2 contains text that tries to instruct the model (overrides earlier instructions)',

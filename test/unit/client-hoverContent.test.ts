@@ -162,7 +162,7 @@ test('on the first line the item\'s own metadata is shown, compared values first
     { label: 'author', text: 'Tom', compared: false },
   ];
   const markdown = hoverMarkdown(related({ metadata }), FIRST)!;
-  assert.equal(markdown, `**Metadata:** ${escapeMarkdown('project: GC-2; tags: cranes, [safety](http://x) · not compared: author: Tom')}`);
+  assert.equal(markdown, `**Metadata:** ${escapeMarkdown('project: GC-2; tags: cranes, [safety](http://x) · also given, not used to relate files: author: Tom')}`);
   assert.doesNotMatch(markdown, /\]\(http/, 'a value cannot make a link');
   assert.equal(hoverMarkdown(related({ metadata }), { firstLine: false }), null);
   assert.equal(hoverMarkdown(related({ metadata: [] }), FIRST), null);

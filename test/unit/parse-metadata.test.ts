@@ -45,6 +45,8 @@ test('front matter: subject keys and others, values split where a key holds a li
         'author: Tomasz Wieczorek',
         'date: 2025-05-23',
         'draft: false',
+        'image: /assets/cards/gc2.png',
+        'order: 5',
         'budget: 4200',
       ].join('\n'),
     ),
@@ -59,9 +61,8 @@ test('front matter: subject keys and others, values split where a key holds a li
     'tags: lifting',
     'author: tomasz wieczorek',
     'date: 2025-05-23',
-    'draft: false',
     'budget: 4200',
-  ]);
+  ], 'layout keys (draft, image, order) say how a page is rendered: not recorded');
   const client = document.metadata!.entries.find((entry) => entry.key === 'client')!;
   assert.deepEqual([client.label, client.text], ['Client', 'Larkspur Logistics'], 'the key and value as the person wrote them');
   assert.equal(document.metadata!.note, null);

@@ -105,6 +105,21 @@ test('an existing store on a shared server is the key of the directory a command
   assert.deepEqual(existingStoreLocation(storeChoice({ data }, NO_ENV), folder), { backend: 'sqlite', dataDir: data });
 });
 
+test('--data naming the editor\'s data location (one store per folder) finds the folder\'s store, or names the stores it holds', async (t) => {
+  const root = tempDir(t);
+  const folder = path.join(root, 'guides');
+  mkdirSync(path.join(folder, 'sub'), { recursive: true });
+  const location = path.join(root, 'editor-stores');
+  // As the editor lays them out (lsp/folderSession.ts dataDirFor): the default directory's name, under the location.
+  const guidesStore = path.join(location, path.basename(defaultDataDir(folder)));
+  await openStore({ dataDir: guidesStore, workspace: 'flags' }).close();
+  assert.deepEqual(existingStoreLocation(storeChoice({ data: location }, NO_ENV), path.join(folder, 'sub')), { backend: 'sqlite', dataDir: guidesStore });
+  usageError(
+    () => existingStoreLocation(storeChoice({ data: location }, NO_ENV), path.join(root, 'elsewhere')),
+    new RegExp(`holds the stores of several folders \\(${path.basename(guidesStore)}\\): run the command inside the folder, or pass --data`),
+  );
+});
+
 test('a Qdrant API key is never sent over plain http to another machine; https, or http on this machine, is fine', () => {
   const key = { RELATA_QDRANT_API_KEY: 'secret-key' };
   assert.throws(

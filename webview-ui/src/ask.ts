@@ -49,7 +49,8 @@ function sources(folder: string, result: AskResult['result'], question: string):
   return h(
     'section',
     {},
-    h('h3', {}, 'Sources used'),
+    // With no answer written the passages are what was found, not sources an answer used.
+    h('h3', {}, result.model === null ? 'Matching passages' : 'Sources used'),
     result.sources.length === 0
       ? h('p', { class: 'muted' }, 'No passage was retrieved for this question.')
       : h(
@@ -60,6 +61,7 @@ function sources(folder: string, result: AskResult['result'], question: string):
               'li',
               {},
               h('strong', {}, `[${source.label}] `),
+              ...(result.citations.includes(source.label) ? [h('span', { class: 'muted' }, '(cited) ')] : []),
               action(source.title ?? source.path, () => send({ kind: 'open', folder, path: source.path, location: source.location })),
               h('div', { class: 'source-path' }, `${source.path} · ${place(source.location)}`),
               ...(source.also && source.also.length > 0 ? [h('div', { class: 'muted' }, describeAlso(source.also))] : []),
@@ -72,7 +74,8 @@ function sources(folder: string, result: AskResult['result'], question: string):
 
 function uncertainty(folder: string, result: AskResult['result']): HTMLElement | null {
   const notes: HTMLElement[] = [];
-  if (!result.sufficient) notes.push(h('li', {}, 'The retrieved passages are not enough to answer fully.'));
+  // Sufficiency is the model's judgement: with no model, nobody judged it (the model note says why).
+  if (!result.sufficient && result.model !== null) notes.push(h('li', {}, 'The retrieved passages are not enough to answer fully.'));
   for (const conflict of result.conflicts) {
     notes.push(
       h(

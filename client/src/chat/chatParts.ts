@@ -80,15 +80,20 @@ const openSources = (targets: SourceTarget[], title: string): ChatPart => ({
 });
 
 function sourceParts(folder: string, result: AnswerResult): ChatPart[] {
-  if (result.sources.length === 0) return [markdown('\n**Sources used**\n\nNo passage was retrieved for this question.\n')];
-  const parts: ChatPart[] = [markdown('\n**Sources used**\n\n')];
+  // With no answer written the passages are what was found, not sources an answer used.
+  const heading = result.model === null ? '\n**Matching passages**\n\n' : '\n**Sources used**\n\n';
+  if (result.sources.length === 0) return [markdown(`${heading}No passage was retrieved for this question.\n`)];
+  const parts: ChatPart[] = [markdown(heading)];
+  const cited = new Set(result.citations);
   for (const source of result.sources) {
     const target = { folder, path: source.path, location: source.location };
-    // The chat draws an anchor as the file's name, so the title goes before it as text.
+    // The chat draws an anchor as the file's name, so the title goes before it as text; a text
+    // file's anchor already names its lines, other formats' locations are said after it.
+    const place = source.location.kind === 'lines' ? '' : ` · ${escapeMarkdown(describeLocation(source.location))}`;
     parts.push(
-      markdown(`- **${escapeMarkdown(source.label)}** ${source.title ? `${escapeMarkdown(source.title)} ` : ''}`),
+      markdown(`- **${escapeMarkdown(source.label)}**${cited.has(source.label) ? ' (cited)' : ''} ${source.title ? `${escapeMarkdown(source.title)} ` : ''}`),
       anchorOr(target, source.path),
-      markdown(` · ${escapeMarkdown(describeLocation(source.location))}${source.also?.length ? ` · ${escapeMarkdown(describeAlso(source.also))}` : ''}\n`),
+      markdown(`${place}${source.also?.length ? ` · ${escapeMarkdown(describeAlso(source.also))}` : ''}\n`),
       quote(source.passage),
     );
   }
@@ -100,7 +105,8 @@ function uncertaintyParts(folder: string, result: AnswerResult): ChatPart[] {
   const note = (text: string) => notes.push(markdown(`- ${text}\n`));
   if (result.model_note) note(escapeMarkdown(result.model_note));
   if (result.rejected_reason) note(`The model's reply was rejected: ${escapeMarkdown(result.rejected_reason)}. The sources above are unaffected.`);
-  if (!result.sufficient) note('The retrieved passages are not enough to answer fully.');
+  // Sufficiency is the model's judgement: with no model, nobody judged it (the model note says why).
+  if (!result.sufficient && result.model !== null) note('The retrieved passages are not enough to answer fully.');
   const located = new Map(result.sources.map((source) => [source.path, source.location]));
   for (const conflict of result.conflicts) {
     const sides = (conflict.sides ?? []).filter((side) => side.value !== '');
@@ -179,7 +185,7 @@ export function searchParts(folders: readonly FolderSearch[]): ChatPart[] {
         anchorOr({ folder: folder.folder, path: result.path, location }, result.path),
         markdown(`${location ? ` · ${escapeMarkdown(describeLocation(location))}` : ''}\n   ${numbers.join(' · ')}\n`),
       );
-      if (result.why_matched.length > 0) parts.push(markdown(`   Why it matched: ${escapeMarkdown(result.why_matched.join('; '))}\n`));
+      if (result.why_matched.length > 0) parts.push(markdown(`   Why it matched: ${escapeMarkdown(result.why_matched.join(' '))}\n`));
       if (result.passage) parts.push(quote(result.passage.text));
     });
   }
@@ -190,7 +196,7 @@ export function searchParts(folders: readonly FolderSearch[]): ChatPart[] {
 export function relationshipParts(related: RelatedResult | null, activePath: string | null): ChatPart[] {
   if (!activePath) return [markdown('Open a file of an indexed folder first: `/relationships` lists the relationships of the active file.\n')];
   if (!related) return [markdown(`${escapeMarkdown(activePath)} is not an indexed item (yet).\n`)];
-  if (related.relationships.length === 0) return [markdown(`${escapeMarkdown(related.item.path)} has no relationships that were not rejected.\n`)];
+  if (related.relationships.length === 0) return [markdown(`${escapeMarkdown(related.item.path)}: Relata has found no relationships for it (none pending or confirmed).\n`)];
   const parts: ChatPart[] = [markdown(`**Relationships of ${escapeMarkdown(related.item.title ?? related.item.path)}**, strongest first\n\n`)];
   related.relationships.forEach((relationship, index) => {
     const { phrase, other } = readFrom(related.item, relationship);

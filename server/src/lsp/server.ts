@@ -193,6 +193,12 @@ export function startServer(connection: Connection): void {
     }, STATUS_INTERVAL_MS);
   };
 
+  /** Said in the log and to the person; a notification, not showWarningMessage's request: a client need not answer it. */
+  function warn(message: string): void {
+    log(message);
+    connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
+  }
+
   // The extract stage's model, one for every folder, loaded on first use. Not the editor's own
   // model: extraction runs in the background, and the editor asks the person before each use.
   let extractionProvider: AnswerProvider | null | undefined;
@@ -208,10 +214,10 @@ export function startServer(connection: Connection): void {
           log,
         }),
       );
-      if (!extractionProvider) log('relata.extraction.useModel is on, but no answers model is configured (relata.answers.llmModelPath or llmEndpoint): extraction uses the rules alone');
+      if (!extractionProvider) warn('Relata: Extraction: Use Model is on, but no model is set (relata.answers.llmModelPath or relata.answers.llmEndpoint): names and figures are read by the rules alone.');
     } catch (error) {
       extractionProvider = null;
-      log(`relata.extraction.useModel: ${(error as Error).message}; extraction uses the rules alone`);
+      warn(`Relata: Extraction: Use Model: ${(error as Error).message}; names and figures are read by the rules alone.`);
     }
     return extractionProvider;
   }
@@ -286,12 +292,7 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialized(() => {
     // Said once the client listens (after initialize), in the log and to the person.
-    if (settingProblems.length > 0) {
-      const message = `Relata: some settings are not valid, so their defaults are used: ${settingProblems.join('; ')}`;
-      log(message);
-      // A notification, not showWarningMessage's request: a client need not answer it.
-      connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
-    }
+    if (settingProblems.length > 0) warn(`Relata: some settings are not valid, so their defaults are used: ${settingProblems.join('; ')}`);
     for (const folder of initialFolders) openFolder(folder);
     void sendStatus();
     connection.workspace.onDidChangeWorkspaceFolders((change) => {

@@ -61,6 +61,15 @@ const KEY_SYNONYMS: Readonly<Record<string, string>> = {
   authors: 'author',
 };
 
+/**
+ * Keys that say how a page is built or rendered (static-site generators' front matter): neither
+ * evidence nor anything a reader of a hover wants, so they are not recorded at all.
+ */
+const LAYOUT_KEYS: ReadonlySet<string> = new Set(
+  `layout draft published slug permalink lang language order weight nav_order image images thumbnail cover icon
+  template class redirect_from redirect_to toc sidebar untranslated`.split(/\s+/),
+);
+
 /** Keys whose one text is a list ("safety; cranes, GC-2"), as Word and PDF keywords are. */
 const LIST_KEYS: ReadonlySet<string> = new Set(['tags', 'category']);
 
@@ -99,6 +108,7 @@ export class MetadataReader {
       this.leftOut.add(`key "${clip(label)}" is not a name`);
       return;
     }
+    if (LAYOUT_KEYS.has(key)) return;
     for (const scalar of Array.isArray(raw) ? raw : [raw]) {
       if (scalar === null || scalar === undefined) continue;
       if (typeof scalar !== 'string' && typeof scalar !== 'number' && typeof scalar !== 'boolean') {
