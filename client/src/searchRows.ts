@@ -48,16 +48,35 @@ export function plainText(text: string): string {
 export const MARK_OPEN = '«';
 export const MARK_CLOSE = '»';
 
-/** Characters of passage quoted in a row, around the first word the query found. */
+/** Characters of passage quoted in a row, around the query's words. */
 const SNIPPET_CHARS = 140;
-/** How much of the text before that word is kept, so the word is read in its sentence. */
+/** How much of the text before the first word quoted is kept, so the word is read in its sentence. */
 const LEAD_CHARS = 40;
 
-/** The passage around the first query word it holds, the query's words marked, on one line. */
+/** Matches weighed for where the snippet sits: a passage holds few query words, but a document may repeat one. */
+const MATCHES_WEIGHED = 200;
+
+/**
+ * Where the quoted window starts: before the match whose window holds the most distinct query
+ * words (the first such), so a row for "toxic contributors" shows "toxic" as well, not just the
+ * first "contributors".
+ */
+function windowAround(matches: readonly { word: string; start: number; end: number }[]): number {
+  let bestAt = matches[0]?.start ?? 0;
+  let bestWords = 0;
+  for (const anchor of matches.slice(0, MATCHES_WEIGHED)) {
+    const from = anchor.start - LEAD_CHARS;
+    const words = new Set(matches.filter((match) => match.start >= from && match.end <= from + SNIPPET_CHARS).map((match) => match.word)).size;
+    if (words > bestWords) [bestAt, bestWords] = [anchor.start, words];
+  }
+  return bestAt;
+}
+
+/** The passage around the query words it holds (where most of them are together), the query's words marked, on one line. */
 export function passageSnippet(text: string, query: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const matches = wordMatches(flat, namedWords(query));
-  let start = Math.max(0, (matches[0]?.start ?? 0) - LEAD_CHARS);
+  let start = Math.max(0, windowAround(matches) - LEAD_CHARS);
   if (start > 0) start = flat.indexOf(' ', start) + 1 || start;
   let end = Math.min(flat.length, start + SNIPPET_CHARS);
   if (end < flat.length) end = flat.lastIndexOf(' ', end) > start ? flat.lastIndexOf(' ', end) : end;

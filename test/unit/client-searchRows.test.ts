@@ -50,7 +50,7 @@ test('a title or passage written like an icon is shown as text', () => {
   assert.match(row.detail, /see \\\$\(zap\) here/);
 });
 
-test('the passage quoted is the part around the first query word, with every query word marked', () => {
+test('the passage quoted is the part where the query\'s words are, with every query word marked', () => {
   const text = `${'Background words that say nothing in particular. '.repeat(4)}The gantry crane refurbishment cost EUR 51,500, and the cranes were tested. ${'More filler text. '.repeat(10)}`;
   const snippet = passageSnippet(text, 'what did the crane refurbishment cost');
   assert.match(snippet, /^“…/);
@@ -58,6 +58,12 @@ test('the passage quoted is the part around the first query word, with every que
   assert.match(snippet, /«crane» «refurbishment» «cost» EUR 51,500, and the «cranes» were tested/);
   assert.ok(snippet.length < 170, snippet);
   assert.equal(passageSnippet('Nothing here matches.', 'zebra'), '“Nothing here matches.”');
+});
+
+test('the snippet sits where most of the query\'s words are together, not at the first one', () => {
+  const text = `Welcome, contributors! ${'Thanks for reading this guide about running a project well. '.repeat(5)}Be firm about shutting down toxic behavior from contributors when you see it.`;
+  const snippet = passageSnippet(text, 'how do I handle toxic contributors');
+  assert.match(snippet, /«toxic» behavior from «contributors»/);
 });
 
 test('a weak match is said before the closest items, and relevance stays relative', () => {

@@ -50,3 +50,18 @@ test('when no sentence holds the question\'s words, the opening is quoted, not t
   assert.ok(sentences(parts).every((part) => !part.highlighted));
   assert.deepEqual(parts.at(-1), { kind: 'gap' });
 });
+
+test('when no sentence holds two of the question\'s words, the sentences holding its rarest word in the passage answer', () => {
+  const passage = [
+    'Set boundaries for contributors early.',
+    'Most contributors mean well and want to help.',
+    'Be firm about shutting down toxic behavior when you see it.',
+    'Thank contributors for their work.',
+  ].join(' ');
+  const highlighted = sentences(passageView(passage, 'How do I handle toxic contributors?')).filter((part) => part.highlighted);
+  assert.deepEqual(
+    highlighted.map((part) => part.text),
+    ['Be firm about shutting down toxic behavior when you see it.'],
+    '"toxic" is in one sentence, "contributors" in three',
+  );
+});

@@ -61,11 +61,20 @@ function merged(marks: Mark[]): Mark[] {
   return out;
 }
 
+/** The question word found in the fewest of the passage's sentences (the longer word on a tie); null when none is found. */
+function rarestWord(foundPerSentence: readonly { word: string }[][]): string | null {
+  const sentencesWith = new Map<string, number>();
+  for (const found of foundPerSentence) for (const word of new Set(found.map((match) => match.word))) sentencesWith.set(word, (sentencesWith.get(word) ?? 0) + 1);
+  const ranked = [...sentencesWith].sort(([a, m], [b, n]) => m - n || b.length - a.length || a.localeCompare(b));
+  return ranked[0]?.[0] ?? null;
+}
+
 /**
  * A sentence answers when it holds as many of the question's words as the best sentence of the
  * passage, or one fewer (at least two, when the question has two): holding any one word of a
  * long question is what every sentence of a document about the subject does. A figure in the
  * sentence counts as one more word; a number typed in the question, found, outweighs them all.
+ * When no sentence holds two of its words, those holding its rarest word in the passage answer.
  */
 export function passageView(text: string, question: string): PassagePart[] {
   const words = namedWords(question);
@@ -81,8 +90,11 @@ export function passageView(text: string, question: string): PassagePart[] {
   });
   const best = Math.max(0, ...read.map((entry) => entry.score));
   const bar = Math.max(1, needed, best - 1);
+  // No sentence holds two of the question's words: the ones holding its rarest word found here
+  // ("toxic" rather than "contributors") answer before the passage's opening would.
+  const rare = best >= bar ? null : rarestWord(read.map((entry) => entry.found));
   const sentences = read.map(({ sentence, found, figures, score }): QuotedSentence => {
-    const highlighted = score >= bar;
+    const highlighted = rare === null ? score >= bar : found.some((match) => match.word === rare);
     return { kind: 'sentence', text: sentence, highlighted, marks: highlighted ? merged([...found, ...figures]) : [] };
   });
   const shown = new Set<number>();
