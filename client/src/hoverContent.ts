@@ -67,20 +67,24 @@ export interface HoverOptions {
 }
 
 /**
- * The document's first line of text: blank lines are passed over, and so is a leading front-matter
- * block (`---` … `---`), so in a Markdown file it is the title a person reads. 0 when none is found.
+ * The lines a hover speaks for the whole item over: the document's first line of text, and before
+ * it a leading front-matter block (`---` … `---`), where the metadata the hover shows is written.
+ * Blank lines are passed over, so in a Markdown file the first line of text is the title a person
+ * reads. Line 0 alone when no text is found.
  */
-export function firstTextLine(lineCount: number, lineText: (line: number) => string, lookAhead = 200): number {
+export function itemLines(lineCount: number, lineText: (line: number) => string, lookAhead = 200): { first: number; last: number } {
   const last = Math.min(lineCount, lookAhead);
   let line = 0;
   while (line < last && lineText(line).trim() === '') line += 1;
+  let frontMatter: number | null = null;
   if (line < last && lineText(line).trim() === '---') {
     let close = line + 1;
     while (close < last && !/^(---|\.\.\.)$/.test(lineText(close).trim())) close += 1;
-    if (close < last) line = close + 1;
+    if (close < last) [frontMatter, line] = [line, close + 1];
   }
   while (line < last && lineText(line).trim() === '') line += 1;
-  return line < last ? line : 0;
+  if (line >= last) return { first: 0, last: 0 };
+  return { first: frontMatter ?? line, last: line };
 }
 
 /** Null when there is nothing to say: no name Relata knows under the cursor and not on the first line (or nothing known of the item there). */

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { RelatedRequest } from '../../shared/protocol.ts';
 import { localDateText } from '../../shared/decisionDate.ts';
-import { firstTextLine, HOVER_COMMANDS, hoverMarkdown } from './hoverContent.ts';
+import { HOVER_COMMANDS, hoverMarkdown, itemLines } from './hoverContent.ts';
 import type { ServerConnection } from './serverConnection.ts';
 
 export function relataHoverProvider(server: ServerConnection): vscode.HoverProvider {
@@ -15,7 +15,8 @@ export function relataHoverProvider(server: ServerConnection): vscode.HoverProvi
       if (!vscode.workspace.getConfiguration('relata', document.uri).get<boolean>('hover.enabled', true)) return null;
       if (!server.running || !vscode.workspace.getWorkspaceFolder(document.uri)) return null;
       const lineText = document.lineAt(position.line).text;
-      const firstLine = position.line === firstTextLine(document.lineCount, (line) => document.lineAt(line).text);
+      const lines = itemLines(document.lineCount, (line) => document.lineAt(line).text);
+      const firstLine = position.line >= lines.first && position.line <= lines.last;
       try {
         const related = await server.request(
           RelatedRequest.type,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RelatedResult } from '../../shared/protocol.ts';
 import type { RelationshipView } from '../../shared/types.ts';
-import { escapeMarkdown, firstTextLine, hoverMarkdown } from '../../client/src/hoverContent.ts';
+import { escapeMarkdown, hoverMarkdown, itemLines } from '../../client/src/hoverContent.ts';
 import { localDateText } from '../../shared/decisionDate.ts';
 
 const self = { item_id: 'i1', path: 'maintenance/gc2.md', title: 'GC-2 refurbishment' };
@@ -112,6 +112,7 @@ test('on the first line, a contradiction shows its two figures, each with the it
 });
 
 test('the document\u2019s first line is its first line of text', () => {
+  const firstTextLine = (count: number, lineText: (line: number) => string) => itemLines(count, lineText).last;
   const lines = ['', '   ', '# GC-2 refurbishment', 'Body'];
   assert.equal(firstTextLine(lines.length, (line) => lines[line]!), 2);
   assert.equal(firstTextLine(0, () => ''), 0);
@@ -119,6 +120,8 @@ test('the document\u2019s first line is its first line of text', () => {
   assert.equal(firstTextLine(withFrontMatter.length, (line) => withFrontMatter[line]!), 5, 'front matter is passed over to the title');
   const ruleOnly = ['---', 'no closing fence'];
   assert.equal(firstTextLine(ruleOnly.length, (line) => ruleOnly[line]!), 0, 'an unclosed fence is just the first line');
+  assert.deepEqual(itemLines(withFrontMatter.length, (line) => withFrontMatter[line]!), { first: 0, last: 5 }, 'the front matter, where the metadata is written, speaks for the item too');
+  assert.deepEqual(itemLines(lines.length, (line) => lines[line]!), { first: 2, last: 2 });
 });
 
 test('a decision date in a changed-since note reads in the user\u2019s locale, not as raw ISO', () => {
