@@ -117,6 +117,7 @@ test('the answer comes with its sources, each opening at its passage, and each a
   assert.match(shown, /<strong>S2<\/strong> \(cited\) <b>Invoice<\/b> \[17\]\(https:\/\/evil\.example\)/, 'the hostile title is shown as written');
   assert.match(shown, /· page 2/);
   assert.doesNotMatch(render(text), /<a |<b>|<img/, 'no document or model text became markup');
+  assert.match(shown, /<strong>The inspection cost EUR 12,400\.<\/strong>/, 'the sentence that answers is in bold, as the Ask panel highlights it');
 });
 
 test('with no model the passages are "Matching passages", none is marked cited, and no one claims they are not enough', () => {

@@ -13,7 +13,7 @@ import type { AskResult } from '../../shared/protocol.ts';
 import type { AskFolder, AskTurn } from '../../shared/webviewMessages.ts';
 import { action, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
-import { passageView } from './passageView.ts';
+import { passageView } from '../../shared/passageView.ts';
 
 let turns: AskTurn[] = [];
 let folders: AskFolder[] = [];

@@ -6,6 +6,7 @@
 // at most offered as a button that opens its panel, where the person confirms or rejects it.
 
 import { describeAlso } from '../../../shared/alsoText.ts';
+import { passageView } from '../../../shared/passageView.ts';
 import type { FolderSearch, KnowledgeToolAnswer, RelatedResult } from '../../../shared/protocol.ts';
 import type { AnswerResult, Location } from '../../../shared/types.ts';
 import type { AskTurn, FolderAnswer } from '../../../shared/webviewMessages.ts';
@@ -58,6 +59,30 @@ function shortened(text: string, limit = QUOTE_CHARS): string {
 
 const markdown = (text: string): ChatPart => ({ kind: 'markdown', text });
 const quote = (text: string) => markdown(`\n> ${escapeMarkdown(shortened(text))}\n\n`);
+
+/**
+ * A source quoted as the Ask panel quotes it (shared/passageView.ts): the sentences that answer
+ * the question in bold, a sentence either side, "…" for what is left out; about twice a plain
+ * quote's length at most.
+ */
+function answeringQuote(text: string, question: string): ChatPart {
+  const pieces: string[] = [];
+  let length = 0;
+  for (const part of passageView(text, question)) {
+    if (length > 2 * QUOTE_CHARS) {
+      pieces.push('…');
+      break;
+    }
+    if (part.kind === 'gap') {
+      pieces.push('…');
+      continue;
+    }
+    const sentence = escapeMarkdown(shortened(part.text));
+    pieces.push(part.highlighted ? `**${sentence}**` : sentence);
+    length += part.text.length;
+  }
+  return markdown(`\n> ${pieces.join(' ')}\n\n`);
+}
 const figure = (value: number) => value.toFixed(2);
 
 /** Anchors only for a path inside its folder; anything else is named as text and not opened. */
@@ -79,7 +104,7 @@ const openSources = (targets: SourceTarget[], title: string): ChatPart => ({
   arguments: [targets.filter((target) => isInsideFolder(target.path))],
 });
 
-function sourceParts(folder: string, result: AnswerResult): ChatPart[] {
+function sourceParts(folder: string, result: AnswerResult, question: string): ChatPart[] {
   // With no answer written the passages are what was found, not sources an answer used.
   const heading = result.model === null ? '\n**Matching passages**\n\n' : '\n**Sources used**\n\n';
   if (result.sources.length === 0) return [markdown(`${heading}No passage was retrieved for this question.\n`)];
@@ -94,7 +119,7 @@ function sourceParts(folder: string, result: AnswerResult): ChatPart[] {
       markdown(`- **${escapeMarkdown(source.label)}**${cited.has(source.label) ? ' (cited)' : ''} ${source.title ? `${escapeMarkdown(source.title)} ` : ''}`),
       anchorOr(target, source.path),
       markdown(`${place}${source.also?.length ? ` · ${escapeMarkdown(describeAlso(source.also))}` : ''}\n`),
-      quote(source.passage),
+      answeringQuote(source.passage, question),
     );
   }
   return parts;
@@ -139,14 +164,14 @@ function uncertaintyParts(folder: string, result: AnswerResult): ChatPart[] {
   return notes.length === 0 ? [] : [markdown('\n**Uncertainty and conflicts**\n\n'), ...notes];
 }
 
-function folderAnswerParts(answer: FolderAnswer, several: boolean): ChatPart[] {
+function folderAnswerParts(answer: FolderAnswer, question: string, several: boolean): ChatPart[] {
   const parts: ChatPart[] = several ? [markdown(`\n### From ${escapeMarkdown(answer.folder.name)}\n\n`)] : [];
   if (!answer.answer) return [...parts, markdown(`Could not answer from ${escapeMarkdown(answer.folder.name)}: ${escapeMarkdown(answer.error ?? 'no answer')}\n`)];
   const { folder, result } = answer.answer;
   if (result.answer !== null) parts.push(markdown(`${escapeMarkdown(result.answer)}\n`));
   else parts.push(markdown('_No answer was written; here is what Relata retrieved._\n'));
   if (result.model) parts.push(markdown(`\n_Model: ${escapeMarkdown(result.model)}_\n`));
-  parts.push(...sourceParts(folder, result), ...uncertaintyParts(folder, result));
+  parts.push(...sourceParts(folder, result, question), ...uncertaintyParts(folder, result));
   for (const source of result.sources) {
     if (isInsideFolder(source.path)) parts.push({ kind: 'reference', target: { folder, path: source.path, location: source.location } });
   }
@@ -155,7 +180,7 @@ function folderAnswerParts(answer: FolderAnswer, several: boolean): ChatPart[] {
 
 /** The answer of each folder asked, with its sources, and its uncertainty and conflicts. */
 export function answerParts(turn: AskTurn): ChatPart[] {
-  return turn.answers.flatMap((answer) => folderAnswerParts(answer, turn.answers.length > 1));
+  return turn.answers.flatMap((answer) => folderAnswerParts(answer, turn.question, turn.answers.length > 1));
 }
 
 /** Search results: each opens at its passage, says why it matched, and labels its numbers. */

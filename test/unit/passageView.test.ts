@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { passageView, sentencesOf, type QuotedSentence } from '../../webview-ui/src/passageView.ts';
+import { passageView, sentencesOf, type QuotedSentence } from '../../shared/passageView.ts';
 
 const REPORT = [
   '# Gantry crane GC-2 refurbishment: completion report',

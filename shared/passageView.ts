@@ -1,10 +1,10 @@
-// What the Ask panel quotes of a source: the sentences of its passage that hold the question's
+// What the Ask panel and @relata quote of a source: the sentences of its passage that hold the question's
 // words or figures, highlighted, with a sentence either side for context and the rest left out
 // ("…"), so a person reads the part that answers rather than a whole document. Within a
 // highlighted sentence the question's words and the figures are marked. Pure (no DOM), so tested
-// without a browser; ask.ts renders it.
+// without a browser; webview-ui/src/ask.ts and client/src/chat/chatParts.ts render it.
 
-import { namedWords, wordMatches } from '../../shared/queryWords.ts';
+import { namedWords, wordMatches } from './queryWords.ts';
 
 export interface Mark {
   start: number;
