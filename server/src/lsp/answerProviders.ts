@@ -1,6 +1,8 @@
 // Which model answers an ask in the editor (`relata.answers.provider`), built per ask because the
 // editor's model is lent for one ask at a time (its askId), while a local model or an endpoint
-// client is loaded once and kept until the server stops.
+// client is loaded once and kept until the server stops. The extract stage's model
+// (relata.extraction.useModel) is that same loaded model: a GGUF file is loaded once, and its
+// provider takes one prompt at a time.
 
 import type { Connection } from 'vscode-languageserver/node';
 import type { ServerSettings } from '../../../shared/protocol.ts';
@@ -40,6 +42,11 @@ export class AnswerProviders {
             new UnconfiguredProvider('none', 'No local model file or endpoint is configured (relata.answers.llmModelPath, relata.answers.llmEndpoint).'),
         ]);
     }
+  }
+
+  /** The user's local model or endpoint, whichever is set; null when neither is. Throws when both are. */
+  configuredModel(): AnswerProvider | null {
+    return this.configured('either');
   }
 
   /** The user's local model or endpoint (the environment's RELATA_LLM_* when the settings are empty), loaded on first use. */

@@ -38,7 +38,7 @@ import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
 import { describeStore, thresholdsFor, type FolderSession } from './folderSession.ts';
 import { relationshipGraph } from './graphRequest.ts';
-import { AnswerProviders } from './answerProviders.ts';
+import type { AnswerProviders } from './answerProviders.ts';
 import { mentionsUnderCursor } from './hoverMentions.ts';
 import { answerKnowledgeTool } from './knowledgeToolRequest.ts';
 import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
@@ -50,6 +50,8 @@ export interface RequestContext {
   log(message: string): void;
   statusReport(): Promise<StatusReport>;
   settings(): ServerSettings;
+  /** Who answers an ask (relata.answers.provider); the server owns and closes them. */
+  answerProviders: AnswerProviders;
 }
 
 /** A folder whose store could not be opened answers with the reason its status shows. */
@@ -65,10 +67,10 @@ function checkAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new Error('cancelled');
 }
 
-/** Registers every request of the protocol; the returned function releases what they loaded (the answer model). */
-export function registerRequests(connection: Connection, sessions: FolderSessions, context: RequestContext): () => Promise<void> {
+/** Registers every request of the protocol. */
+export function registerRequests(connection: Connection, sessions: FolderSessions, context: RequestContext): void {
   const { log } = context;
-  const answerProviders = new AnswerProviders(connection, context.settings, log);
+  const { answerProviders } = context;
 
   // The engine's decide(), as `relata decide` uses it, so the editor and the CLI record a decision alike.
   const decision = (status: 'confirmed' | 'rejected') => async (params: { folder: string; id: string; note?: string }) => {
@@ -333,8 +335,4 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     },
     log,
   );
-
-  return async () => {
-    await answerProviders.close();
-  };
 }

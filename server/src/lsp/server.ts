@@ -35,8 +35,8 @@ import { FolderSession, serialQueue, type SessionEvents } from './folderSession.
 import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
+import { AnswerProviders } from './answerProviders.ts';
 import { registerRequests } from './requests.ts';
-import { createProvider, modelSettingsFrom } from '../answer/choice.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
@@ -199,27 +199,23 @@ export function startServer(connection: Connection): void {
     connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
   }
 
-  // The extract stage's model, one for every folder, loaded on first use. Not the editor's own
-  // model: extraction runs in the background, and the editor asks the person before each use.
-  let extractionProvider: AnswerProvider | null | undefined;
+  // The models that answer and extract, loaded on first use and shared by every folder.
+  const answerProviders = new AnswerProviders(connection, () => settings, log);
+  // The extract stage's model: the answers model the user set. Not the editor's own model:
+  // extraction runs in the background, and the editor asks the person before each use.
+  let extractionChecked = false;
   function extractionModel(): AnswerProvider | null {
     if (!settings.extractWithModel) return null;
-    if (extractionProvider !== undefined) return extractionProvider;
     try {
-      extractionProvider = createProvider(
-        modelSettingsFrom({
-          model: settings.llmModelPath || undefined,
-          endpoint: settings.llmEndpoint || undefined,
-          allowInsecureEndpoint: settings.allowInsecureEndpoint,
-          log,
-        }),
-      );
-      if (!extractionProvider) warn('Relata: Extraction: Use Model is on, but no model is set (relata.answers.llmModelPath or relata.answers.llmEndpoint): names and figures are read by the rules alone.');
+      const provider = answerProviders.configuredModel();
+      if (!provider && !extractionChecked) warn('Relata: Extraction: Use Model is on, but no model is set (relata.answers.llmModelPath or relata.answers.llmEndpoint): names and figures are read by the rules alone.');
+      return provider;
     } catch (error) {
-      extractionProvider = null;
-      warn(`Relata: Extraction: Use Model: ${(error as Error).message}; names and figures are read by the rules alone.`);
+      if (!extractionChecked) warn(`Relata: Extraction: Use Model: ${(error as Error).message}; names and figures are read by the rules alone.`);
+      return null;
+    } finally {
+      extractionChecked = true;
     }
-    return extractionProvider;
   }
 
   const progressBars = new Map<FolderSession, Promise<WorkDoneProgressServerReporter | null>>();
@@ -302,13 +298,12 @@ export function startServer(connection: Connection): void {
     });
   });
 
-  const releaseRequests = registerRequests(connection, sessions, { log, statusReport, settings: () => settings });
+  registerRequests(connection, sessions, { log, statusReport, settings: () => settings, answerProviders });
 
   connection.onShutdown(async () => {
     if (statusTimer) clearTimeout(statusTimer);
     await Promise.all(sessions.all().map((session) => session.close()));
-    await releaseRequests();
-    await extractionProvider?.close();
+    await answerProviders.close();
   });
   connection.listen();
 }
