@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { CONCEPT_EXTRACTOR_VERSION, countPhrases, weightConcepts } from '../../server/src/extract/concepts.ts';
 import { parseFile } from '../../server/src/parse/registry.ts';
 import { extractionOf } from '../../server/src/pipeline/stages/extract.ts';
+import { CUAD_DIR } from '../support/cuad.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
 const keys = (text: string) => countPhrases(text).map((p) => p.key);
@@ -116,18 +117,19 @@ test('weights are tf-idf: sublinear count × smoothed idf × a small bonus per e
   assert.deepEqual(weightConcepts([], () => 0, 0), []);
 });
 
-const CUAD = '/work/shared/eval/cuad/full_contract_txt';
+const CONTRACTS = path.join(CUAD_DIR, 'full_contract_txt');
 
-test('countPhrases keeps up with the pipeline on a long contract (under 20 ms per 10 KB)', { skip: existsSync(CUAD) ? false : `${CUAD} is not available` }, (t) => {
-  const largest = readdirSync(CUAD)
-    .map((name) => path.join(CUAD, name))
+// Its speed is printed, not asserted: a test must not fail on a slow machine.
+test('countPhrases reads the longest CUAD contract whole', { skip: existsSync(CONTRACTS) ? false : `${CONTRACTS} is not available` }, (t) => {
+  const largest = readdirSync(CONTRACTS)
+    .map((name) => path.join(CONTRACTS, name))
     .sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
   const text = readFileSync(largest, 'utf8');
-  countPhrases(text.slice(0, 5000));
   const started = performance.now();
   const phrases = countPhrases(text);
   const perTenKb = (performance.now() - started) / (text.length / 10240);
   t.diagnostic(`${path.basename(largest)}: ${(text.length / 1024).toFixed(0)} KB, ${phrases.length} phrases, ${perTenKb.toFixed(2)} ms per 10 KB`);
-  assert.ok(phrases.length > 100);
-  assert.ok(perTenKb < 20, `${perTenKb.toFixed(1)} ms per 10 KB`);
+  assert.ok(phrases.length > 100, `${phrases.length} phrases`);
+  const tail = text.slice(-2000).toLowerCase();
+  assert.ok(phrases.some((phrase) => tail.includes(phrase.phrase.toLowerCase())), 'phrases come from the end of the contract too');
 });
