@@ -17,7 +17,7 @@ const phrase = { record: 'phrase', itemId: 'i1', key: 'crane', phrase: 'cranes',
 
 test('a record of the right kind with every field of the right type passes, optional fields may be absent', () => {
   assert.deepEqual(checkRecord(phrase, 'phrase'), phrase);
-  const extraction = { record: 'extraction', itemId: 'i1', contentHash: 'h', versions: 'entities@1' };
+  const extraction = { record: 'extraction', itemId: 'i1', contentHash: 'a'.repeat(64), versions: 'entities@1' };
   assert.deepEqual(checkRecord(extraction, 'extraction'), extraction);
   assert.ok(checkRecord({ ...extraction, capped: 'kept 500 of 900 entities' }, 'extraction'));
 });
