@@ -2,37 +2,40 @@
 // from the engine or from an editor API: this file is the vocabulary of the protocol.
 
 /** Where a passage sits in its source file, so the editor can open it there. Ranges are 1-based and inclusive. */
-export type Location =
-  | { kind: 'lines'; start: number; end: number }
-  | { kind: 'pages'; start: number; end: number }
-  /** Paragraph ordinals, for formats with neither lines nor pages (DOCX). */
-  | { kind: 'blocks'; start: number; end: number };
+export type Location = { kind: LocationKind; start: number; end: number };
+
+/** What a Location counts: lines, pages, or (for formats with neither, DOCX) paragraph ordinals. */
+export const LOCATION_KINDS = ['lines', 'pages', 'blocks'] as const;
+export type LocationKind = (typeof LOCATION_KINDS)[number];
 
 /**
  * The life of an item. `pending` while stages run; `duplicate` means byte-identical to another
  * live item (reported, not stored twice); `deleted` is a tombstone: kept, never served.
  */
-export type ItemStatus = 'pending' | 'indexed' | 'failed' | 'skipped' | 'duplicate' | 'deleted';
+export const ITEM_STATUSES = ['pending', 'indexed', 'failed', 'skipped', 'duplicate', 'deleted'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
-/** Flags a parser or a stage may set on an item. */
 /** A PDF is read up to this many pages by default (`relata.index.maxPdfPages`, `--max-pdf-pages`). */
 export const DEFAULT_MAX_PDF_PAGES = 2_000;
 
-export type ItemFlag =
+/** Flags a parser or a stage may set on an item. */
+export const ITEM_FLAGS = [
   /** The file has (almost) no extractable text: a scanned PDF with no text layer, an empty document. No OCR is attempted. */
-  | 'little_text'
+  'little_text',
   /** The PDF is encrypted but opens without a password (owner password only). */
-  | 'encrypted_no_password'
+  'encrypted_no_password',
   /** The file holds text a reader cannot see (HTML comment, hidden element, white or 1-pt text, invisible PDF text); it was left out of the passages and is listed by `relata item`. */
-  | 'hidden_text'
+  'hidden_text',
   /** Some of that hidden text is addressed to an AI assistant; Ask warns about it whenever the item is a source. */
-  | 'hidden_instructions'
+  'hidden_instructions',
   /** Only part of the file was read (e.g. the first pages of a very long PDF); `relata item` says how much. */
-  | 'truncated'
+  'truncated',
   /** Extraction found more than the per-item caps keep (key phrases, claims, entity mentions; server/src/extract/caps.ts): a bounded, representative set is stored. */
-  | 'extraction_capped'
+  'extraction_capped',
   /** Some of the metadata the file gives itself (front matter, document properties) was not read: too large, nested, malformed or over the caps; `relata item` says what. */
-  | 'metadata_left_out';
+  'metadata_left_out',
+] as const;
+export type ItemFlag = (typeof ITEM_FLAGS)[number];
 
 export type PipelineStage = 'ingest' | 'parse' | 'chunk' | 'embed' | 'extract' | 'discover';
 export type JobStatus = 'queued' | 'leased' | 'done' | 'failed';
@@ -70,10 +73,12 @@ export interface ItemView {
 // What the extract stage finds in a passage (the engine's extract/types.ts names them Entity and Claim).
 
 /** The rules find organisations, people, email addresses and dates; places and products are named only by the model stage. */
-export type EntityType = 'organisation' | 'person' | 'email' | 'date' | 'place' | 'product';
+export const ENTITY_TYPES = ['organisation', 'person', 'email', 'date', 'place', 'product'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Who found a result: a rule, or the optional model stage ("named by the model, not by a rule"). */
-export type Producer = 'deterministic' | 'model';
+export const PRODUCERS = ['deterministic', 'model'] as const;
+export type Producer = (typeof PRODUCERS)[number];
 
 /** How every view says that a name or a figure came from the model stage. */
 export const MODEL_FOUND_LABEL = 'named by the model, not by a rule';
@@ -94,7 +99,8 @@ export interface ExtractedEntity {
   extractorVersion: string;
 }
 
-export type ClaimKind = 'money' | 'quantity' | 'percentage' | 'event_date';
+export const CLAIM_KINDS = ['money', 'quantity', 'percentage', 'event_date'] as const;
+export type ClaimKind = (typeof CLAIM_KINDS)[number];
 
 /**
  * A statement of a figure or a date about a coarse subject, e.g. the cost of the gantry crane
@@ -173,34 +179,39 @@ export interface ItemDetailView extends ItemView {
 // the JSON the CLI prints and the protocol carries, exactly as the design documents them.
 
 /** Every type a relationship can carry. Discovery infers a subset; the rest come from a person or a model. */
-export type RelationshipType =
-  | 'derived_from'
-  | 'contradicts'
-  | 'supports'
-  | 'occurred_before'
-  | 'occurred_after'
-  | 'mentions'
-  | 'similar_to'
-  | 'same_entity_as'
-  | 'supersedes'
-  | 'updates'
-  | 'possibly_explains';
+export const RELATIONSHIP_TYPES = [
+  'derived_from',
+  'contradicts',
+  'supports',
+  'occurred_before',
+  'occurred_after',
+  'mentions',
+  'similar_to',
+  'same_entity_as',
+  'supersedes',
+  'updates',
+  'possibly_explains',
+] as const;
+export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 
-export type RelationshipStatus = 'pending' | 'confirmed' | 'rejected';
+export const RELATIONSHIP_STATUSES = ['pending', 'confirmed', 'rejected'] as const;
+export type RelationshipStatus = (typeof RELATIONSHIP_STATUSES)[number];
 
-export type SignalType =
-  | 'content_hash_match'
-  | 'semantic_similarity'
-  | 'shared_entity'
-  | 'claim_support'
-  | 'claim_contradiction'
-  | 'model_classification'
-  | 'shared_concept'
-  | 'alias_entity'
-  | 'temporal_proximity'
-  | 'shared_metadata'
-  | 'user_confirmation'
-  | 'user_rejection';
+export const SIGNAL_TYPES = [
+  'content_hash_match',
+  'semantic_similarity',
+  'shared_entity',
+  'claim_support',
+  'claim_contradiction',
+  'model_classification',
+  'shared_concept',
+  'alias_entity',
+  'temporal_proximity',
+  'shared_metadata',
+  'user_confirmation',
+  'user_rejection',
+] as const;
+export type SignalType = (typeof SIGNAL_TYPES)[number];
 
 /** One piece of evidence on a relationship; its contribution is strength × weight × the diminishing factor. */
 export interface SignalView {

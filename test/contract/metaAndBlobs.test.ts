@@ -44,9 +44,17 @@ forEachBackend((backend) => {
     const hash = hashOf(REPORT);
     await blobs.put(hash, bytesOf(REPORT));
     await blobs.put(hash, bytesOf(REPORT));
-    await blobs.put(hash, bytesOf('other bytes entirely'));
+    await assert.rejects(blobs.put(hash, bytesOf('other bytes entirely')), /do not hash to/);
     assert.deepEqual(Buffer.from(await blobs.get(hash)), Buffer.from(bytesOf(REPORT)));
     assert.deepEqual(await listed(blobs), [hash]);
+  });
+
+  backend.test('a blob is stored only under the hash of its bytes: put never trusts the name it is given', async (t) => {
+    const { blobs } = await backend.open(t);
+    const claimed = hashOf(REPORT);
+    await assert.rejects(blobs.put(claimed, bytesOf('substituted bytes')), new RegExp(`bytes given for ${claimed} do not hash to it`));
+    assert.equal(await blobs.has(claimed), false);
+    assert.deepEqual(await listed(blobs), []);
   });
 
   backend.test('a removed blob is gone from reads and the listing; removing it again is harmless', async (t) => {

@@ -1,4 +1,5 @@
 // Original bytes, kept verbatim and content-addressed by sha256 inside the data directory.
+// A blob is stored only under the hash of its bytes, whoever names it (requireBytesOf).
 // A blob is written once (temp file + rename, so a crash never leaves a half-written blob under
 // its final name) and never rewritten: the same hash always names the same bytes. Blobs are
 // owner-only (privateFiles.ts); one is removed only when `relata forget` finds nothing refers to it.
@@ -14,6 +15,16 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateFiles.ts';
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Every `put` hashes what it is given before anything else, the blob already stored or not: the
+ * name is a claim, and a blob stored under a name its bytes do not hash to would be served to
+ * every workspace of the data directory (they share blobs) as those bytes. A caller that hashed
+ * the bytes itself pays a second hash; no caller is trusted to have hashed the bytes it passes.
+ */
+export function requireBytesOf(hash: string, bytes: Uint8Array): void {
+  if (sha256(bytes) !== hash) throw new Error(`the bytes given for ${hash} do not hash to it: not stored`);
 }
 
 /** Age past which a blob's temp file belongs to no live write. */
@@ -55,6 +66,7 @@ export class FileBlobStore implements BlobStore {
 
   async put(hash: string, bytes: Uint8Array): Promise<void> {
     const target = this.pathOf(hash);
+    requireBytesOf(hash, bytes);
     await (this.swept ??= this.sweepStaleTemps());
     if (existsSync(target)) return;
     await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -269,9 +269,12 @@ export interface ReviewedProposal extends RelationshipProposal {
  */
 export type ReviewRule = (evidence: RelationshipProposal, current: RelationshipRecord | null) => ReviewedProposal;
 
+/** What an entry of a relationship's history records. */
+export const RELATIONSHIP_EVENT_KINDS = ['proposed', 'updated', 'confirmed', 'rejected', 'returned_to_review', 'evidence_changed'] as const;
+
 export interface RelationshipEvent {
   at: string;
-  kind: 'proposed' | 'updated' | 'confirmed' | 'rejected' | 'returned_to_review' | 'evidence_changed';
+  kind: (typeof RELATIONSHIP_EVENT_KINDS)[number];
   /** What or who acted: "discover@1", a person's name. */
   actor: string;
   type: RelationshipType;

@@ -3,7 +3,8 @@
 // Unsupported, oversized or empty → skipped with a reason. Unreadable (no permission) → failed
 // with the reason, at once: retrying cannot help until the file changes. Unchanged bytes, and a
 // duplicate's, cost no parsing. Links and special files are skipped too, and the read never
-// leaves the folder (workspace/folderFile.ts).
+// leaves the folder (workspace/folderFile.ts); nor does a path the store held, checked before
+// anything is looked at (workspace/storedPath.ts).
 // The file's modification time and the run's start go with it, so that among identical files
 // first seen together the store picks the original by store/preferredOriginal.ts, not read order.
 
@@ -12,11 +13,19 @@ import path from 'node:path';
 import { sha256 } from '../../store/blobs.ts';
 import { parserFor, SUPPORTED_EXTENSIONS } from '../../parse/registry.ts';
 import { examineEntry, readFolderFile } from '../../workspace/folderFile.ts';
+import { storedPathProblem } from '../../workspace/storedPath.ts';
 import { MEBIBYTE } from '../settings.ts';
 import type { StageContext } from './context.ts';
 
 export async function ingest(context: StageContext, relativePath: string): Promise<void> {
   const { store, blobs, folder, settings } = context;
+  // A path the store holds (an older import, an edited export) is data, not a place: one that
+  // leaves the folder is reported on its item and never opened.
+  const problem = storedPathProblem(relativePath);
+  if (problem) {
+    await failUnreadable(store, relativePath, `${OUTSIDE_THE_FOLDER}: the stored path ${problem}; it was not read`);
+    return;
+  }
   const entry = await examineEntry(folder, relativePath);
   if (entry.kind === 'skipped') {
     await skipUnreadable(store, relativePath, entry.reason);
@@ -90,6 +99,8 @@ export async function ingest(context: StageContext, relativePath: string): Promi
     if (item && item.status !== 'duplicate' && item.parserVersion !== parser.version) await store.enqueue('parse', item.id);
   }
 }
+
+export const OUTSIDE_THE_FOLDER = 'not a path inside the folder';
 
 export const EMPTY_FILE = 'empty file (0 bytes): nothing to index';
 

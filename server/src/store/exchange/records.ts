@@ -15,7 +15,21 @@
 // `relata index` re-queues whatever the imported items still need (a parse, vectors for another
 // model, an extraction or discovery under newer versions).
 
-import type { EntityAliasView } from '../../../../shared/types.ts';
+import { z } from 'zod';
+import {
+  CLAIM_KINDS,
+  ENTITY_TYPES,
+  ITEM_FLAGS,
+  ITEM_STATUSES,
+  LOCATION_KINDS,
+  PRODUCERS,
+  RELATIONSHIP_STATUSES,
+  RELATIONSHIP_TYPES,
+  SIGNAL_TYPES,
+  type EntityAliasView,
+  type RelationshipStatus,
+} from '../../../../shared/types.ts';
+import { RELATIONSHIP_EVENT_KINDS } from '../contract.ts';
 import type {
   ChunkRecord,
   ItemRecord,
@@ -28,6 +42,7 @@ import type {
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
 import type { ParsedDocument } from '../../parse/types.ts';
+import { storedPathProblem } from '../../workspace/storedPath.ts';
 
 /** The format's name and major version; a reader refuses a newer major (formatMajor). */
 export const FORMAT_VERSION = 'relata-export/1';
@@ -284,193 +299,262 @@ export function decodeVector(base64: string): Float32Array {
   return vector;
 }
 
-// Checking a record read from a file ----------------------------------------------------------
+// Checking a record read from a file ---------------------------------------------------------
+//
+// One schema per kind (zod, as the MCP tools' arguments are checked): every field of the record
+// with its type, its range and, where the store knows only some values, those values, taken from
+// the lists the types are made of (shared/types.ts, contract.ts) so that the two never differ.
+// Objects are strict: a field the format does not define is refused, whatever its name
+// (`constructor`, `__proto__`), and only a record's own properties are read. A path must stay
+// inside the folder (workspace/storedPath.ts), a vector must hold finite numbers, a range must
+// not end before it starts. Messages name the field and the rule, never the value refused.
 
-type FieldType =
-  | 'string'
-  | 'string|null'
-  | 'string?'
-  | 'number'
-  | 'number|null'
-  | 'integer'
-  | 'integer|null'
-  | 'boolean'
-  | 'string[]'
-  | 'number|string'
-  | 'object'
-  | 'object|null'
-  | 'array';
+const nonNegative = z.int().min(0);
+const time = z.string();
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'is not a sha-256 in hex');
+const producer = z.enum(PRODUCERS);
 
-const ISO_TIME = 'string';
+const folderPath = z.string().superRefine((value, context) => {
+  const problem = storedPathProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 
-/** Every field of every kind and its JSON type: what a reader checks before a record reaches a store. */
-export const RECORD_FIELDS: Readonly<Record<ExchangeKind | 'blob', Readonly<Record<string, FieldType>>>> = {
-  meta: { key: 'string', value: 'string' },
-  embedding_model: { id: 'string', dims: 'integer', version: 'string', maxTokens: 'integer', firstUsedAt: ISO_TIME },
-  item: {
-    id: 'string',
-    path: 'string',
-    title: 'string|null',
-    status: 'string',
-    reason: 'string|null',
-    duplicateOf: 'string|null',
-    contentHash: 'string|null',
-    size: 'integer|null',
-    version: 'integer',
-    parserVersion: 'string|null',
-    flags: 'string[]',
-    createdAt: ISO_TIME,
-    updatedAt: ISO_TIME,
-    deletedAt: 'string|null',
-    forgottenAt: 'string|null',
-  },
-  item_version: { itemId: 'string', version: 'integer', contentHash: 'string', size: 'integer', createdAt: ISO_TIME },
-  parsed_text: { itemId: 'string', contentHash: 'string', parserVersion: 'string', document: 'object' },
-  chunk: {
-    id: 'string',
-    itemId: 'string',
-    ordinal: 'integer',
-    text: 'string',
-    headingPath: 'string[]',
-    location: 'object',
-    wordCount: 'integer',
-  },
-  vector: {
-    itemId: 'string',
-    chunkId: 'string',
-    window: 'integer',
-    start: 'integer',
-    end: 'integer',
-    modelId: 'string',
-    vector: 'string',
-    createdAt: ISO_TIME,
-  },
-  entity: {
-    itemId: 'string',
-    chunkId: 'string',
-    type: 'string',
-    surface: 'string',
-    key: 'string',
-    value: 'string?',
-    start: 'integer',
-    end: 'integer',
-    producer: 'string',
-    extractorVersion: 'string',
-  },
-  claim: {
-    itemId: 'string',
-    chunkId: 'string',
-    kind: 'string',
-    subject: 'string',
-    attribute: 'string',
-    value: 'number|string',
-    unit: 'string|null',
-    text: 'string',
-    start: 'integer',
-    end: 'integer',
-    entityKeys: 'string[]',
-    producer: 'string',
-    extractorVersion: 'string',
-  },
-  phrase: { itemId: 'string', key: 'string', phrase: 'string', count: 'integer' },
-  extraction: { itemId: 'string', contentHash: 'string', versions: 'string', capped: 'string?' },
-  discovery: { itemId: 'string', contentHash: 'string', basis: 'string', discoveredAt: ISO_TIME },
-  relationship: {
-    id: 'string',
-    fromItemId: 'string',
-    toItemId: 'string',
-    type: 'string',
-    score: 'number',
-    proposedScore: 'number',
-    scoreVersion: 'string',
-    nearDuplicate: 'boolean',
-    signals: 'array',
-    producedBy: 'string',
-    status: 'string',
-    createdAt: ISO_TIME,
-    updatedAt: ISO_TIME,
-    decidedBy: 'string|null',
-    decidedAt: 'string|null',
-    note: 'string|null',
-    decisionBasis: 'object|null',
-    changedSinceDecision: 'object|null',
-  },
-  relationship_event: {
-    relationshipId: 'string',
-    at: ISO_TIME,
-    kind: 'string',
-    actor: 'string',
-    type: 'string',
-    score: 'number',
-    scoreVersion: 'string',
-    signals: 'array',
-    note: 'string|null',
-  },
-  alias: {
-    id: 'string',
-    a: 'object',
-    b: 'object',
-    reason: 'string',
-    status: 'string',
-    created_at: ISO_TIME,
-    decided_by: 'string|null',
-    decided_at: 'string|null',
-    note: 'string|null',
-  },
-  blob: { hash: 'string', size: 'integer' },
-};
+/** A range that does not end before it starts, checked on an object with `start` and `end`. */
+function ordered<T extends z.ZodType<{ start: number; end: number }>>(schema: T): T {
+  return schema.refine((range) => range.end >= range.start, { message: 'ends before it starts', path: ['end'] }) as unknown as T;
+}
 
-function fits(value: unknown, type: FieldType): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'string|null':
-      return value === null || typeof value === 'string';
-    case 'string?':
-      return value === undefined || typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'number|null':
-      return value === null || (typeof value === 'number' && Number.isFinite(value));
-    case 'integer':
-      return Number.isSafeInteger(value);
-    case 'integer|null':
-      return value === null || Number.isSafeInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'string[]':
-      return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
-    case 'number|string':
-      return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'object|null':
-      return value === null || (typeof value === 'object' && !Array.isArray(value));
-    case 'array':
-      return Array.isArray(value);
+const location = ordered(z.strictObject({ kind: z.enum(LOCATION_KINDS), start: nonNegative, end: nonNegative }));
+
+const signal = z.strictObject({
+  type: z.enum(SIGNAL_TYPES),
+  value: z.string(),
+  strength: z.number(),
+  weight: z.number(),
+  detail: z.string(),
+  found_by_model: z.literal(true).optional(),
+});
+
+const changedSinceDecision = z.strictObject({
+  decision: z.enum(['confirmed', 'rejected'] as const satisfies readonly RelationshipStatus[]),
+  decided_by: z.string(),
+  decided_at: time,
+  note: z.string().nullable(),
+  changes: z.array(z.string()),
+});
+
+const decisionBasis = z.strictObject({
+  type: z.enum(RELATIONSHIP_TYPES),
+  evidence: z.array(z.strictObject({ signal: z.enum(SIGNAL_TYPES), value: z.string(), figures: z.string().nullable() })),
+});
+
+/** A stored parsed document: its passages' blocks are checked (they carry locations); the rest is the parser's. */
+const parsedDocument = z.looseObject({
+  blocks: z.array(z.looseObject({ text: z.string(), headingPath: z.array(z.string()), location })),
+});
+
+const finiteVector = z.string().superRefine((value, context) => {
+  let vector: Float32Array;
+  try {
+    vector = decodeVector(value);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+    return;
+  }
+  if (!vector.every(Number.isFinite)) context.addIssue({ code: 'custom', message: 'holds a value that is not a finite number' });
+});
+
+const aliasEnd = z.strictObject({ key: z.string(), surface: z.string() });
+
+const record = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) => z.strictObject({ record: z.literal(kind), ...shape });
+
+/** The schema of every kind: what a reader checks before a record reaches a store. */
+export const RECORD_SCHEMAS = {
+  meta: record('meta', { key: z.string(), value: z.string() }),
+  embedding_model: record('embedding_model', { id: z.string(), dims: z.int().min(1), version: z.string(), maxTokens: z.int().min(1), firstUsedAt: time }),
+  item: record('item', {
+    id: z.string(),
+    path: folderPath,
+    title: z.string().nullable(),
+    status: z.enum(ITEM_STATUSES),
+    reason: z.string().nullable(),
+    duplicateOf: z.string().nullable(),
+    contentHash: sha256Hex.nullable(),
+    size: nonNegative.nullable(),
+    // 0 for an item never read (skipped, failed); a version of its bytes counts from 1.
+    version: nonNegative,
+    parserVersion: z.string().nullable(),
+    flags: z.array(z.enum(ITEM_FLAGS)),
+    createdAt: time,
+    updatedAt: time,
+    deletedAt: time.nullable(),
+    forgottenAt: time.nullable(),
+  }),
+  item_version: record('item_version', { itemId: z.string(), version: z.int().min(1), contentHash: sha256Hex, size: nonNegative, createdAt: time }),
+  parsed_text: record('parsed_text', { itemId: z.string(), contentHash: sha256Hex, parserVersion: z.string(), document: parsedDocument }),
+  chunk: record('chunk', {
+    id: z.string(),
+    itemId: z.string(),
+    ordinal: nonNegative,
+    text: z.string(),
+    headingPath: z.array(z.string()),
+    location,
+    wordCount: nonNegative,
+  }),
+  vector: ordered(
+    record('vector', {
+      itemId: z.string(),
+      chunkId: z.string(),
+      window: nonNegative,
+      start: nonNegative,
+      end: nonNegative,
+      modelId: z.string(),
+      vector: finiteVector,
+      createdAt: time,
+    }),
+  ),
+  entity: ordered(
+    record('entity', {
+      itemId: z.string(),
+      chunkId: z.string(),
+      type: z.enum(ENTITY_TYPES),
+      surface: z.string(),
+      key: z.string(),
+      value: z.string().optional(),
+      start: nonNegative,
+      end: nonNegative,
+      producer,
+      extractorVersion: z.string(),
+    }),
+  ),
+  claim: ordered(
+    record('claim', {
+      itemId: z.string(),
+      chunkId: z.string(),
+      kind: z.enum(CLAIM_KINDS),
+      subject: z.string(),
+      attribute: z.string(),
+      value: z.union([z.number(), z.string()]),
+      unit: z.string().nullable(),
+      text: z.string(),
+      start: nonNegative,
+      end: nonNegative,
+      entityKeys: z.array(z.string()),
+      producer,
+      extractorVersion: z.string(),
+    }),
+  ),
+  phrase: record('phrase', { itemId: z.string(), key: z.string(), phrase: z.string(), count: nonNegative }),
+  extraction: record('extraction', { itemId: z.string(), contentHash: sha256Hex, versions: z.string(), capped: z.string().optional() }),
+  discovery: record('discovery', { itemId: z.string(), contentHash: sha256Hex, basis: z.string(), discoveredAt: time }),
+  relationship: record('relationship', {
+    id: z.string(),
+    fromItemId: z.string(),
+    toItemId: z.string(),
+    type: z.enum(RELATIONSHIP_TYPES),
+    score: z.number(),
+    proposedScore: z.number(),
+    scoreVersion: z.string(),
+    nearDuplicate: z.boolean(),
+    signals: z.array(signal),
+    producedBy: z.string(),
+    status: z.enum(RELATIONSHIP_STATUSES),
+    createdAt: time,
+    updatedAt: time,
+    decidedBy: z.string().nullable(),
+    decidedAt: time.nullable(),
+    note: z.string().nullable(),
+    decisionBasis: decisionBasis.nullable(),
+    changedSinceDecision: changedSinceDecision.nullable(),
+  }),
+  relationship_event: record('relationship_event', {
+    relationshipId: z.string(),
+    at: time,
+    kind: z.enum(RELATIONSHIP_EVENT_KINDS),
+    actor: z.string(),
+    type: z.enum(RELATIONSHIP_TYPES),
+    score: z.number(),
+    scoreVersion: z.string(),
+    signals: z.array(signal),
+    note: z.string().nullable(),
+  }),
+  alias: record('alias', {
+    id: z.string(),
+    a: aliasEnd,
+    b: aliasEnd,
+    reason: z.string(),
+    status: z.enum(RELATIONSHIP_STATUSES),
+    created_at: time,
+    decided_by: z.string().nullable(),
+    decided_at: time.nullable(),
+    note: z.string().nullable(),
+  }),
+  blob: record('blob', { hash: sha256Hex, size: nonNegative }),
+} satisfies Record<ExchangeKind | 'blob', z.ZodType>;
+
+/** A name from a record, shown in a message only when it is an ordinary identifier: never arbitrary content. */
+function fieldName(name: PropertyKey): string {
+  if (typeof name === 'number') return String(name);
+  return typeof name === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) ? name : 'with an unexpected name';
+}
+
+/** An id from a record, for a message: shown when it looks like one, never arbitrary content. */
+export function describeId(id: string): string {
+  return /^[\w.:@#+\-/]{1,160}$/.test(id) ? id : '(an id that is not shown: it holds unexpected characters)';
+}
+
+/** The value at a path of a record, following own properties only. */
+function ownValueAt(value: unknown, at: readonly PropertyKey[]): unknown {
+  let here = value;
+  for (const key of at) {
+    if (typeof here !== 'object' || here === null || !Object.hasOwn(here, key)) return undefined;
+    here = (here as Record<PropertyKey, unknown>)[key];
+  }
+  return here;
+}
+
+/** A schema issue in words: the field and the rule, never the value. */
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, kind: string): string {
+  const field = issue.path.map(fieldName).join('.');
+  if (issue.code !== 'unrecognized_keys' && issue.code !== 'custom' && ownValueAt(value, issue.path) === undefined) return `field ${field} is missing`;
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const where = field === '' ? '' : `${field}.`;
+      return `field ${where}${fieldName(issue.keys[0]!)} is not part of ${FORMAT_VERSION} ${kind} records`;
+    }
+    case 'invalid_type': {
+      const expected = issue.expected === 'int' ? 'integer' : issue.expected;
+      return `field ${field} is not ${expected === 'object' ? 'an object' : expected}`;
+    }
+    case 'invalid_value':
+      return `field ${field} is not one of ${issue.values.map(String).join(', ')}`;
+    case 'too_small':
+      return `field ${field} is below ${String(issue.minimum)}`;
+    case 'too_big':
+      return `field ${field} is above ${String(issue.maximum)}`;
+    case 'invalid_format':
+      return `field ${field} ${issue.message ?? 'is not in its format'}`;
+    case 'custom':
+      return `field ${field} ${issue.message}`;
+    default:
+      return `field ${field} is not valid`;
   }
 }
 
 /**
- * Checks that a parsed JSON value is a record of the expected kind with every field of the right
- * type and no field the format does not define; throws the reason otherwise. Its `record` field
- * must name its file's kind.
+ * Checks that a parsed JSON value is a record of the expected kind, every field valid and no field
+ * the format does not define; throws the reason otherwise. Its `record` field must name its file's
+ * kind. The value is returned as it was read (never a copy that reorders its fields), since a
+ * store keeps some of it verbatim.
  */
 export function checkRecord<K extends ExchangeKind | 'blob'>(value: unknown, kind: K): Extract<ExchangeRecord | BlobRecord, { record: K }> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object');
-  const record = value as Record<string, unknown>;
-  if (record.record !== kind) throw new Error(`record is ${JSON.stringify(record.record)}, expected "${kind}" in this file`);
-  const fields = RECORD_FIELDS[kind];
-  for (const [field, type] of Object.entries(fields)) {
-    if (!fits(record[field], type)) {
-      throw new Error(record[field] === undefined ? `field ${field} is missing` : `field ${field} is not ${type}`);
-    }
+  const given = Object.hasOwn(value, 'record') ? (value as { record: unknown }).record : undefined;
+  if (given !== kind) {
+    throw new Error(typeof given === 'string' && Object.hasOwn(RECORD_SCHEMAS, given) ? `record is "${given}", expected "${kind}" in this file` : `not a "${kind}" record, which this file holds`);
   }
-  for (const field of Object.keys(record)) {
-    if (field !== 'record' && !(field in fields)) throw new Error(`field ${field} is not part of ${FORMAT_VERSION} ${kind} records`);
-  }
-  if (kind === 'blob' && !/^[0-9a-f]{64}$/.test(record.hash as string)) throw new Error('hash is not a sha-256 in hex');
-  if (kind === 'vector') decodeVector(record.vector as string);
+  const result = RECORD_SCHEMAS[kind].safeParse(value);
+  if (!result.success) throw new Error(describeIssue(result.error.issues[0]!, value, kind));
   return value as Extract<ExchangeRecord | BlobRecord, { record: K }>;
 }
 

@@ -1,5 +1,5 @@
 // Original bytes in GridFS, beside the MongoDB documents: content-addressed like FileBlobStore
-// (the file's name is the sha256 of its bytes), written once and never rewritten. The bucket is
+// (the file's name is the sha256 of its bytes, checked by every put), written once and never rewritten. The bucket is
 // store-wide, as the SQLite data directory's blobs are: two workspaces holding the same bytes
 // share one blob, so a blob goes only when no item or version of any workspace refers to it
 // (forgetItems reports those hashes; storeWideQueries.ts asks).
@@ -12,7 +12,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Db, GridFSBucket, ObjectId } from 'mongodb';
-import type { BlobStore } from '../blobs.ts';
+import { requireBytesOf, type BlobStore } from '../blobs.ts';
 import { isDuplicateKey } from './duplicateKey.ts';
 
 export const BLOB_BUCKET = 'relata_blobs';
@@ -74,6 +74,7 @@ export class GridFsBlobStore implements BlobStore {
   async put(hash: string, bytes: Uint8Array): Promise<void> {
     requireHash(hash);
     this.access.requireWrite('store original bytes');
+    requireBytesOf(hash, bytes);
     await this.uniqueNames();
     if (await this.has(hash)) return;
     const [bucket, { ObjectId: Id }] = await Promise.all([this.bucket(), this.access.driver()]);
