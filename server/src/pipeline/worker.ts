@@ -179,8 +179,8 @@ export class Worker {
     const { store, settings } = this.context;
     const alone = job.lostLeases - 1;
     const reason =
-      `gave up: the indexer stopped ${alone} times while running ${job.stage} on this file alone ` +
-      '(a crash or the system running out of memory), so this file is taken to be the cause';
+      `gave up: the indexer running ${job.stage} on this file alone stopped ${alone} times without finishing it ` +
+      '(a crash, or the system running out of memory), so the file is taken to be the cause';
     const outcome = await store.fail(job, this.owner, reason, {
       permanent: true,
       maxAttempts: settings.maxAttempts,
