@@ -1,6 +1,6 @@
 // The leased job queue, on every backend: one owner per job at a time, leases that expire and are
 // renewed only by their owner, generations that keep a change queued while its job runs, the
-// attempt cap, and two workers (two handles, then two processes) never given the same job.
+// attempt cap, lost leases counted apart from attempts, and two workers (two handles, then two processes) never given the same job.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -23,15 +23,17 @@ forEachBackend((backend) => {
     assert.equal(second, null);
   });
 
-  backend.test('a job whose lease expired is claimable by anyone', async (t) => {
+  backend.test('a job whose lease expired is claimable by anyone, and the lost lease costs no attempt', async (t) => {
     const { store } = await backend.open(t);
     await store.enqueue('parse', 'item-1');
     const first = await store.claim('host/1/a', 1);
+    assert.equal(first?.lostLeases, 0);
     await sleep(10);
     const second = await store.claim('host/2/b', 60_000);
     assert.equal(second?.id, first?.id);
     assert.equal(second?.owner, 'host/2/b');
-    assert.equal(second?.attempts, 2);
+    assert.equal(second?.attempts, 1, 'the first holder never reached an outcome: its attempt passes to this claim');
+    assert.equal(second?.lostLeases, 1);
     // The first owner lost the lease: its completion must not mark the job done.
     await store.complete(first!, 'host/1/a');
     assert.equal((await store.listJobs())[0]?.status, 'leased');
@@ -93,22 +95,64 @@ forEachBackend((backend) => {
     assert.equal(jobs[0]?.attempts, 0);
   });
 
-  backend.test('every claim counts as an attempt, and re-queuing a waiting job does not start its attempts over', async (t) => {
+  backend.test('a lease lost to a dead holder costs no attempt, and re-queuing a waiting job starts neither count over', async (t) => {
     const { store } = await backend.open(t);
     await store.enqueue('parse', 'item-1');
     // An indexer claims the job and dies; its lease is handed back; the job is queued again meanwhile.
     await store.claim('host/111/dead', 60_000);
-    await store.releaseLeases((owner) => owner.includes('/dead'));
+    assert.equal(await store.releaseLeases((owner) => owner.includes('/dead')), 1);
+    const [released] = await store.listJobs();
+    assert.equal(released?.attempts, 0, 'the death was not the file\'s failure');
+    assert.equal(released?.lostLeases, 1);
     await store.enqueue('parse', 'item-1');
     const second = await store.claim('host/222/next', 60_000);
-    assert.equal(second?.attempts, 2);
-    // The same while it waits for a retry after a failure.
+    assert.equal(second?.attempts, 1);
+    assert.equal(second?.lostLeases, 1, 'still known to have lost a lease: it runs alone');
+    // A failure of its own spends the attempt, and re-queuing it while it waits for a retry keeps both counts.
     await store.fail(second!, 'host/222/next', 'parse failed: disk hiccup', { permanent: false, maxAttempts: 3 });
     await store.enqueue('parse', 'item-1');
     const [waiting] = await store.listJobs();
-    assert.equal(waiting?.attempts, 2);
+    assert.equal(waiting?.attempts, 1);
+    assert.equal(waiting?.lostLeases, 1);
     assert.equal(waiting?.lastError, 'parse failed: disk hiccup');
-    assert.equal((await store.claim('host/222/next', 60_000))?.attempts, 3);
+    assert.equal((await store.claim('host/222/next', 60_000))?.attempts, 2);
+  });
+
+  backend.test('a job that completes forgets its lost leases, and so does one re-armed after it finished', async (t) => {
+    const { store } = await backend.open(t);
+    await store.enqueue('parse', 'item-1');
+    await store.claim('host/111/dead', 60_000);
+    await store.releaseLeases((owner) => owner.includes('/dead'));
+    const job = (await store.claim('host/222/next', 60_000))!;
+    assert.equal(job.lostLeases, 1);
+    await store.complete(job, 'host/222/next');
+    assert.equal((await store.listJobs())[0]?.lostLeases, 0);
+    await store.claim('host/333/dead', 60_000).then(() => store.enqueue('parse', 'item-1'));
+    await store.releaseLeases((owner) => owner.includes('/dead'));
+    const again = (await store.claim('host/444/next', 60_000))!;
+    await store.fail(again, 'host/444/next', 'parse failed: gone', { permanent: true, maxAttempts: 3 });
+    await store.enqueue('parse', 'item-1');
+    const [rearmed] = await store.listJobs();
+    assert.equal(rearmed?.status, 'queued');
+    assert.deepEqual([rearmed?.attempts, rearmed?.lostLeases], [0, 0]);
+  });
+
+  backend.test('a living owner hands back every lease it holds, spending no attempt and counting no loss', async (t) => {
+    const { store } = await backend.open(t);
+    await store.enqueueMany('ingest', ['a.md', 'b.md', 'c.md']);
+    await store.claim('host/1/stopping', 60_000);
+    await store.claim('host/1/stopping', 60_000);
+    await store.claim('host/2/other', 60_000);
+    assert.equal(await store.handBackLeases('host/1/stopping'), 2);
+    const jobs = await store.listJobs();
+    assert.deepEqual(
+      jobs.map((job) => [job.subject, job.status, job.attempts, job.lostLeases]),
+      [
+        ['a.md', 'queued', 0, 0],
+        ['b.md', 'queued', 0, 0],
+        ['c.md', 'leased', 1, 0],
+      ],
+    );
   });
 
   backend.test('leases of dead owners are handed back at once', async (t) => {
@@ -310,7 +354,7 @@ forEachBackend((backend) => {
     assert.equal(await store.handBack(reclaimed, 'host/2/b'), false, 'a finished job stays done');
     const [done] = await store.listJobs();
     assert.equal(done?.status, 'done');
-    assert.equal(done?.attempts, 2);
+    assert.equal(done?.attempts, 1, 'the lost lease spent no attempt');
   });
 
   backend.test('two handles on one store claiming at once never get the same job', async (t) => {

@@ -25,6 +25,7 @@ import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
 import { FolderRules } from '../workspace/folderRules.ts';
 import { insideUnreadable, scanFolder } from '../workspace/scan.ts';
+import { namingFullDisk } from './fullDisk.ts';
 import { buildIndexReport, type IndexReport } from './report.ts';
 import { defaultWorkspace } from './workspaceName.ts';
 
@@ -134,6 +135,14 @@ export class FolderIndex {
    * item whose file disappeared is tombstoned, and the queue is drained.
    */
   async index(options: RunOptions = {}): Promise<IndexReport> {
+    try {
+      return await this.indexFolder(options);
+    } catch (error) {
+      throw await namingFullDisk(error, this.store, this.folder, this.location);
+    }
+  }
+
+  private async indexFolder(options: RunOptions): Promise<IndexReport> {
     const started = performance.now();
     this.context.runStartedAt = new Date().toISOString();
     const scan = await scanFolder(this.folder, this.rules);
@@ -237,6 +246,14 @@ export class FolderIndex {
    * that are already extracted and embedded.
    */
   async drain(options: RunOptions = {}): Promise<number> {
+    try {
+      return await this.drainQueue(options);
+    } catch (error) {
+      throw await namingFullDisk(error, this.store, this.folder, this.location);
+    }
+  }
+
+  private async drainQueue(options: RunOptions): Promise<number> {
     let done = 0;
     let extracted = 0;
     const worker = new Worker(this.context, {
@@ -254,10 +271,9 @@ export class FolderIndex {
     // A drain of this process that failed part-way (a busy store) may have left the job it was
     // running leased: handed back now, a retry runs it at once rather than after the lease expires.
     // Those workers claim nothing more, so once released they hold nothing.
-    if (this.abandonedOwners.size > 0) {
-      const abandoned = [...this.abandonedOwners];
-      await this.store.releaseLeases((owner) => abandoned.includes(owner));
-      for (const owner of abandoned) this.abandonedOwners.delete(owner);
+    for (const owner of [...this.abandonedOwners]) {
+      await this.store.handBackLeases(owner);
+      this.abandonedOwners.delete(owner);
     }
     try {
       let processed = await worker.runUntilIdle();
@@ -281,7 +297,13 @@ export class FolderIndex {
       }
       return processed;
     } catch (error) {
-      this.abandonedOwners.add(worker.owner);
+      // Whatever the worker still holds goes back now, so a process that stops here (a full disk,
+      // a busy store) leaves no lease behind; if the store cannot take even that, the next drain does.
+      const released = await this.store.handBackLeases(worker.owner).then(
+        () => true,
+        () => false,
+      );
+      if (!released) this.abandonedOwners.add(worker.owner);
       throw error;
     }
   }

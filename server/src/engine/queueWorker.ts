@@ -169,7 +169,7 @@ export class QueueWorker {
   /** Return this worker's leases to the queue at once (a stop that cannot wait for running jobs). */
   async handBack(): Promise<number> {
     const owner = this.worker?.owner;
-    return owner ? this.store.releaseLeases((holder) => holder === owner) : 0;
+    return owner ? this.store.handBackLeases(owner) : 0;
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,12 @@ export interface PipelineSettings {
   leaseMs: number;
   /** Attempts before a job that keeps failing marks its item failed. */
   maxAttempts: number;
+  /**
+   * Deaths of the indexer while it ran a job alone (after a first death made the job a suspect)
+   * before the job is given up as the cause (pipeline/worker.ts). Kills of an indexer that merely
+   * had the file in hand never reach it.
+   */
+  maxLostLeases: number;
   /** Extra exclude patterns (gitignore syntax) on top of .gitignore and the built-in list. */
   exclude: string[];
   /** Discovery's thresholds (RELATA_REL_MIN_SCORE, RELATA_REL_STORE_SCORE, RELATA_NEAR_DUPLICATE_SIMILARITY). */
@@ -35,6 +41,7 @@ export function defaultPipelineSettings(env: NodeJS.ProcessEnv = process.env): P
     maxFileBytes: 50 * MEBIBYTE,
     leaseMs: positiveNumber(env.RELATA_LEASE_MS) ?? 60_000,
     maxAttempts: 3,
+    maxLostLeases: 3,
     exclude: [],
     thresholds: thresholdsFromEnv(env),
     forgetDeleted: env.RELATA_FORGET_DELETED === '1' || env.RELATA_FORGET_DELETED === 'true',

@@ -1,8 +1,19 @@
 // Runs queued jobs under leases. A worker claims the oldest claimable job, renews its lease while
 // the stage runs, and completes it; a failure goes back to the queue until the attempt cap, then
-// fails the item with the reason. Every claim counts as an attempt, so a job that keeps killing
-// its indexer also stops at the cap. Because every stage is idempotent, a worker that dies mid-job
+// fails the item with the reason. Because every stage is idempotent, a worker that dies mid-job
 // only costs the time until its lease is handed back.
+//
+// What counts against a file (docs/RELIABILITY.md, "Attempts and lost leases"):
+// - its own failure (a parse error, a stage thread's time or memory limit, a crash of the stage
+//   thread running it) spends an attempt; at settings.maxAttempts the item fails with the reason;
+// - a failure of the store or the disk (busy, unreachable, full) spends nothing: the job is handed
+//   back and the run stops or waits;
+// - an indexer that dies (SIGKILL, a native crash, the system's out-of-memory killer) or lets the
+//   lease run out spends no attempt either, since any job in hand would be blamed: the job's lost
+//   lease is counted instead, and from then on it runs alone (nothing else claimed beside it), so
+//   a further death while it runs can only be its doing. After settings.maxLostLeases deaths while
+//   alone, it is given up: a file that keeps killing its indexer still stops, and one that was only
+//   in hand at a few kills never does.
 
 import type { PipelineStage } from '../../../shared/types.ts';
 import type { JobRecord } from '../store/contract.ts';
@@ -86,6 +97,13 @@ export class Worker {
         await Promise.race(running); // a running job may queue the next one
         continue;
       }
+      // A job whose holder died runs alone: handed back (no attempt spent) until nothing else runs.
+      const alone = job.lostLeases > 0;
+      if (alone && running.size > 0) {
+        await this.context.store.handBack(job, this.owner);
+        await Promise.allSettled(running);
+        continue;
+      }
       const renewal = this.keepLease(job);
       const kind = THREADED_STAGES.has(job.stage) ? 'threaded' : 'other';
       while (full(kind)) await Promise.race(running);
@@ -101,6 +119,7 @@ export class Worker {
         });
       running.add(run);
       processed += 1;
+      if (alone) await run;
       // Let the host answer what is waiting (an editor's search, a status request) between jobs:
       // most stages never wait on anything that would otherwise yield.
       await new Promise((resolve) => setImmediate(resolve));
@@ -125,7 +144,7 @@ export class Worker {
   private async runJob(job: JobRecord): Promise<void> {
     const { store, settings } = this.context;
     const emit = this.options.onEvent ?? (() => undefined);
-    if (job.attempts > settings.maxAttempts) return this.giveUp(job);
+    if (job.lostLeases > settings.maxLostLeases) return this.giveUp(job);
     emit({ type: 'job-started', job });
     const started = performance.now();
     try {
@@ -134,9 +153,10 @@ export class Worker {
       emit({ type: 'job-finished', job, elapsedMs: performance.now() - started });
     } catch (error) {
       if (isWorthRetrying(error)) {
-        // The store could not be reached (a lock held too long, a server down): the document is
-        // not at fault, so its attempt is given back and the drain stops for the caller to wait
-        // it out. If the store cannot take even that, the lease expires and the job returns.
+        // The store could not be reached (a lock held too long, a server down) or the disk is
+        // full: the document is not at fault, so its attempt is given back and the drain stops
+        // for the caller to wait it out or say so. If the store cannot take even that, the caller
+        // hands back the worker's leases (FolderIndex.drain), or they expire.
         await store.handBack(job, this.owner).catch(() => undefined);
         throw error;
       }
@@ -151,15 +171,16 @@ export class Worker {
   }
 
   /**
-   * A job claimed more often than the attempt cap never finished its earlier attempts: its
-   * indexer crashed (a native crash, the system's out-of-memory killer) or lost the lease while
-   * running it. Running it again would do the same, so it fails without running.
+   * A job whose indexer died while running it alone, more often than the cap allows: the job itself
+   * kills its indexer (a native crash, the system's out-of-memory killer). Running it again would
+   * do the same, so it fails without running.
    */
   private async giveUp(job: JobRecord): Promise<void> {
     const { store, settings } = this.context;
+    const alone = job.lostLeases - 1;
     const reason =
-      `gave up after ${settings.maxAttempts} attempts: ${job.stage} never finished ` +
-      '(the indexer stopped, or lost the lease, while running it)';
+      `gave up: the indexer running ${job.stage} on this file alone stopped ${alone} times without finishing it ` +
+      '(a crash, or the system running out of memory), so the file is taken to be the cause';
     const outcome = await store.fail(job, this.owner, reason, {
       permanent: true,
       maxAttempts: settings.maxAttempts,

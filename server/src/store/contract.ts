@@ -98,7 +98,19 @@ export interface JobRecord {
   generation: number;
   owner: string | null;
   leaseExpiresAt: number | null;
+  /**
+   * Claims that did not end with a lost lease: each failed attempt, plus the running one. A lease
+   * handed back (the store could not be reached, the disk was full) or lost by its holder gives its
+   * attempt back, so only the file's own failures bring it to the attempt cap.
+   */
   attempts: number;
+  /**
+   * Times a holder lost the job's lease: it died (released by releaseLeases) or let the lease run
+   * out (taken over by a claim). Reset when the job completes or is re-armed after finishing. A job
+   * with a lost lease is run alone by the next worker (pipeline/worker.ts), which is how a file that
+   * kills its indexer is told from one that was merely in hand when the indexer was killed.
+   */
+  lostLeases: number;
   lastError: string | null;
 }
 
@@ -575,15 +587,24 @@ export interface WorkspaceStore {
    * Atomically lease the oldest claimable job: queued, or leased with an expired lease. With
    * `stages`, only a job of one of them: `relata worker` never takes ingest (which must run where
    * the files are) and `relata index --ingest-only` takes nothing else. Each stage's oldest job is
-   * found by index, so jobs of other stages waiting ahead of it cost nothing.
+   * found by index, so jobs of other stages waiting ahead of it cost nothing. Claiming a queued job
+   * counts an attempt; taking over an expired lease counts a lost lease instead (see JobRecord).
    */
   claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null>;
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean>;
   /** Done, unless the job was re-queued while it ran (then it is queued again). */
   complete(job: JobRecord, owner: string): Promise<void>;
   fail(job: JobRecord, owner: string, error: string, options: FailOptions): Promise<JobFailure>;
-  /** Return leases held by owners that are known to be dead (e.g. a killed local process). */
+  /**
+   * Return leases held by owners that are known to be dead (e.g. a killed local process): each
+   * job's attempt is given back and its lost leases counted (see JobRecord).
+   */
   releaseLeases(isDeadOwner: (owner: string) => boolean): Promise<number>;
+  /**
+   * Return every lease this living owner still holds, attempts given back and nothing counted
+   * against the jobs: a drain that stopped part-way (a full disk, a busy store). Returns how many.
+   */
+  handBackLeases(owner: string): Promise<number>;
   /**
    * Return a leased job to the queue without spending its attempt: it never reached an outcome
    * because the store itself could not be reached (a busy lock, a server that did not answer), so

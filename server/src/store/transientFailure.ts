@@ -1,9 +1,11 @@
-// Which store failures pass with time: another process holding the SQLite write lock, or a
-// MongoDB or Qdrant server that does not answer. Work that meets one is kept and tried again (the
+// Which store failures pass with time: another process holding the SQLite write lock, a
+// MongoDB or Qdrant server that does not answer, or a full disk under the data directory (once
+// space is freed: see diskFull.ts). Work that meets one is kept and tried again (the
 // watcher, the language server, a worker), and a pipeline job that meets one is handed back
 // without spending an attempt, since the document was never the problem. Refused credentials
 // are not transient: waiting would not fix them.
 
+import { isDiskFull } from './diskFull.ts';
 import { isSqliteBusy, StoreBusyError } from './storeBusy.ts';
 
 /** The errors and their causes, as deep as a wrapper of a wrapper goes (AggregateError's members too). */
@@ -67,7 +69,10 @@ export function isStoreUnreachable(error: unknown): boolean {
   return unreachable;
 }
 
-/** Busy or unreachable: a failure that passes with time, so the work is kept and retried. */
+/**
+ * Busy, unreachable or out of space: a failure that passes with time (or with space freed), so the
+ * work is kept and retried, and no document is blamed for it.
+ */
 export function isWorthRetrying(error: unknown): boolean {
-  return isStoreBusy(error) || isStoreUnreachable(error);
+  return isStoreBusy(error) || isStoreUnreachable(error) || isDiskFull(error);
 }

@@ -1,7 +1,7 @@
 // The leased job queue in MongoDB, with the SQLite queue's semantics (sqliteStore.ts, "Leased job
 // queue"; test/contract/jobQueue.test.ts): one job per (stage, subject), re-armed by bumping its
 // generation; a claim atomically leases the oldest claimable job (queued, or leased with a lease
-// that ran out) and counts an attempt; only the owner renews or finishes a lease; a completion or
+// that ran out) and counts an attempt (or, for a lease that ran out, a lost lease); only the owner renews or finishes a lease; a completion or
 // failure that finds a newer generation queues the job again instead of losing the change.
 //
 // Without transactions every operation is one conditional single-document write (findOneAndUpdate
@@ -34,6 +34,8 @@ export interface JobDocument {
   owner: string | null;
   leaseExpiresAt: number | null;
   attempts: number;
+  /** Absent from jobs written before lost leases were counted: read as 0. */
+  lostLeases?: number;
   lastError: string | null;
   createdAt: string;
   updatedAt: string;
@@ -68,13 +70,16 @@ export function toJobRecord(document: JobDocument): JobRecord {
     owner: document.owner,
     leaseExpiresAt: document.leaseExpiresAt,
     attempts: document.attempts,
+    lostLeases: document.lostLeases ?? 0,
     lastError: document.lastError,
   };
 }
 
 /** A new job's fields (the scope is added by the collection). */
 export function newJob(id: number, stage: PipelineStage, subject: string, now: string): Omit<JobDocument, 'workspace' | 'folder'> {
-  return { id, stage, subject, status: 'queued', generation: 1, owner: null, leaseExpiresAt: null, attempts: 0, lastError: null, createdAt: now, updatedAt: now };
+  return {
+    id, stage, subject, status: 'queued', generation: 1, owner: null, leaseExpiresAt: null, attempts: 0, lostLeases: 0, lastError: null, createdAt: now, updatedAt: now,
+  };
 }
 
 /** The order SQLite lists stage counts in (ORDER BY stage, status: byte order of the names). */
@@ -132,7 +137,7 @@ export class MongoJobQueue implements JobMaintenance {
     if (waitingOrRunning.matchedCount === 1) return true;
     const finished = await this.jobs.updateOne(
       this.jobs.filter({ stage, subject, status: { $in: ['done', 'failed'] } }),
-      { $inc: { generation: 1 }, $set: { status: 'queued', attempts: 0, lastError: null, updatedAt: stamp } },
+      { $inc: { generation: 1 }, $set: { status: 'queued', attempts: 0, lostLeases: 0, lastError: null, updatedAt: stamp } },
     );
     return finished.matchedCount === 1;
   }
@@ -182,7 +187,7 @@ export class MongoJobQueue implements JobMaintenance {
             {
               updateOne: {
                 filter: this.jobs.filter({ stage, subject, status: { $in: ['done', 'failed'] } }),
-                update: { $inc: { generation: 1 }, $set: { status: 'queued' as const, attempts: 0, lastError: null, updatedAt: stamp } },
+                update: { $inc: { generation: 1 }, $set: { status: 'queued' as const, attempts: 0, lostLeases: 0, lastError: null, updatedAt: stamp } },
               },
             },
           ]),
@@ -206,22 +211,34 @@ export class MongoJobQueue implements JobMaintenance {
   }
 
   /**
-   * One findOneAndUpdate: the filter names what is claimable (queued, or leased with a lease that
-   * ran out before now), the sort picks the oldest, and the update leases it and counts the attempt,
-   * all in one atomic step on the server. `stages` limits the claim to those stages (`relata worker`).
+   * The oldest claimable job (queued, or leased with a lease that ran out before now) is read, then
+   * leased by one findOneAndUpdate whose filter is the state it was read in, so two workers can
+   * never both win it; the loser reads again. A queued job's claim counts an attempt; an expired
+   * lease's counts a lost lease instead, its holder's attempt passing to this claim (as SQLite does).
+   * `stages` limits the claim to those stages (`relata worker`).
    */
   async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null> {
-    const clock = Date.now();
-    const claimable = {
-      $or: [{ status: 'queued' as const }, { status: 'leased' as const, leaseExpiresAt: { $lt: clock } }],
-      ...(stages ? { stage: { $in: [...stages] } } : {}),
-    };
-    const claimed = await this.jobs.findOneAndUpdate(
-      this.jobs.filter(claimable),
-      { $set: { status: 'leased', owner, leaseExpiresAt: clock + leaseMs, updatedAt: now() }, $inc: { attempts: 1 } },
-      { sort: { id: 1 }, returnDocument: 'after' },
-    );
-    return claimed ? toJobRecord(claimed) : null;
+    for (;;) {
+      const clock = Date.now();
+      const ofStages = stages ? { stage: { $in: [...stages] } } : {};
+      const oldest = await this.jobs.findOne(
+        this.jobs.filter({ $or: [{ status: 'queued' as const }, { status: 'leased' as const, leaseExpiresAt: { $lt: clock } }], ...ofStages }),
+        { sort: { id: 1 }, projection: { id: 1, status: 1, owner: 1 } },
+      );
+      if (!oldest) return null;
+      const expired = oldest.status === 'leased';
+      const claimed = await this.jobs.findOneAndUpdate(
+        this.jobs.filter(
+          expired ? { id: oldest.id, status: 'leased', owner: oldest.owner, leaseExpiresAt: { $lt: clock } } : { id: oldest.id, status: 'queued' },
+        ),
+        {
+          $set: { status: 'leased', owner, leaseExpiresAt: clock + leaseMs, updatedAt: now() },
+          $inc: expired ? { lostLeases: 1 } : { attempts: 1 },
+        },
+        { returnDocument: 'after' },
+      );
+      if (claimed) return toJobRecord(claimed);
+    }
   }
 
   async renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
@@ -233,7 +250,7 @@ export class MongoJobQueue implements JobMaintenance {
 
   /** Done if the job is still this generation; queued again (fresh attempts) if it was re-armed while it ran. */
   async complete(job: JobRecord, owner: string): Promise<void> {
-    const released = { owner: null, leaseExpiresAt: null, lastError: null, updatedAt: now() };
+    const released = { owner: null, leaseExpiresAt: null, lastError: null, lostLeases: 0, updatedAt: now() };
     const done = await this.jobs.updateOne(this.jobs.filter({ id: job.id, owner, status: 'leased', generation: job.generation }), {
       $set: { status: 'done', ...released },
     });
@@ -270,7 +287,7 @@ export class MongoJobQueue implements JobMaintenance {
             leaseExpiresAt: null,
             lastError: error,
             updatedAt: now(),
-            ...(rearmed ? { attempts: 0 } : {}),
+            ...(rearmed ? { attempts: 0, lostLeases: 0 } : {}),
           },
         },
       );
@@ -283,12 +300,22 @@ export class MongoJobQueue implements JobMaintenance {
     let released = 0;
     for (const job of leased) {
       if (job.owner === null || !isDeadOwner(job.owner)) continue;
-      const result = await this.jobs.updateOne(this.jobs.filter({ id: job.id, owner: job.owner, status: 'leased' }), {
+      // The attempt its claim took is given back (a leased job always holds one) and the loss counted.
+      const result = await this.jobs.updateOne(this.jobs.filter({ id: job.id, owner: job.owner, status: 'leased', attempts: { $gt: 0 } }), {
         $set: { status: 'queued', owner: null, leaseExpiresAt: null, updatedAt: now() },
+        $inc: { attempts: -1, lostLeases: 1 },
       });
       released += result.matchedCount;
     }
     return released;
+  }
+
+  async handBackLeases(owner: string): Promise<number> {
+    const result = await this.jobs.updateMany(this.jobs.filter({ owner, status: 'leased', attempts: { $gt: 0 } }), {
+      $set: { status: 'queued', owner: null, leaseExpiresAt: null, updatedAt: now() },
+      $inc: { attempts: -1 },
+    });
+    return result.modifiedCount;
   }
 
   async handBack(job: JobRecord, owner: string): Promise<boolean> {

@@ -659,6 +659,10 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('release leases', ({ jobs }) => jobs.releaseLeases(isDeadOwner));
   }
 
+  handBackLeases(owner: string): Promise<number> {
+    return this.writing('hand back leases', ({ jobs }) => jobs.handBackLeases(owner));
+  }
+
   pendingJobs(): Promise<number> {
     return this.with(({ jobs }) => jobs.pendingJobs());
   }

@@ -381,6 +381,15 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX IF NOT EXISTS model_extraction_cache_item ON model_extraction_cache (workspace, item_id);
     `,
   },
+  {
+    version: 13,
+    description: "jobs count the leases their holders lost (a killed indexer) apart from the file's own failed attempts",
+    sql: `
+      -- pipeline/worker.ts: a lost lease costs the file no attempt; a job whose indexer keeps dying
+      -- while it runs alone is given up by this count instead.
+      ALTER TABLE jobs ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -105,6 +105,7 @@ interface JobRow {
   owner: string | null;
   lease_expires_at: number | null;
   attempts: number;
+  lost_leases: number;
   last_error: string | null;
 }
 
@@ -135,6 +136,7 @@ const toJob = (row: JobRow): JobRecord => ({
   owner: row.owner,
   leaseExpiresAt: row.lease_expires_at,
   attempts: row.attempts,
+  lostLeases: row.lost_leases,
   lastError: row.last_error,
 });
 
@@ -1166,7 +1168,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
    * Insert or re-arm a job. A done or failed job goes back to queued with fresh attempts; a job
    * that is running keeps its lease but gets a new generation, so its completion re-queues it
    * instead of losing the change that arrived meanwhile. A job still waiting (a retry, or a lease
-   * handed back after a crash) keeps its attempts: re-queuing it is no reason to try it again.
+   * handed back after a crash) keeps its attempts and lost leases: re-queuing it is no reason to
+   * try it again.
    */
   private enqueueNow(stage: PipelineStage, subject: string): void {
     this.run(
@@ -1176,6 +1179,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
          generation = generation + 1,
          status = CASE WHEN status = 'leased' THEN 'leased' ELSE 'queued' END,
          attempts = CASE WHEN status IN ('leased', 'queued') THEN attempts ELSE 0 END,
+         lost_leases = CASE WHEN status IN ('leased', 'queued') THEN lost_leases ELSE 0 END,
          last_error = CASE WHEN status IN ('leased', 'queued') THEN last_error ELSE NULL END,
          updated_at = excluded.updated_at`,
       { stage, subject, now: now() },
@@ -1191,12 +1195,17 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const candidates = stages ? stages.map((stage) => this.oldestClaimable(clock, stage)) : [this.oldestClaimable(clock)];
         const row = candidates.reduce<JobRow | undefined>((oldest, next) => (next && (!oldest || next.id < oldest.id) ? next : oldest), undefined);
         if (!row) return null;
+        // A lease that ran out was lost by its holder (stopped, or stuck): its attempt is not the
+        // file's, so it passes to this claim, and the loss is counted instead (see lostLeases).
+        const lost = row.status === 'leased' ? 1 : 0;
+        const attempts = row.attempts + 1 - lost;
+        const lostLeases = row.lost_leases + lost;
         this.run(
-          `UPDATE jobs SET status = 'leased', owner = @owner, lease_expires_at = @expires, attempts = attempts + 1,
-             updated_at = @now WHERE workspace = @ws AND id = @id`,
-          { owner, expires: clock + leaseMs, now: now(), id: row.id },
+          `UPDATE jobs SET status = 'leased', owner = @owner, lease_expires_at = @expires, attempts = @attempts,
+             lost_leases = @lostLeases, updated_at = @now WHERE workspace = @ws AND id = @id`,
+          { owner, expires: clock + leaseMs, attempts, lostLeases, now: now(), id: row.id },
         );
-        return toJob({ ...row, status: 'leased', owner, lease_expires_at: clock + leaseMs, attempts: row.attempts + 1 });
+        return toJob({ ...row, status: 'leased', owner, lease_expires_at: clock + leaseMs, attempts, lost_leases: lostLeases });
       })
       .immediate();
   }
@@ -1227,7 +1236,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       `UPDATE jobs SET
          status = CASE WHEN generation = @generation THEN 'done' ELSE 'queued' END,
          attempts = CASE WHEN generation = @generation THEN attempts ELSE 0 END,
-         owner = NULL, lease_expires_at = NULL, last_error = NULL, updated_at = @now
+         lost_leases = 0, owner = NULL, lease_expires_at = NULL, last_error = NULL, updated_at = @now
        WHERE workspace = @ws AND id = @jobId AND owner = @owner AND status = 'leased'`,
       { generation: job.generation, now: now(), jobId: job.id, owner },
     );
@@ -1242,7 +1251,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const gaveUp = !rearmed && (options.permanent || current.attempts >= options.maxAttempts);
         this.run(
           `UPDATE jobs SET status = @status, owner = NULL, lease_expires_at = NULL, last_error = @error,
-             attempts = CASE WHEN @rearmed THEN 0 ELSE attempts END, updated_at = @now
+             attempts = CASE WHEN @rearmed THEN 0 ELSE attempts END,
+             lost_leases = CASE WHEN @rearmed THEN 0 ELSE lost_leases END, updated_at = @now
            WHERE workspace = @ws AND id = @jobId`,
           { status: gaveUp ? 'failed' : 'queued', error, rearmed: rearmed ? 1 : 0, now: now(), jobId: job.id },
         );
@@ -1274,7 +1284,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         for (const job of leased) {
           if (!isDeadOwner(job.owner)) continue;
           this.run(
-            `UPDATE jobs SET status = 'queued', owner = NULL, lease_expires_at = NULL, updated_at = @now
+            `UPDATE jobs SET status = 'queued', owner = NULL, lease_expires_at = NULL, attempts = MAX(attempts - 1, 0),
+               lost_leases = lost_leases + 1, updated_at = @now
              WHERE workspace = @ws AND id = @id`,
             { now: now(), id: job.id },
           );
@@ -1292,6 +1303,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       { now: now(), id: job.id, owner },
     );
     return result.changes > 0;
+  }
+
+  async handBackLeases(owner: string): Promise<number> {
+    return this.run(
+      `UPDATE jobs SET status = 'queued', owner = NULL, lease_expires_at = NULL, attempts = MAX(attempts - 1, 0), updated_at = @now
+       WHERE workspace = @ws AND owner = @owner AND status = 'leased'`,
+      { now: now(), owner },
+    ).changes;
   }
 
   async pendingJobs(): Promise<number> {
