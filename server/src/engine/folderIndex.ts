@@ -295,6 +295,8 @@ export class FolderIndex {
       if (this.context.settings.forgetDeleted) {
         await this.forgetItems((await this.store.listItems({ includeDeleted: true })).filter((item) => item.deletedAt && !item.forgottenAt));
       }
+      // Every passage this drain replaced is still counted by the lexical index's BM25 statistics.
+      await this.store.refreshLexicalStatistics();
       return processed;
     } catch (error) {
       // Whatever the worker still holds goes back now, so a process that stops here (a full disk,

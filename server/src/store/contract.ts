@@ -417,6 +417,13 @@ export interface WorkspaceStore {
    * reading the store kept the log from being truncated (it is truncated at a later checkpoint).
    */
   scrubForgotten(): Promise<boolean>;
+  /**
+   * Rebuilds a lexical index whose statistics drifted from its content (BM25 still counting
+   * replaced and forgotten passages: sqlite/lexicalStatistics.ts), so a long-lived store ranks as
+   * one restored or rebuilt from the same files. Returns the indexes rebuilt; none where the
+   * backend's text index keeps no corpus statistics (MongoDB's text score reads the document alone).
+   */
+  refreshLexicalStatistics(): Promise<string[]>;
   /** Paths of live items, for finding files that disappeared while nobody watched. */
   livePaths(): Promise<string[]>;
 

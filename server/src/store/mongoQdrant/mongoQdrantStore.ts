@@ -297,6 +297,10 @@ export class MongoQdrantStore implements WorkspaceStore {
    * to merge, as in SQLite's contentless FTS5 tables), and the storage engine reuses its space.
    * Qdrant removes deleted points from its segments when it optimizes them.
    */
+  async refreshLexicalStatistics(): Promise<string[]> {
+    return [];
+  }
+
   async scrubForgotten(): Promise<boolean> {
     return true;
   }

@@ -58,6 +58,7 @@ import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, workspaceIndexesExist, workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexes.ts';
+import { rebuildDriftedIndexes } from './lexicalStatistics.ts';
 import { BUSY_WAIT_MS, isSqliteBusy, namingBusy, namingBusyIn } from '../storeBusy.ts';
 import { writeLockHolder } from './lockHolder.ts';
 import { openToRead } from './readConnection.ts';
@@ -645,6 +646,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     const [checkpoint] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
     this.forgottenSinceScrub = false;
     return checkpoint?.busy === 0;
+  }
+
+  async refreshLexicalStatistics(): Promise<string[]> {
+    return rebuildDriftedIndexes(this.scoped, this.fts);
   }
 
   /** Remove an item's chunks, their vectors and its lexical index rows: nothing stale is served. */

@@ -23,6 +23,14 @@ export function workspaceIndexNames(workspace: string): WorkspaceIndexNames {
 }
 
 /**
+ * The FTS5 shadow tables of the workspace's indexes that Relata reads itself: where FTS5 keeps its
+ * totals and each row's length (lexicalStatistics.ts). Another workspace's stay refused.
+ */
+export function statisticsTables(names: WorkspaceIndexNames): string[] {
+  return [names.items, names.chunks].flatMap((table) => [`${table}_data`, `${table}_docsize`]);
+}
+
+/**
  * Creates the workspace's lexical indexes if missing, filling them from the stored chunks and
  * texts (a store written before they existed, or one whose index was dropped by a migration).
  */
@@ -35,20 +43,30 @@ export function ensureWorkspaceIndexes(sql: ScopedSql): WorkspaceIndexNames {
     if (!tableExists(sql, names.chunks)) {
       db.exec(`CREATE VIRTUAL TABLE ${names.chunks} USING fts5 (
         text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
-      sql.run(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, text FROM chunks WHERE workspace = @ws`);
+      fillChunkIndex(sql, names);
     }
     if (!tableExists(sql, names.items)) {
       db.exec(`CREATE VIRTUAL TABLE ${names.items} USING fts5 (
         title, text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
-      sql.run(
-        `INSERT INTO ${names.items} (rowid, title, text)
-         SELECT items.seq, COALESCE(items.title, ''), ${itemIndexTextSql('item_texts')}
-         FROM items JOIN item_texts ON item_texts.workspace = @ws AND item_texts.item_id = items.id
-         WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`,
-      );
+      fillItemIndex(sql, names);
     }
   });
   return names;
+}
+
+/** Indexes every stored passage of the workspace (into an empty index). */
+export function fillChunkIndex(sql: ScopedSql, names: WorkspaceIndexNames): void {
+  sql.run(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, text FROM chunks WHERE workspace = @ws`);
+}
+
+/** Indexes every indexed item's title and whole text (into an empty index). */
+export function fillItemIndex(sql: ScopedSql, names: WorkspaceIndexNames): void {
+  sql.run(
+    `INSERT INTO ${names.items} (rowid, title, text)
+     SELECT items.seq, COALESCE(items.title, ''), ${itemIndexTextSql('item_texts')}
+     FROM items JOIN item_texts ON item_texts.workspace = @ws AND item_texts.item_id = items.id
+     WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`,
+  );
 }
 
 /** Whether the workspace's lexical indexes exist: a store opened to read uses them only if so (it cannot create them). */
