@@ -22,13 +22,12 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DATABASE_FILE } from '../dataDir.ts';
+import { DATABASE_FILE, REBUILT_PREFIX as REBUILT } from '../dataDir.ts';
 import { BUSY_WAIT_MS, isSqliteBusy, StoreBusyError } from '../storeBusy.ts';
 import { otherProcessesWithStoreOpen, writeLockHolder } from './lockHolder.ts';
 
 /** The store a rebuild is building: partial until renamed. */
 export const REBUILDING_FILE = `${DATABASE_FILE}.rebuilding`;
-const REBUILT = `${DATABASE_FILE}.rebuilt-`;
 const KEPT = `${DATABASE_FILE}.before-rebuild-`;
 const SIDE_FILES = ['-wal', '-shm'];
 
