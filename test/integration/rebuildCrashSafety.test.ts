@@ -204,12 +204,12 @@ test('a finished rebuild whose swap had not begun is removed: decisions made in 
   const rebuilt = copyStore(decided, path.join(root, 'rebuilt'));
   json(['index', folder, '--data', rebuilt, '--embedding-model', 'none', '--rebuild']);
   const data = copyStore(decided, path.join(root, 'data'));
-  cpSync(path.join(rebuilt, 'relata.sqlite'), path.join(data, 'relata.sqlite.rebuilt-20990101T000000Z'));
-  // After the kill the live store was still the store, and someone decided one more pair there.
-  const pending = (json(['relationships', '--data', data, '--status', 'pending']) as { id: string; from: { path: string }; to: { path: string } }[])[0]!;
-  json(['confirm', pending.id, '--data', data, '--by', 'cy', '--note', 'decided after the kill']);
+  // The live store holds a decision the rebuilt one lacks (made where the rebuild could not see it).
+  const pending = (json(['relationships', '--data', data, '--status', 'pending']) as { id: string }[])[0]!;
+  json(['confirm', pending.id, '--data', data, '--by', 'cy', '--note', 'decided after the rebuild read the store']);
   const expected = await decisionsIn(data);
   assert.equal(expected.relationships.size, 7);
+  cpSync(path.join(rebuilt, 'relata.sqlite'), path.join(data, 'relata.sqlite.rebuilt-20990101T000000Z'));
 
   assert.match(relata(['status', '--data', data]).stdout, /interrupted rebuild: relata\.sqlite\.rebuilt-20990101T000000Z is a rebuilt store whose rebuild was interrupted before it replaced relata\.sqlite/);
   const run = relata(['index', folder, '--data', data, '--embedding-model', 'none']);
