@@ -121,7 +121,7 @@ ${COMMON_USAGE}
       values.rebuild && location.backend === 'sqlite'
         ? startRebuild(location.dataDir, (values.workspace as string | undefined) ?? defaultWorkspace())
         : null;
-    for (const line of rebuild?.settled ?? []) log(terminalLine(line));
+    for (const line of rebuild?.settled ?? []) log(`relata: ${terminalLine(line)}`);
     const openIndex = (at: StoreLocation) =>
       FolderIndex.open({
         embedding,
