@@ -17,7 +17,8 @@
 //   under the same <time>. The swap is finished.
 // Removing needs the live store's write lock (a running rebuild holds it until its file is
 // renamed), so a leftover is never mistaken for a rebuild still at work. Finishing needs no lock:
-// every process that finds the state finishes the same swap.
+// every process that finds the state finishes the same swap, unless the rebuild is still alive
+// in it (its guard's locks on the file set aside show in /proc/locks), which finishes it itself.
 
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -136,6 +137,9 @@ export function settleInterruptedRebuild(dataDir: string, { remove, locked = fal
   for (const rebuilt of found.rebuilt) {
     if (existsSync(file)) continue;
     const kept = `${KEPT}${rebuilt.slice(REBUILT.length)}`;
+    // The rebuild itself is between its renames while its guard still holds the file set aside
+    // (its -shm is locked): it finishes, and its guard's close must not meet a new store's log.
+    if (otherProcessesWithStoreOpen(path.join(dataDir, kept)).length > 0) continue;
     // The old store's log and shared memory go with its file, never beside the new one.
     for (const suffix of SIDE_FILES) if (!existsSync(file)) renameIfThere(`${file}${suffix}`, path.join(dataDir, `${kept}${suffix}`));
     renameIfThere(path.join(dataDir, rebuilt), file);
