@@ -4,15 +4,15 @@
 // indexed: the given folder, or the nearest ancestor of a file (or of the current directory) that
 // has one.
 
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { DATABASE_FILE, defaultDataDir } from '../store/dataDir.ts';
+import { defaultDataDir, holdsStore } from '../store/dataDir.ts';
 import { UsageError } from './usage.ts';
 
 export function locateDataDir(explicit: string | undefined, near: string): string {
   if (explicit) {
     const resolved = path.resolve(explicit);
-    if (existsSync(path.join(resolved, DATABASE_FILE))) return resolved;
+    if (holdsStore(resolved)) return resolved;
     const perFolder = nearestStore(near, (folder) => path.join(resolved, path.basename(defaultDataDir(folder))));
     if (perFolder) return perFolder;
     const stores = storesIn(resolved);
@@ -33,7 +33,7 @@ function nearestStore(near: string, dataDirOf: (folder: string) => string): stri
   let candidate = path.resolve(near);
   for (;;) {
     const dataDir = dataDirOf(candidate);
-    if (existsSync(path.join(dataDir, DATABASE_FILE))) return dataDir;
+    if (holdsStore(dataDir)) return dataDir;
     const parent = path.dirname(candidate);
     if (parent === candidate) return null;
     candidate = parent;
@@ -44,7 +44,7 @@ function nearestStore(near: string, dataDirOf: (folder: string) => string): stri
 function storesIn(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, DATABASE_FILE)))
+      .filter((entry) => entry.isDirectory() && holdsStore(path.join(dir, entry.name)))
       .map((entry) => entry.name)
       .sort();
   } catch {

@@ -96,7 +96,11 @@ export class FolderIndex {
     const location: StoreLocation =
       options.location?.backend === 'mongodb-qdrant'
         ? options.location
-        : { backend: 'sqlite', dataDir: path.resolve(options.location?.dataDir ?? options.dataDir ?? defaultDataDir(folder)) };
+        : {
+            backend: 'sqlite',
+            dataDir: path.resolve(options.location?.dataDir ?? options.dataDir ?? defaultDataDir(folder)),
+            ...(options.location?.databaseFile ? { databaseFile: options.location.databaseFile } : {}),
+          };
     if (location.backend === 'sqlite') {
       // Checked before the store is opened, so that nothing is written into the folder.
       const overlap = dataDirOverlap(folder, location.dataDir);

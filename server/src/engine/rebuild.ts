@@ -1,22 +1,36 @@
-// `relata index --rebuild`: a fresh store from the folder that keeps what people decided. Before
-// indexing, the decisions and history that can still be read are carried out of the old store and
-// the old file is set aside (kept, never deleted); after indexing, each decision is re-attached to
-// its pair by the two items' paths. A decision meets the new evidence through the same review rule
-// as a rediscovery (discover/decisionReview.ts): a confirmation whose evidence changed returns to
-// review, a rejection stays and notes the change.
+// `relata index --rebuild`: a fresh store from the folder that keeps what people decided. The
+// decisions and history that can still be read are carried out of the live store; the new store is
+// built beside it (store/sqlite/rebuildFiles.ts) and each decision is re-attached to its pair by the
+// two items' paths; only then does the new store take the live one's place, by renames, the old file
+// kept. A rebuild killed at any point leaves the live store with every decision. A decision meets
+// the new evidence through the same review rule as a rediscovery (discover/decisionReview.ts): a
+// confirmation whose evidence changed returns to review, a rejection stays and notes the change.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { reviewAgainstDecision } from '../discover/decisionReview.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
+import type { SqliteLocation } from '../store/location.ts';
 import { otherProcessesWithStoreOpen } from '../store/sqlite/lockHolder.ts';
-import { salvageDecisions, setStoreFileAside, type Salvage } from '../store/sqlite/salvage.ts';
+import {
+  guardLiveStore,
+  REBUILDING_FILE,
+  removePartialStore,
+  replaceLiveStore,
+  settleInterruptedRebuild,
+  type LiveStoreGuard,
+} from '../store/sqlite/rebuildFiles.ts';
+import { salvageDecisions, type Salvage } from '../store/sqlite/salvage.ts';
 import { DATABASE_FILE } from '../store/sqlite/sqliteStore.ts';
 
-export interface SetAsideStore {
+/** A rebuild under way: what was carried out of the live store, and where the new one is built. */
+export interface Rebuild {
   salvage: Salvage;
-  /** Where the old file went; null when there was none. */
-  keptAs: string | null;
+  /** The new store's location: the data directory, under another file name. */
+  location: SqliteLocation;
+  /** What settling an earlier, interrupted rebuild did, one line each. */
+  settled: string[];
+  guard: LiveStoreGuard;
 }
 
 export interface RebuildReport {
@@ -30,12 +44,11 @@ export interface RebuildReport {
   other_workspaces: string[];
 }
 
-/** Reads the decisions out of the data directory's store and moves its file aside. */
-export function setStoreAside(dataDir: string, workspace: string): SetAsideStore {
+/** Locks the live store against writes, reads the decisions out of it, and names where the new store is built. */
+export function startRebuild(dataDir: string, workspace: string): Rebuild {
   const file = path.join(dataDir, DATABASE_FILE);
-  if (!existsSync(file)) return { salvage: { relationships: [], aliases: [], unreadable: [], otherWorkspaces: [] }, keptAs: null };
   // A process that still has the file open (the folder's language server, a watcher) would go on
-  // writing to the file set aside, and its work would be lost to the new store.
+  // reading and writing the old file after the swap, and its work would be lost to the new store.
   const users = otherProcessesWithStoreOpen(file);
   if (users.length > 0) {
     throw new Error(
@@ -43,15 +56,37 @@ export function setStoreAside(dataDir: string, workspace: string): SetAsideStore
         'language server) before rebuilding, so nothing is written to the file set aside',
     );
   }
-  const salvage = salvageDecisions(file, workspace);
-  return { salvage, keptAs: setStoreFileAside(file) };
+  const guard = guardLiveStore(dataDir);
+  try {
+    const settled = settleInterruptedRebuild(dataDir, { remove: true, locked: true });
+    const salvage = existsSync(file) ? salvageDecisions(file, workspace) : { relationships: [], aliases: [], unreadable: [], otherWorkspaces: [] };
+    return { salvage, location: { backend: 'sqlite', dataDir, databaseFile: REBUILDING_FILE }, settled, guard };
+  } catch (error) {
+    guard?.close();
+    throw error;
+  }
+}
+
+/** Puts the complete new store (closed by the caller) in the live one's place; where the old one is kept. */
+export function finishRebuild(rebuild: Rebuild): string | null {
+  try {
+    return replaceLiveStore(rebuild.location.dataDir, rebuild.guard);
+  } catch (error) {
+    removePartialStore(rebuild.location.dataDir, rebuild.guard);
+    throw error;
+  }
+}
+
+/** A rebuild that failed on its way: its partial store is removed and the live store stays as it was. */
+export function abandonRebuild(rebuild: Rebuild): void {
+  removePartialStore(rebuild.location.dataDir, rebuild.guard);
 }
 
 /** Re-attaches what was carried to the freshly indexed store's items, by path. */
-export async function reattachDecisions(store: WorkspaceStore, setAside: SetAsideStore): Promise<RebuildReport> {
-  const { salvage } = setAside;
+export async function reattachDecisions(store: WorkspaceStore, rebuild: Rebuild): Promise<RebuildReport> {
+  const { salvage } = rebuild;
   const report: RebuildReport = {
-    kept_as: setAside.keptAs,
+    kept_as: null,
     relationships: { reattached: 0, recorded: 0, returned_to_review: 0 },
     aliases: 0,
     lost: salvage.unreadable.map((what) =>

@@ -4,10 +4,24 @@
 
 import envPaths from 'env-paths';
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** The SQLite store's file inside its data directory. */
 export const DATABASE_FILE = 'relata.sqlite';
+
+/** A rebuilt store waiting to take DATABASE_FILE's place (sqlite/rebuildFiles.ts): `<prefix><time>`. */
+export const REBUILT_PREFIX = `${DATABASE_FILE}.rebuilt-`;
+
+/** True when the directory holds a store, or a rebuilt one the next command puts in place. */
+export function holdsStore(dataDir: string): boolean {
+  if (existsSync(path.join(dataDir, DATABASE_FILE))) return true;
+  try {
+    return readdirSync(dataDir).some((name) => name.startsWith(REBUILT_PREFIX) && !/-(wal|shm)$/.test(name));
+  } catch {
+    return false;
+  }
+}
 
 /** Relata's own directory under the data home; the folders' stores live beneath it. */
 export function relataDataHome(): string {

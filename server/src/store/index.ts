@@ -34,7 +34,7 @@ export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
   const location = locationOf(options);
   if (location.backend === 'mongodb-qdrant') return openMongoQdrantStore({ location, workspace: options.workspace, access: options.access });
   return {
-    store: openSqliteStore({ dataDir: location.dataDir, workspace: options.workspace, access: options.access }),
+    store: openSqliteStore({ dataDir: location.dataDir, databaseFile: location.databaseFile, workspace: options.workspace, access: options.access }),
     blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
   };
 }

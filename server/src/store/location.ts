@@ -6,6 +6,8 @@ export interface SqliteLocation {
   backend: 'sqlite';
   /** The directory holding relata.sqlite and the original bytes. */
   dataDir: string;
+  /** Another database file in the data directory than relata.sqlite: a rebuild's new store (sqlite/rebuildFiles.ts). */
+  databaseFile?: string;
 }
 
 export interface MongoQdrantLocation {

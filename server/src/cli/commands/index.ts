@@ -4,7 +4,7 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { FolderIndex } from '../../engine/folderIndex.ts';
 import { defaultWorkspace } from '../../engine/workspaceName.ts';
-import { reattachDecisions, setStoreAside, type RebuildReport } from '../../engine/rebuild.ts';
+import { abandonRebuild, finishRebuild, reattachDecisions, startRebuild, type RebuildReport } from '../../engine/rebuild.ts';
 import type { IndexReport } from '../../engine/report.ts';
 import { parseEmbeddingChoice } from '../../embed/choice.ts';
 import { defaultPipelineSettings, MEBIBYTE } from '../../pipeline/settings.ts';
@@ -49,9 +49,10 @@ ${COMMON_USAGE}
   --forget-deleted  forget each deleted file's text and bytes as soon as it is tombstoned, as
                     \`relata forget\` does (default: RELATA_FORGET_DELETED=1, else off)
   --rebuild         build the store afresh from the folder (after damage: see \`relata check\`): the old
-                    file is kept beside it, renamed relata.sqlite.before-rebuild-<time>; relationship and
-                    alias decisions and their history are carried over, re-attached by the items' paths
-                    (SQLite only)
+                    store is built beside the old one and replaces it only when complete, so an interrupted
+                    rebuild leaves the old store in use; the old file is kept, renamed
+                    relata.sqlite.before-rebuild-<time>; relationship and alias decisions and their history
+                    are carried over, re-attached by the items' paths (SQLite only)
   --ingest-only     record the files' bytes and queue their parsing, then stop: \`relata worker\` processes,
                     on this machine or any other that reaches the store, run the rest`,
   options: {
@@ -115,32 +116,48 @@ ${COMMON_USAGE}
             }),
           })
         : null;
-    const setAside =
+    // A rebuild indexes into a new store beside the live one, which it replaces only once complete.
+    const rebuild =
       values.rebuild && location.backend === 'sqlite'
-        ? setStoreAside(location.dataDir, (values.workspace as string | undefined) ?? defaultWorkspace())
+        ? startRebuild(location.dataDir, (values.workspace as string | undefined) ?? defaultWorkspace())
         : null;
-    if (setAside?.keptAs) log(`the old store is kept as ${terminalLine(setAside.keptAs)}`);
-    const index = await FolderIndex.open({
-      embedding,
-      classifier: provider && values.classify ? new ModelRelationshipClassifier(provider, log) : null,
-      modelExtractor,
-      folder,
-      location,
-      workspace: values.workspace as string | undefined,
-      settings: {
-        exclude: (values.exclude as string[] | undefined) ?? [],
-        maxFileBytes: maxFileMb * MEBIBYTE,
-        ...(maxPdfPages === undefined ? {} : { parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: maxPdfPages } }),
-        ...(values['forget-deleted'] ? { forgetDeleted: true } : {}),
-      },
-    });
+    for (const line of rebuild?.settled ?? []) log(`relata: ${terminalLine(line)}`);
+    const openIndex = (at: StoreLocation) =>
+      FolderIndex.open({
+        embedding,
+        classifier: provider && values.classify ? new ModelRelationshipClassifier(provider, log) : null,
+        modelExtractor,
+        folder,
+        location: at,
+        workspace: values.workspace as string | undefined,
+        settings: {
+          exclude: (values.exclude as string[] | undefined) ?? [],
+          maxFileBytes: maxFileMb * MEBIBYTE,
+          ...(maxPdfPages === undefined ? {} : { parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: maxPdfPages } }),
+          ...(values['forget-deleted'] ? { forgetDeleted: true } : {}),
+        },
+      });
+    let index: FolderIndex | null = null;
+    let partial = rebuild;
     try {
+      index = await openIndex(rebuild?.location ?? location);
       const failed = new FailedJobs();
       const report = await index.index({ onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed, ingestOnly });
       progress.stop();
       await failed.resolvePaths(index.store);
-      const rebuilt = setAside && (await reattachDecisions(index.store, setAside));
       const queued = ingestOnly ? await index.store.pendingJobs() : null;
+      // Where the store is, for the summary: a rebuild's new store is in the same data directory.
+      const shownLocation = index.location;
+      let rebuilt: RebuildReport | null = null;
+      if (rebuild) {
+        rebuilt = await reattachDecisions(index.store, rebuild);
+        // The new store is closed (its log folded in) before it takes the live one's name.
+        await index.close();
+        index = null;
+        partial = null;
+        rebuilt.kept_as = finishRebuild(rebuild);
+        if (values.watch) index = await openIndex(location);
+      }
       const modelExtraction = modelExtractor && { model: modelExtractor.modelId, prompt_version: MODEL_EXTRACTION_VERSION, ...modelExtractor.tally };
       if (values.json) {
         out(
@@ -157,21 +174,21 @@ ${COMMON_USAGE}
           ),
         );
       } else if (queued !== null) {
-        out([formatIngested(report, index.location, queued), ...failed.lines()].join('\n'));
+        out([formatIngested(report, shownLocation, queued), ...failed.lines()].join('\n'));
       } else {
         // Every failed file is in the report already; the other failures are listed once after it.
         const failedFiles = new Set(report.files.filter((file) => file.status === 'failed').map((file) => file.path));
         const unlisted = failed.lines((job) => FAILURE_FAILS_ITEM[job.stage] && failedFiles.has(job.subject));
         out(
           [
-            formatReport(report, index.location),
+            formatReport(report, shownLocation),
             ...(modelExtractor ? [formatModelExtraction(modelExtractor.modelId, modelExtractor.tally)] : []),
             ...unlisted,
             ...(rebuilt ? [formatRebuild(rebuilt)] : []),
           ].join('\n'),
         );
       }
-      if (!values.watch) return failed.failRun ? 1 : 0;
+      if (!values.watch || !index) return failed.failRun ? 1 : 0;
 
       log(`watching ${folder} for changes (Ctrl+C to stop)`);
       const watch = watchFolder(index, {
@@ -186,7 +203,8 @@ ${COMMON_USAGE}
       await watch.close();
       return 0;
     } finally {
-      await index.close();
+      await index?.close();
+      if (partial) abandonRebuild(partial);
       await provider?.close();
     }
   },

@@ -9,6 +9,7 @@ import { isStoreUnreachable } from '../../store/transientFailure.ts';
 import { describeLocation, type StoreLocation } from '../../store/location.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
 import { DATABASE_FILE } from '../../store/sqlite/sqliteStore.ts';
+import { describeRebuildLeftovers } from '../../store/sqlite/rebuildFiles.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { existingLocation, openExistingStore } from '../openStore.ts';
 import { terminalLine } from '../terminalText.ts';
@@ -24,6 +25,8 @@ interface StoreHealth {
   /** SQLite: the database file and its size (with its write-ahead log). */
   file?: string;
   bytes?: number;
+  /** SQLite: an interrupted rebuild's files beside the store, each in a sentence. */
+  rebuild_leftovers?: string[];
   /** MongoDB + Qdrant: null when reachable, else why not. */
   mongodb?: string | null;
   qdrant?: string | null;
@@ -118,7 +121,14 @@ function sqliteHealth(location: Extract<StoreLocation, { backend: 'sqlite' }>): 
       return 0;
     }
   };
-  return { backend: 'sqlite', location: describeLocation(location), file, bytes: size(file) + size(`${file}-wal`), healthy: true };
+  return {
+    backend: 'sqlite',
+    location: describeLocation(location),
+    file,
+    bytes: size(file) + size(`${file}-wal`),
+    rebuild_leftovers: describeRebuildLeftovers(location.dataDir).map((leftover) => leftover.message),
+    healthy: true,
+  };
 }
 
 /**
@@ -157,7 +167,10 @@ async function probeQdrant(location: Extract<StoreLocation, { backend: 'mongodb-
 
 function healthLines(health: StoreHealth): string[] {
   if (health.backend === 'sqlite') {
-    return [`store: SQLite ${terminalLine(health.file ?? health.location)} (${formatBytes(health.bytes ?? 0)})`];
+    return [
+      `store: SQLite ${terminalLine(health.file ?? health.location)} (${formatBytes(health.bytes ?? 0)})`,
+      ...(health.rebuild_leftovers ?? []).map((leftover) => `  interrupted rebuild: ${terminalLine(leftover)}`),
+    ];
   }
   const state = (reason: string | null | undefined) => (reason ? `unreachable (${terminalLine(reason)})` : 'reachable');
   return [`store: MongoDB + Qdrant ${terminalLine(health.location)}`, `  MongoDB ${state(health.mongodb)}; Qdrant ${state(health.qdrant)}`];

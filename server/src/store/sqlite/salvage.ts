@@ -1,4 +1,4 @@
-// What `relata index --rebuild` carries out of a store before it is set aside: the people's part,
+// What `relata index --rebuild` carries out of the store it replaces: the people's part,
 // which the folder cannot give back (relationship decisions and their history, decided aliases),
 // with each relationship's two item paths, since item ids are random and a fresh store gives the
 // same files new ones. Everything else (items, passages, vectors, extraction, proposals) is
@@ -11,7 +11,6 @@
 
 import type Database from 'better-sqlite3';
 import { openToRead } from './readConnection.ts';
-import { renameSync, existsSync } from 'node:fs';
 import type { EntityAliasView } from '../../../../shared/types.ts';
 import type { RelationshipEvent, RelationshipRecord } from '../contract.ts';
 import { toView, type AliasRow } from './aliasTables.ts';
@@ -116,19 +115,4 @@ function readAround<T>(
     }
   }
   return { rows: [...found.values()], error };
-}
-
-/**
- * Moves the store's file (and its write-ahead log and shared memory, under matching names, so the
- * kept file still opens with every committed change) aside under a timestamped name. Never deletes.
- */
-export function setStoreFileAside(file: string, at = new Date()): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  let kept = `${file}.before-rebuild-${stamp}`;
-  for (let n = 2; existsSync(kept); n += 1) kept = `${file}.before-rebuild-${stamp}-${n}`;
-  renameSync(file, kept);
-  for (const suffix of ['-wal', '-shm']) {
-    if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${kept}${suffix}`);
-  }
-  return kept;
 }

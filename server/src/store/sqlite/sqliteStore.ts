@@ -75,6 +75,7 @@ import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings }
 import { exportSqliteRecords, importSqliteRecords } from './exchange.ts';
 import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
 import { DATABASE_FILE } from '../dataDir.ts';
+import { settleInterruptedRebuild } from './rebuildFiles.ts';
 
 /** Named in dataDir.ts, where the command line finds a store without loading SQLite. */
 export { DATABASE_FILE };
@@ -152,27 +153,41 @@ export interface SqliteStoreOptions {
   vectorIndex?: Partial<VectorIndexSettings> & { log?: (message: string) => void };
   /** 'write' (the default) or 'read': see StoreAccess in contract.ts. */
   access?: StoreAccess;
+  /** The database file's name in the data directory: relata.sqlite unless a rebuild builds another beside it. */
+  databaseFile?: string;
+  /** Where a line about an interrupted rebuild settled on opening goes (default: standard error). */
+  log?: (message: string) => void;
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
+  const file = path.join(options.dataDir, options.databaseFile ?? DATABASE_FILE);
+  if (options.databaseFile === undefined) {
+    const log = options.log ?? ((message: string) => console.error(`relata: ${message}`));
+    try {
+      // Before the file is opened: an interrupted rebuild may have left the swap half done.
+      for (const line of settleInterruptedRebuild(options.dataDir, { remove: options.access !== 'read' })) log(line);
+    } catch (error) {
+      // A reader that may not rename in the data directory reads what is there; a writer must settle first.
+      if (options.access !== 'read') throw error;
+    }
+  }
   try {
     try {
-      return openSqliteStoreFile(options);
+      return openSqliteStoreFile(options, file);
     } catch (error) {
       // The first read after Relata was upgraded: a reader cannot migrate, so a writer does it once
       // (taking the write lock briefly), unless the store is busy or may not be written here.
       if (!(error instanceof SchemaOutdatedError) || !upgradeForReaders(options.dataDir, error.file)) throw error;
-      return openSqliteStoreFile(options);
+      return openSqliteStoreFile(options, file);
     }
   } catch (error) {
     // A header or schema page SQLite cannot read fails here, before any statement of the store's own.
-    throw namingDamage(error, path.join(options.dataDir, DATABASE_FILE));
+    throw namingDamage(error, file);
   }
 }
 
-function openSqliteStoreFile(options: SqliteStoreOptions): WorkspaceStore {
+function openSqliteStoreFile(options: SqliteStoreOptions, file: string): WorkspaceStore {
   if (!options.workspace.trim()) throw new Error('a workspace name is required to open the store');
-  const file = path.join(options.dataDir, DATABASE_FILE);
   const reading = options.access === 'read';
   const holder = () => writeLockHolder(file);
   let db: Database.Database;

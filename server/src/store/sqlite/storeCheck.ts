@@ -15,8 +15,9 @@ import * as sqliteVec from 'sqlite-vec';
 import path from 'node:path';
 import { FileBlobStore, type BlobStore } from '../blobs.ts';
 import { DAMAGE_REMEDY, isDamageError } from '../storeErrors.ts';
+import { describeRebuildLeftovers } from './rebuildFiles.ts';
 
-export type ProblemKind = 'unreadable' | 'integrity' | 'blob_missing' | 'blob_mismatch' | 'vectors';
+export type ProblemKind = 'unreadable' | 'integrity' | 'blob_missing' | 'blob_mismatch' | 'vectors' | 'rebuild';
 
 export interface StoreProblem {
   kind: ProblemKind;
@@ -80,7 +81,7 @@ export async function checkStore(options: StoreCheckOptions): Promise<StoreCheck
     db = openToRead(file);
     sqliteVec.load(db);
   } catch (error) {
-    problems.push(unreadable(error, rebuild));
+    problems.push(...leftoverProblems(options.dataDir, rebuild), unreadable(error, rebuild));
     return report();
   }
   try {
@@ -89,6 +90,7 @@ export async function checkStore(options: StoreCheckOptions): Promise<StoreCheck
   } catch {
     // A damaged meta page: the integrity check below says where; the remedy names <folder>.
   }
+  problems.push(...leftoverProblems(options.dataDir, rebuild));
   try {
     problems.push(...integrityProblems(db, check, rebuild));
     // The schema itself is unreadable: nothing else can be looked up.
@@ -108,6 +110,16 @@ export async function checkStore(options: StoreCheckOptions): Promise<StoreCheck
   } finally {
     db.close();
   }
+}
+
+/** An interrupted rebuild's files beside the store (rebuildFiles.ts): the store was not replaced, and a plain index run settles them. */
+function leftoverProblems(dataDir: string, rebuild: string): StoreProblem[] {
+  return describeRebuildLeftovers(dataDir).map((leftover) => ({
+    kind: 'rebuild' as const,
+    where: leftover.file,
+    message: leftover.message,
+    remedy: `\`${rebuild.replace(/ --rebuild\b/, '')}\` settles what an interrupted rebuild left; add --rebuild to rebuild again`,
+  }));
 }
 
 function rebuildCommand(folder: string | null, dataDir: string): string {
