@@ -146,7 +146,7 @@ async function indexAndEmbed(folder: EvalFolder, dataDir: string, embedder: Cach
         for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
           await embed(context, next);
           done += 1;
-          process.stderr.write(`\r  embedding ${folder.name}: ${done}/${total} items, ${embedder.embedded} passages computed   `);
+          if (process.stderr.isTTY || done === total) process.stderr.write(`\r  embedding ${folder.name}: ${done}/${total} items, ${embedder.embedded} passages computed   `);
         }
       }),
     );

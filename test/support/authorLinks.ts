@@ -117,7 +117,10 @@ export function readAuthorLinks(folder: string): AuthorLinks {
     byName.get(key)!.add(file);
   };
   for (const [file, tree] of trees) {
-    answer(path.posix.basename(file).replace(MARKDOWN, ''), file);
+    const stem = path.posix.basename(file).replace(MARKDOWN, '');
+    answer(stem, file);
+    // An index page answers to its folder's name, as a site serves it (`guide/` is `guide/index.md`).
+    if (stem.toLowerCase() === 'index' && file.includes('/')) answer(path.posix.basename(path.posix.dirname(file)), file);
     const meta = frontMatterOf(tree);
     for (const field of FRONT_MATTER_NAMES) for (const value of strings(meta[field])) answer(value, file);
   }
