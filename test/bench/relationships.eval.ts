@@ -345,13 +345,16 @@ function demoRows(snapshot: Snapshot): Row[] {
     if (!view) return [promise.what, 'MISSING (no relationship)'];
     const typed = promise.types.includes(view.type);
     const weak = promise.below === undefined || view.score < promise.below;
-    return [promise.what, `${typed && weak ? 'kept' : 'CHANGED'}: ${view.type} ${view.score.toFixed(2)}${view.near_duplicate ? ' near-duplicate' : ''}`];
+    const agreeing = view.signals.some((signal) => signal.type === 'claim_support') ? ', claim_support signal' : '';
+    return [promise.what, `${typed && weak ? 'kept' : 'CHANGED'}: ${view.type} ${view.score.toFixed(2)}${view.near_duplicate ? ' near-duplicate' : ''}${agreeing}`];
   });
 }
 
 function labelRows(folder: EvalFolder, snapshot: Snapshot): Row[] {
   const rows = readLabels(folder.name);
-  if (rows.length === 0) return [['hand labels', `none (${path.relative(REPO_ROOT, labelsFile(folder.name))} absent; --sample-labels writes one)`]];
+  const file = path.relative(REPO_ROOT, labelsFile(folder.name));
+  if (!existsSync(labelsFile(folder.name))) return [['hand labels', `none (${file} absent; --sample-labels writes one)`]];
+  if (rows.length === 0) return [['hand labels', `none: the folder had no proposal when ${file} was sampled (delete it and --sample-labels to sample again)`]];
   const proposed = new Set(snapshot.views.map((view) => proposalKey(view.from.path, view.to.path, view.type)));
   const shares = labelShares(rows, proposed);
   if (shares.labelled === 0) return [['hand labels', `${rows.length} sampled, none labelled yet`]];
