@@ -167,7 +167,7 @@ interface Snapshot {
   discoverSeconds: number;
 }
 
-async function discoverUnder(folder: EvalFolder, dataDir: string, version: string, related: RelatedFn | null): Promise<Snapshot> {
+async function discoverUnder(folder: EvalFolder, dataDir: string, version: string, related: RelatedFn | null, withNearest: boolean): Promise<Snapshot> {
   process.env.RELATA_SCORE_VERSION = version;
   const settings = { scoreVersion: version } as Partial<PipelineSettings>;
   const index = await FolderIndex.open({ folder: folder.folder, dataDir, workspace: WORKSPACE, embedding: DEFAULT_EMBEDDING, settings });
@@ -178,7 +178,8 @@ async function discoverUnder(folder: EvalFolder, dataDir: string, version: strin
     const items = (await index.store.listItems()).filter((item) => item.status === 'indexed');
     const views = await listRelationshipViews(index.store, scoring.thresholdsFromEnv());
     const model = await index.embeddingModel();
-    const nearest = model ? await nearestByBestWindow(index.store, items, model.id) : new Map<string, string[]>();
+    // All pairs of windows: cheap for short documents, hours for 60 long contracts, so only where it is reported.
+    const nearest = model && withNearest ? await nearestByBestWindow(index.store, items, model.id) : new Map<string, string[]>();
     let relatedLists: Map<string, string[]> | null = null;
     if (related) {
       relatedLists = new Map();
@@ -384,7 +385,7 @@ console.log(`Related: ${related ? 'relata related (server/src/cli/commands/relat
 
 const cacheFolders = path.join(ROOT, 'folders');
 const dataRoot = path.join(ROOT, 'stores', sourceHash());
-type Planned = { folder: EvalFolder; judge: (snapshot: Snapshot) => Row[] };
+type Planned = { folder: EvalFolder; judge: (snapshot: Snapshot) => Row[]; withNearest?: boolean };
 const planned: (Planned | SkippedFolder)[] = [];
 for (const [name, source] of [
   ['opensource-guide-en', 'knowledge-bases/opensource-guide-en'],
@@ -394,11 +395,11 @@ for (const [name, source] of [
   if ('skipped' in folder) planned.push(folder);
   else {
     const truth = readAuthorLinks(folder.folder);
-    planned.push({ folder, judge: (snapshot) => linkRows(snapshot, truth) });
+    planned.push({ folder, judge: (snapshot) => linkRows(snapshot, truth), withNearest: true });
   }
 }
 const scifact = scifactFolder(cacheFolders, split);
-planned.push('skipped' in scifact ? scifact : { folder: scifact.folder, judge: (snapshot) => scifactRows(snapshot, scifact.truth) });
+planned.push('skipped' in scifact ? scifact : { folder: scifact.folder, judge: (snapshot) => scifactRows(snapshot, scifact.truth), withNearest: true });
 const cuad = cuadFolder(cacheFolders);
 planned.push('skipped' in cuad ? cuad : { folder: cuad.folder, judge: (snapshot) => cuadRows(snapshot, cuad.parties) });
 planned.push({ folder: demoFolder(), judge: demoRows });
@@ -412,13 +413,13 @@ try {
       console.log(`\n== ${entry.name}: skipped: ${entry.skipped}`);
       continue;
     }
-    const { folder, judge } = entry;
+    const { folder, judge, withNearest = false } = entry;
     const folderStarted = performance.now();
     const dataDir = path.join(dataRoot, folder.name);
     const before = embedder.embedded;
     await indexAndEmbed(folder, dataDir, embedder);
     const snapshots: Snapshot[] = [];
-    for (const version of versions) snapshots.push(await discoverUnder(folder, dataDir, version, related));
+    for (const version of versions) snapshots.push(await discoverUnder(folder, dataDir, version, related, withNearest));
     console.log(`\n== ${folder.name}: ${folder.sampling}`);
     printTable(
       versions,
