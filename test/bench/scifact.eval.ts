@@ -6,12 +6,10 @@
 //
 //   npm run eval:scifact [-- --embedding-model DIR] [--tune]
 
-import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { createEmbedder, LazyEmbedder, parseEmbeddingChoice, type EmbeddingChoice } from '../../server/src/embed/choice.ts';
-import type { Embedder } from '../../server/src/embed/types.ts';
+import { createEmbedder, parseEmbeddingChoice, type EmbeddingChoice } from '../../server/src/embed/choice.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { defaultPipelineSettings } from '../../server/src/pipeline/settings.ts';
 import { embed } from '../../server/src/pipeline/stages/embed.ts';
@@ -26,6 +24,7 @@ import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { StageThreads } from '../../server/src/pipeline/threads/stageThreads.ts';
 import { loadAbstracts, loadClaims, loadQrels, ndcgAt, recallAt, scifactAvailable, type Qrels } from '../support/scifact.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
+import { CachedEmbedder, GivenEmbedder } from '../support/cachedEmbedder.ts';
 
 const args = process.argv.slice(2);
 const modelArg = args.indexOf('--embedding-model');
@@ -38,67 +37,6 @@ const WORKSPACE = 'scifact-eval';
 if (!scifactAvailable()) {
   console.log('SciFact is not at ../shared/eval/scifact: nothing to measure.');
   process.exit(0);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Vectors cached by text, so the corpus is embedded once per model and claims once per run set
-
-class CachedEmbedder implements Embedder {
-  private readonly vectors = new Map<string, Float32Array>();
-  private readonly file: string;
-  embedded = 0;
-
-  constructor(private readonly inner: Embedder) {
-    const { id, version, dims } = inner.descriptor;
-    this.file = path.join(ROOT, `vectors-${id.replace(/[^\w.@-]+/g, '_')}-v${version}.bin`);
-    if (!existsSync(this.file)) return;
-    const bytes = readFileSync(this.file);
-    const record = 20 + dims * 4;
-    for (let at = 0; at + record <= bytes.length; at += record) {
-      const copy = new Uint8Array(bytes.subarray(at + 20, at + record));
-      this.vectors.set(bytes.subarray(at, at + 20).toString('hex'), new Float32Array(copy.buffer));
-    }
-  }
-
-  get descriptor() {
-    return this.inner.descriptor;
-  }
-
-  countTokens(text: string): number {
-    return this.inner.countTokens(text);
-  }
-
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const key = (text: string) => createHash('sha1').update(text).digest('hex');
-    const missing = [...new Set(texts.filter((text) => !this.vectors.has(key(text))))];
-    if (missing.length > 0) {
-      const vectors = await this.inner.embed(missing);
-      const records: Buffer[] = [];
-      missing.forEach((text, i) => {
-        const vector = vectors[i]!;
-        this.vectors.set(key(text), vector);
-        records.push(Buffer.from(key(text), 'hex'), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
-      });
-      appendFileSync(this.file, Buffer.concat(records));
-      this.embedded += missing.length;
-    }
-    return texts.map((text) => this.vectors.get(key(text))!);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
-
-/** The pipeline's own lazy holder, handed the caching embedder instead of loading a model. */
-class GivenEmbedder extends LazyEmbedder {
-  constructor(private readonly given: Embedder) {
-    super({ kind: 'use-lite' });
-  }
-
-  override get(): Promise<Embedder | null> {
-    return Promise.resolve(this.given);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,7 +149,7 @@ function tune(train: readonly Retrieved[]): void {
 }
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-const embedder = new CachedEmbedder((await createEmbedder(choice))!);
+const embedder = new CachedEmbedder((await createEmbedder(choice))!, ROOT);
 const store = await indexCorpus(embedder);
 try {
   const train = await retrieveClaims(store, loadQrels('train'), 'train');
