@@ -20,9 +20,9 @@ const DOI = /(?<![\p{L}\p{N}_/.-])(?:doi:\s?)?(10\.\d{4,9}\/[^\s"<>]+)/giu;
 const ARXIV = /(?<![\p{L}\p{N}_])arXiv:\s?(\d{4}\.\d{4,5})(v\d+)?/giu;
 const ISBN = /(?<![\p{L}\p{N}_])ISBN(?:-1[03])?:?[ \u00a0]?((?:97[89][ -]?)?\d{1,5}[ -]?\d{1,7}[ -]?\d{1,7}[ -]?[\dX])(?![\p{L}\p{N}_-])/gu;
 /** Upper-case code, a hyphen, then digits: IR-2026-031, GC-2, INV-EL-3391, TDP-43, COVID-19. */
-const CODE_NUMBER = /(?<![\p{L}\p{N}_./\\:-])(\p{Lu}[\p{Lu}\p{N}]{1,9}(?:-\p{Lu}[\p{Lu}\p{N}]{0,9})*)-(\d{1,8}(?:-\d{1,8})*[A-Z]?)(?![\p{L}\p{N}_]|[-.]\p{N}|-\p{L})/gu;
+const CODE_NUMBER = /(?<![\p{L}\p{N}_./\\:@-])(\p{Lu}[\p{Lu}\p{N}]{1,9}(?:-\p{Lu}[\p{Lu}\p{N}]{0,9})*)-(\d{1,8}(?:-\d{1,8})*[A-Z]?)(?![\p{L}\p{N}_]|[-.]\p{N}|-\p{L})/gu;
 /** Letters straight into digits: APOE4, BRCA1, HER2, IL6, S3. At least two capitals. */
-const GLUED_CODE = /(?<![\p{L}\p{N}_./\\:-])(\p{Lu}{2,8}\d{1,4}\p{Lu}?)(?![\p{L}\p{N}_]|[-.]\p{N})/gu;
+const GLUED_CODE = /(?<![\p{L}\p{N}_./\\:@-])(\p{Lu}{2,8}\d{1,4}\p{Lu}?)(?![\p{L}\p{N}_]|[-.]\p{N})/gu;
 const SERIAL = /(?<![\p{L}\p{N}_])(?:serial(?: number| no\.?)?|S\/N|SN)[:#]?[ \u00a0]?#?([A-Z0-9][A-Z0-9-]{3,30}[A-Z0-9])(?![\p{L}\p{N}_-])/giu;
 
 /** Prefixes that make a code a date, a time zone, a quarter or a formula rather than an identifier. */

@@ -32,6 +32,7 @@ const LANGUAGES = new Set([
 ]);
 /** A capitalised word before a number is a reference: "Listing 8-1", "Chapter 3", "Table 2", "Step 4". */
 const BEFORE_NUMBER = /^[^\S\n]+(?:\d|[IVX]+\b|[A-Z]\b)/u;
+const SPECIES_AFTER = /^[^\S\n]\p{Ll}{2,}(?:is|us|um|ae|ii|ensis|ana|ica|ans|oides|ata|ens|li|ei)\b/u;
 /** Title-case words that open descriptions rather than names. */
 const LEADING_NOISE = new Set(['the', 'a', 'an', 'our', 'your', 'my', 'this', 'that', 'these', 'those', 'its', 'their', 'see', 'use', 'using', 'with', 'and', 'or', 'in', 'on', 'at', 'of', 'for', 'to', 'by', 'from', 'if', 'when', 'note', 'also']);
 
@@ -59,8 +60,13 @@ function titleCaseLines(text: string): [number, number][] {
     const words = line.match(/[\p{L}][\p{L}'’-]*/gu) ?? [];
     const capitals = words.filter((w) => /^\p{Lu}/u.test(w)).length;
     const small = words.filter((w) => /^(?:a|an|the|and|or|of|in|on|to|for|with|at|by|from|as|is|vs)$/.test(w)).length;
-    if (words.length >= 2 && capitals >= 0.6 * (words.length - small)) ranges.push([start, start + line.length]);
+    if (words.length >= 2 && capitals >= 0.75 * (words.length - small)) ranges.push([start, start + line.length]);
     start += line.length + 1;
+  }
+  // A title in quotes ("see “Comparing the Guess to the Secret Number”") is a title too.
+  for (const m of text.matchAll(/[“"‘]([^”"’\n]{3,120})[”"’]/gu)) {
+    const words = m[1]!.match(/[\p{L}][\p{L}'’-]*/gu) ?? [];
+    if (words.filter((w) => /^\p{Lu}/u.test(w)).length >= Math.max(1, 0.5 * words.length)) ranges.push([m.index, m.index + m[0].length]);
   }
   return ranges;
 }
@@ -88,7 +94,7 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
   for (const m of text.matchAll(WORD)) {
     const word = { text: m[0], start: m.index, end: m.index + m[0].length };
     const previous = run[run.length - 1];
-    if (previous !== undefined && /^[^\S\n]$/u.test(text.slice(previous.end, word.start)) && run.length < MAX_WORDS) {
+    if (previous !== undefined && /^(?:[^\S\n]|[^\S\n]of[^\S\n])$/u.test(text.slice(previous.end, word.start)) && run.length < MAX_WORDS) {
       run.push(word);
       continue;
     }
@@ -96,6 +102,9 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
     run = [word];
   }
   if (run.length > 0) runs.push(run);
+
+  const midSentence = new Set<string>();
+  for (const words of runs) for (const [i, w] of words.entries()) if (i > 0 || !opensSentence(text, w.start)) midSentence.add(w.text);
 
   for (let words of runs) {
     if (inHeading(words[0]!.start)) continue;
@@ -105,14 +114,19 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
       found.push({ type: 'person', surface: name, key: `person:${name.toLowerCase()}`, start: first.start, end: words[words.length - 1]!.end });
       continue;
     }
-    // A sentence's first word is capitalised whatever it is: it starts a name only if it is no ordinary word.
-    if (opensSentence(text, first.start) && isCommonWord(first.text)) words = words.slice(1);
+    // A sentence's first word is capitalised whatever it is ("Finally", "Cancer survivors"): it
+    // starts a name only if it is CamelCase or the passage also capitalises it in mid-sentence.
+    if (opensSentence(text, first.start) && !/\p{Ll}\p{Lu}/u.test(first.text) && (isCommonWord(first.text) || !midSentence.has(first.text))) words = words.slice(1);
     while (words.length > 0 && LEADING_NOISE.has(words[0]!.text.toLowerCase())) words = words.slice(1);
     while (words.length > 0 && tagsOf(words[words.length - 1]!.text).some((tag) => NOT_PRODUCT_TAGS.has(tag))) words = words.slice(0, -1);
     if (words.length === 0) continue;
     if (words.some((w) => LANGUAGES.has(w.text.toLowerCase()) || tagsOf(w.text).some((tag) => NOT_PRODUCT_TAGS.has(tag) || NAME_TAGS.has(tag)))) continue;
     const end = words[words.length - 1]!.end;
     if (BEFORE_NUMBER.test(text.slice(end, end + 6))) continue;
+    // "Bacillus subtilis", "Arabidopsis thaliana": a genus before its species is an organism.
+    if (SPECIES_AFTER.test(text.slice(end, end + 30))) continue;
+    // "mRNA", "microRNA", "cDNA" are molecules, not products.
+    if (/(?:RNA|DNA)s?$/u.test(words[words.length - 1]!.text)) continue;
     const name = text.slice(words[0]!.start, end);
     if (name.length < 3) continue;
     // compromise knows some companies by name ("Google"): an organisation, not a product, and
