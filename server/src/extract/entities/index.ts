@@ -52,12 +52,23 @@ function resolveOverlaps(found: Found[]): Found[] {
   const byStrength = [...found].sort(
     (a, b) => rank(a) - rank(b) || b.end - b.start - (a.end - a.start) || a.start - b.start,
   );
+  // Kept spans never overlap, so in start order only the neighbours of a candidate's place can
+  // overlap it: a binary search keeps this linear-logarithmic on a passage with thousands of names.
   const kept: Found[] = [];
   for (const candidate of byStrength) {
-    if (kept.some((k) => candidate.start < k.end && k.start < candidate.end)) continue;
-    kept.push(candidate);
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid]!.start < candidate.start) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = kept[lo - 1];
+    const after = kept[lo];
+    if ((before !== undefined && before.end > candidate.start) || (after !== undefined && after.start < candidate.end)) continue;
+    kept.splice(lo, 0, candidate);
   }
-  return kept.sort((a, b) => a.start - b.start || a.end - b.end);
+  return kept;
 }
 
 export function extractEntities(text: string, context: PassageContext = {}): Entity[] {

@@ -87,8 +87,19 @@ function isCommonWord(word: string): boolean {
 
 export function findNames(text: string, authors: readonly string[] = []): Found[] {
   const found: Found[] = [];
-  const headings = titleCaseLines(text);
-  const inHeading = (at: number) => headings.some(([s, e]) => at >= s && at < e);
+  const headings = titleCaseLines(text).sort((a, b) => a[0] - b[0]);
+  // Binary search: a long contract has thousands of heading lines and tens of thousands of words.
+  const inHeading = (at: number) => {
+    let lo = 0;
+    let hi = headings.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (headings[mid]![0] <= at) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    for (let k = hi; k >= 0 && k >= hi - 8; k--) if (at < headings[k]![1]) return true;
+    return false;
+  };
   const runs: Word[][] = [];
   let run: Word[] = [];
   for (const m of text.matchAll(WORD)) {
