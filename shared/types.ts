@@ -72,8 +72,8 @@ export interface ItemView {
 
 // What the extract stage finds in a passage (the engine's extract/types.ts names them Entity and Claim).
 
-/** The rules find organisations, people, email addresses and dates; places and products are named only by the model stage. */
-export const ENTITY_TYPES = ['organisation', 'person', 'email', 'date', 'place', 'product'] as const;
+/** What a name is (docs/EXTRACTION.md): places are named only by the model stage, every other kind by the rules too. */
+export const ENTITY_TYPES = ['organisation', 'person', 'email', 'date', 'place', 'product', 'identifier', 'code', 'url', 'domain'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Who found a result: a rule, or the optional model stage ("named by the model, not by a rule"). */

@@ -44,7 +44,11 @@ const ENTITY_NOUNS: Record<EntityType, string> = {
   email: 'email address',
   date: 'date',
   place: 'place',
-  product: 'product',
+  product: 'product or tool',
+  identifier: 'identifier',
+  code: 'name from code',
+  url: 'web address',
+  domain: 'domain',
 };
 
 /**

@@ -1,6 +1,7 @@
 // Email addresses: the most reliable identifier a document carries for a person or a mailbox.
 // A practical subset of RFC 5322 (dot-atom local part, dotted host names, an alphabetic top-level
-// domain); quoted local parts and IP-literal hosts are rare in documents and left out.
+// domain); quoted local parts and IP-literal hosts are rare in documents and left out. A Git
+// remote (user@host:path) and a URL's user part (ssh://git@host/) are not addresses.
 
 import type { Found } from './found.ts';
 
@@ -23,6 +24,9 @@ export function findEmails(text: string): Found[] {
     if (start > 0 && LOCAL_CHAR.test(text[start - 1]!) && text[start - 1] !== '.') continue;
     const domain = DOMAIN_AFTER.exec(text.slice(at + 1, at + 256))?.[0];
     if (domain === undefined) continue;
+    const after = at + 1 + domain.length;
+    // "git@github.com:org/repo.git" is a Git remote and "ssh://git@host/..." a URL's user: no mailbox.
+    if (/^:[\p{L}\p{N}~\/._-]/u.test(text.slice(after, after + 2)) || /:\/\/$/.test(text.slice(Math.max(0, start - 3), start))) continue;
     const address = `${local}@${domain}`;
     found.push({ type: 'email', surface: address, key: `email:${address.toLowerCase()}`, start, end: start + address.length });
   }

@@ -10,12 +10,41 @@
 import { extractClaims } from '../../extract/claims/index.ts';
 import { capNotice, EvenSample, EXTRACTION_CAPS, type ExtractionCaps } from '../../extract/caps.ts';
 import { topPhrases } from '../../extract/concepts.ts';
-import { extractEntities } from '../../extract/entities/index.ts';
+import { extractEntities, type PassageContext } from '../../extract/entities/index.ts';
+import type { ParsedDocument } from '../../parse/types.ts';
 import { EXTRACTOR_VERSIONS, extractionVersions } from '../../extract/versions.ts';
 import type { ItemExtraction } from '../../store/contract.ts';
 import type { ExtractJob } from '../threads/protocol.ts';
 import { ThreadLimitError } from '../threads/stageThreads.ts';
 import type { StageContext } from './context.ts';
+
+/**
+ * What extraction needs from the parsed document that its passages' text no longer shows: the
+ * code blocks' text (a passage's text keeps a code block without its fences, and "git@host" in
+ * a shell line is no e-mail address) and the author or byline field (those strings are people).
+ */
+export interface ItemDocumentContext {
+  code: string[];
+  authors: string[];
+}
+
+/** Front-matter and document-property keys that name who wrote the document (metadata.ts folds `creator`, `authors`). */
+const AUTHOR_KEYS = new Set(['author', 'byline', 'by']);
+
+export function documentContext(document: Pick<ParsedDocument, 'blocks' | 'metadata'>): ItemDocumentContext {
+  const code = document.blocks.filter((block) => block.kind === 'code').map((block) => block.text.trim()).filter((text) => text !== '');
+  const authors = (document.metadata?.entries ?? []).filter((entry) => AUTHOR_KEYS.has(entry.key)).map((entry) => entry.text);
+  return { code, authors };
+}
+
+/** Where the document's code blocks stand in one passage's text. */
+function passageContext(text: string, document: ItemDocumentContext): PassageContext {
+  const code: [number, number][] = [];
+  for (const block of document.code) {
+    for (let at = text.indexOf(block); at >= 0; at = text.indexOf(block, at + block.length)) code.push([at, at + block.length]);
+  }
+  return { code, authors: document.authors };
+}
 
 /**
  * The item's extraction, as the stage thread computes it. Pure: the same passages give the same
@@ -29,11 +58,12 @@ export function extractionOf(
   chunks: ExtractJob['chunks'],
   headings: readonly string[] = [],
   caps: ExtractionCaps = EXTRACTION_CAPS,
+  document: ItemDocumentContext = { code: [], authors: [] },
 ): ItemExtraction {
   const entities = new EvenSample<ItemExtraction['entities'][number]>(caps.entities);
   const claims = new EvenSample<ItemExtraction['claims'][number]>(caps.claims);
   for (const chunk of chunks) {
-    const found = extractEntities(chunk.text);
+    const found = extractEntities(chunk.text, passageContext(chunk.text, document));
     for (const entity of found) entities.offer({ ...entity, chunkId: chunk.id });
     const inChunk = extractClaims(chunk.text, { title: title ?? undefined, headingPath: chunk.headingPath, entities: found });
     for (const claim of inChunk) claims.offer({ ...claim, chunkId: chunk.id });
@@ -56,8 +86,9 @@ export async function extract(context: StageContext, itemId: string): Promise<vo
   if (!item || item.deletedAt || item.status !== 'indexed' || !item.contentHash) return;
   const chunks = (await store.listChunks(itemId)).map(({ id, text, headingPath }) => ({ id, text, headingPath }));
   const headings = await store.listHeadings(itemId);
+  const parsed = await store.getParsedText(itemId);
   try {
-    const extraction = await threads.extract(item.title, chunks, headings);
+    const extraction = await threads.extract(item.title, chunks, headings, parsed ? documentContext(parsed.document) : undefined);
     if (context.modelExtractor) {
       // After the rules, and only adding to them: the model's findings are checked against each
       // passage and labelled producer 'model' (extract/model/).

@@ -25,12 +25,16 @@ export interface ChunkJob {
 }
 
 /** Run the deterministic extractors over an item's passages. */
+import type { ItemDocumentContext } from '../stages/extract.ts';
+
 export interface ExtractJob {
   kind: 'extract';
   title: string | null;
   chunks: Pick<ChunkRecord, 'id' | 'text' | 'headingPath'>[];
   /** The item's headings in document order (the title among them), so section headings alone make no key phrase. */
   headings: string[];
+  /** What the parsed document says beyond its passages' text: its code blocks and its author field. */
+  document?: ItemDocumentContext;
 }
 
 export type StageJob = ParseJob | ChunkJob | ExtractJob;

@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { parseFile } from '../../parse/registry.ts';
 import { ParseError, type Block } from '../../parse/types.ts';
 import { passagesOf } from '../stages/chunk.ts';
+import { EXTRACTION_CAPS } from '../../extract/caps.ts';
 import { extractionOf } from '../stages/extract.ts';
 import type { StageJob, StageReply, StageRequest, StageResults } from './protocol.ts';
 
@@ -40,7 +41,7 @@ async function perform(work: StageJob): Promise<StageResults[StageJob['kind']]> 
     case 'chunk':
       return passagesOf(work.workspace, work.itemId, work.contentHash, typeof work.blocks === 'string' ? (JSON.parse(work.blocks) as Block[]) : work.blocks);
     case 'extract':
-      return extractionOf(work.title, work.chunks, work.headings);
+      return extractionOf(work.title, work.chunks, work.headings, EXTRACTION_CAPS, work.document);
   }
 }
 

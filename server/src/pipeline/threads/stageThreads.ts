@@ -61,8 +61,8 @@ export class StageThreads {
   }
 
   /** Run the deterministic extractors over an item's passages. Rejects with a ThreadLimitError at a limit. */
-  extract(title: string | null, chunks: ExtractJob['chunks'], headings: string[] = []): Promise<ItemExtraction> {
-    return this.run({ kind: 'extract', title, chunks, headings });
+  extract(title: string | null, chunks: ExtractJob['chunks'], headings: string[] = [], document?: ExtractJob['document']): Promise<ItemExtraction> {
+    return this.run({ kind: 'extract', title, chunks, headings, ...(document ? { document } : {}) });
   }
 
   /**
