@@ -57,6 +57,11 @@ test('product and tool names in mid-sentence; sentence-initial and heading words
   assert.deepEqual(of(text, 'product').map(([s]) => s), ['Cargo', 'Stack Overflow', 'Visual Studio Code']);
 });
 
+test('a word the passage also writes in lower case is not a name; a CamelCase one still is', () => {
+  const text = 'Structs that look like tuples are called tuple structs. Read about Tuple structs in the book; a JoinHandle holds a joinhandle-like value, and we build it with Cargo.';
+  assert.deepEqual(of(text, 'product').map(([s]) => s), ['JoinHandle', 'Cargo']);
+});
+
 test('a full name with a known first name is a person, keyed like the honorific rule', () => {
   assert.deepEqual(of('The review was written by Carla Mendes last week.', 'person'), [['Carla Mendes', 'person:carla mendes']]);
   assert.equal(of('Dr. Carla Mendes agreed.', 'person')[0]![1], 'person:carla mendes');

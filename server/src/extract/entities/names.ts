@@ -114,6 +114,9 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
   }
   if (run.length > 0) runs.push(run);
 
+  // A word the passage also writes in lower case ("Tuple structs" … "tuples", "Errors" … "errors")
+  // is capitalised for where it stands, not because it names something.
+  const lowerCase = new Set(text.match(/(?<![\p{L}\p{N}_])\p{Ll}[\p{Ll}\p{N}]*(?![\p{L}\p{N}_])/gu) ?? []);
   const midSentence = new Set<string>();
   for (const words of runs) for (const [i, w] of words.entries()) if (i > 0 || !opensSentence(text, w.start)) midSentence.add(w.text);
 
@@ -143,6 +146,7 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
     // compromise knows some companies by name ("Google"): an organisation, not a product, and
     // without a legal form not one the rules claim (organisations.ts).
     if (words.length === 1 && tagsOf(name).includes('Organization')) continue;
+    if (words.length === 1 && !/\p{Ll}\p{Lu}/u.test(name) && lowerCase.has(name.toLowerCase())) continue;
     found.push({ type: 'product', surface: name, key: `product:${name.toLowerCase()}`, start: words[0]!.start, end });
   }
 
