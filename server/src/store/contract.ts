@@ -572,9 +572,11 @@ export interface WorkspaceStore {
    * Atomically lease the oldest claimable job: queued, or leased with an expired lease. With
    * `stages`, only a job of one of them: `relata worker` never takes ingest (which must run where
    * the files are) and `relata index --ingest-only` takes nothing else. Each stage's oldest job is
-   * found by index, so jobs of other stages waiting ahead of it cost nothing.
+   * found by index, so jobs of other stages waiting ahead of it cost nothing. With `subjects`, only
+   * a job of one of them (a file's path, its item's id): a file re-indexed on request is run ahead
+   * of a folder's queue, its jobs found by the (stage, subject) key, never by reading the queue.
    */
-  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null>;
+  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null>;
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean>;
   /** Done, unless the job was re-queued while it ran (then it is queued again). */
   complete(job: JobRecord, owner: string): Promise<void>;
@@ -587,7 +589,8 @@ export interface WorkspaceStore {
    * the document was not at fault. False when the job is no longer this owner's lease.
    */
   handBack(job: JobRecord, owner: string): Promise<boolean>;
-  pendingJobs(): Promise<number>;
+  /** Jobs queued or leased (of these subjects only, when given). */
+  pendingJobs(subjects?: readonly string[]): Promise<number>;
   jobCounts(): Promise<StageCounts[]>;
   leases(): Promise<LeaseView[]>;
   listJobs(): Promise<JobRecord[]>;

@@ -210,11 +210,12 @@ export class MongoJobQueue implements JobMaintenance {
    * ran out before now), the sort picks the oldest, and the update leases it and counts the attempt,
    * all in one atomic step on the server. `stages` limits the claim to those stages (`relata worker`).
    */
-  async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null> {
+  async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
     const clock = Date.now();
     const claimable = {
       $or: [{ status: 'queued' as const }, { status: 'leased' as const, leaseExpiresAt: { $lt: clock } }],
       ...(stages ? { stage: { $in: [...stages] } } : {}),
+      ...(subjects ? { subject: { $in: [...subjects] } } : {}),
     };
     const claimed = await this.jobs.findOneAndUpdate(
       this.jobs.filter(claimable),
@@ -300,8 +301,10 @@ export class MongoJobQueue implements JobMaintenance {
     return result.matchedCount > 0;
   }
 
-  async pendingJobs(): Promise<number> {
-    return this.jobs.countDocuments(this.jobs.filter({ status: { $in: ['queued', 'leased'] } }));
+  async pendingJobs(subjects?: readonly string[]): Promise<number> {
+    return this.jobs.countDocuments(
+      this.jobs.filter({ status: { $in: ['queued', 'leased'] }, ...(subjects ? { subject: { $in: [...subjects] } } : {}) }),
+    );
   }
 
   async jobCounts(): Promise<StageCounts[]> {

@@ -635,8 +635,8 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('queue jobs', ({ jobs }) => jobs.enqueueMany(stage, subjects));
   }
 
-  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null> {
-    return this.writing('claim a job', ({ jobs }) => jobs.claim(owner, leaseMs, stages));
+  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
+    return this.writing('claim a job', ({ jobs }) => jobs.claim(owner, leaseMs, stages, subjects));
   }
 
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
@@ -659,8 +659,8 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('release leases', ({ jobs }) => jobs.releaseLeases(isDeadOwner));
   }
 
-  pendingJobs(): Promise<number> {
-    return this.with(({ jobs }) => jobs.pendingJobs());
+  pendingJobs(subjects?: readonly string[]): Promise<number> {
+    return this.with(({ jobs }) => jobs.pendingJobs(subjects));
   }
 
   jobCounts(): Promise<StageCounts[]> {
