@@ -62,8 +62,7 @@ port.on('message', (message: ToSearchThread) => {
       return;
     case 'close':
       for (const controller of running.values()) controller.abort();
-      void store?.close().finally(() => port.close());
-      if (!store) port.close();
+      void (store?.close() ?? Promise.resolve()).finally(() => port.close());
       return;
     case 'embedded':
     case 'embed-failed': {

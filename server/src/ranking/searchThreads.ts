@@ -14,6 +14,9 @@ import type { FromSearchThread, SearchThreadData, ThreadSearchOptions, ToSearchT
 /** Threads per folder: one per core of the two-core machine the goals are measured on (docs/PERFORMANCE.md). */
 export const SEARCH_THREADS = 2;
 
+/** How long a closing thread may take to close its connection before it is ended. */
+const CLOSE_GRACE_MS = 2_000;
+
 /** One search thread: a search at a time, with the embedder its query is embedded by. */
 class SearchThread {
   private readonly worker: Worker;
@@ -40,11 +43,14 @@ class SearchThread {
     }).finally(() => signal.removeEventListener('abort', cancel));
   }
 
-  close(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+  /** Asks the thread to close its connection and end; ended by force if it has not within CLOSE_GRACE_MS. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.post({ type: 'close' });
-    return exited;
+    const grace = setTimeout(() => void this.worker.terminate(), CLOSE_GRACE_MS);
+    await exited;
+    clearTimeout(grace);
   }
 
   private post(message: ToSearchThread): void {
