@@ -203,7 +203,10 @@ try {
     (error: Error) => `error: ${error.message}`,
   );
   const reindexMs = performance.now() - reindexSent;
-  const stillIndexing = indexing();
+  console.log(
+    `\n(d) relata/reindexFile of ${path.relative(folder, lastFile)} sent ${wasIndexing ? 'during' : 'after'} the run: answered in ${ms(reindexMs)} ` +
+      `(“${reindexed}”), indexing ${indexing() ? 'still running then' : 'finished by then'}`,
+  );
 
   await indexingFinished;
   const indexedIn = performance.now() - started;
@@ -211,10 +214,6 @@ try {
   const probed = probe.filter((latency) => !Number.isNaN(latency));
 
   console.log(`\n(a) one search a second while indexing (${probe.length} sent, ${probe.length - probed.length} errors): ${spread(probed)}`);
-  console.log(
-    `\n(d) relata/reindexFile of ${path.relative(folder, lastFile)} sent ${wasIndexing ? 'during' : 'after'} the run: answered in ${ms(reindexMs)} ` +
-      `(“${reindexed}”), indexing ${stillIndexing ? 'still running then' : 'finished by then'}`,
-  );
   console.log(`\ncold index of ${FILES} files finished ${ms(indexedIn)} after initialize; load ${load()}`);
 
   await burst('(c) after indexing');
