@@ -38,6 +38,7 @@ const cli = {
     onnxWorker: 'server/src/embed/onnx/onnxWorker.ts',
     stageThread: 'server/src/pipeline/threads/stageThread.ts',
     storeCheckThread: 'server/src/store/sqlite/storeCheckThread.ts',
+    searchThread: 'server/src/ranking/searchThread.ts',
   },
   outdir: 'dist',
   bundle: true,

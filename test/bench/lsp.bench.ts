@@ -1,18 +1,21 @@
 // npm run bench:lsp — the language server as an editor meets it: the built `dist/cli.js serve
-// --stdio` as a child process, one workspace folder of generated documents, and 50 concurrent
-// `relata/search` requests (varied queries) fired while the folder is being indexed, as soon as
-// the server reports about half of the corpus's passages chunked (so the queries have something to
-// find; the rest of the work, embedding above all, is still ahead). Prints the errors (an LSP error, or a folder that answered with an error),
-// p50/p95/max latency from each request's send to its answer, and whether indexing was still
-// running when the last one answered. Beside the burst, one search a second from `initialized`
-// on (the probe) shows the longest an editor would wait at any point of the run. Asserts nothing.
+// --stdio` as a child process and one workspace folder of generated documents, indexed cold.
+// Measures, from each request's send to its answer:
+//   (a) one search a second while the folder is being indexed (what a person typing waits);
+//   (b) a burst of 200 concurrent `relata/search` requests (varied queries) fired while indexing,
+//       once the server reports about half of the corpus's passages chunked (so the queries have
+//       something to find; embedding above all is still ahead);
+//   (c) the same burst once indexing has finished;
+//   (d) a `relata/reindexFile` sent mid-run, for the file the bulk run reaches last.
+// Prints p50/p95/max and errors for each, the machine and its load (os.loadavg) before and after.
+// Asserts nothing.
 //
 //   RELATA_BENCH_FILES=2000          files in the generated folder
 //   RELATA_BENCH_EMBEDDING=default   the embedding model the server uses: default (USE-lite) or none
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -22,16 +25,14 @@ import {
   StreamMessageWriter,
   WorkDoneProgressCreateRequest,
 } from 'vscode-languageserver-protocol/node';
-import { SearchRequest, StatusNotification, StatusRequest, type StatusReport } from '../../shared/protocol.ts';
+import { ReindexFileRequest, SearchRequest, StatusNotification, type StatusReport } from '../../shared/protocol.ts';
 import { writeCorpus } from '../support/generateCorpus.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
 const FILES = Number(process.env.RELATA_BENCH_FILES ?? 2000);
 const EMBEDDING = process.env.RELATA_BENCH_EMBEDDING ?? 'default';
-const CONCURRENT = 50;
+const CONCURRENT = 200;
 const PROBE_EVERY_MS = 1000;
-/** How long the probe goes on after the burst has answered (unless indexing finishes first). */
-const PROBE_AFTER_MS = 30_000;
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 // Words of generateCorpus.ts's vocabulary, alone and combined, a few phrases it never contains,
@@ -66,6 +67,12 @@ const QUERIES = [
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+/** "p50 …, p95 …, max …" of some latencies. */
+const spread = (latencies: number[]) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return sorted.length === 0 ? 'no answers' : `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(percentile(sorted, 95))}, max ${ms(sorted.at(-1)!)}`;
+};
 
 if (!existsSync(CLI)) {
   console.error('dist/cli.js is missing: npm run bench:lsp builds it first (npm run build)');
@@ -76,7 +83,9 @@ const root = mkdtempSync(path.join(tmpdir(), 'relata-bench-lsp-'));
 const folder = path.join(root, 'folder');
 const generated = performance.now();
 writeCorpus(folder, FILES, 8);
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
+// generateCorpus.ts names file n after n % 7 and n % 10: the last one the bulk run reaches.
+const lastFile = path.join(folder, `group-${(FILES - 1) % 7}`, `doc-${FILES - 1}.md`);
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; load average (1, 5, 15 min) ${load()}`);
 console.log(`corpus: ${FILES} generated files in ${((performance.now() - generated) / 1000).toFixed(1)} s; embedding model: ${EMBEDDING}`);
 
 const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
@@ -102,21 +111,22 @@ connection.onNotification('window/logMessage', () => undefined);
 connection.listen();
 
 const folderStatus = () => (latest as StatusReport | null)?.folders[0];
+const indexing = () => folderStatus()?.state !== 'watching';
 /** generateCorpus.ts makes about two passages a file: fire once about half of them are stored. */
 const FIRE_AT_CHUNKS = FILES;
 
-/** One search a second, each answer's latency kept with the state it was sent in. */
-function startProbe(started: number) {
-  const answers: { sentAt: number; latency: number; state: string }[] = [];
+/** One search a second while indexing, each answer's latency kept (NaN for an error). */
+function startProbe() {
+  const latencies: number[] = [];
   const waiting = new Set<Promise<void>>();
   const timer = setInterval(() => {
+    if (!indexing()) return;
     const sent = performance.now();
-    const state = folderStatus()?.state ?? 'opening';
     const request: Promise<void> = connection
       .sendRequest(SearchRequest.type, { query: 'crane inspection report', limit: 10 })
       .then(
-        () => void answers.push({ sentAt: sent - started, latency: performance.now() - sent, state }),
-        () => void answers.push({ sentAt: sent - started, latency: Number.NaN, state }),
+        () => void latencies.push(performance.now() - sent),
+        () => void latencies.push(Number.NaN),
       )
       .finally(() => waiting.delete(request));
     waiting.add(request);
@@ -124,8 +134,33 @@ function startProbe(started: number) {
   return async () => {
     clearInterval(timer);
     await Promise.all(waiting);
-    return answers;
+    return latencies;
   };
+}
+
+/** CONCURRENT searches sent at once; prints their latencies, errors and how many found something. */
+async function burst(label: string): Promise<void> {
+  const fired = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: CONCURRENT }, async (_, n) => {
+      const sent = performance.now();
+      try {
+        const { folders } = await connection.sendRequest(SearchRequest.type, { query: QUERIES[n % QUERIES.length]!, limit: 10 });
+        const failed = folders.find((answer) => answer.error !== undefined);
+        return { latency: performance.now() - sent, error: failed ? `folder error: ${failed.error}` : null, results: folders[0]?.response?.results.length ?? 0 };
+      } catch (error) {
+        return { latency: performance.now() - sent, error: (error as Error).message, results: 0 };
+      }
+    }),
+  );
+  const errors = outcomes.filter((outcome) => outcome.error !== null);
+  const status = folderStatus();
+  console.log(`\n${label}: ${CONCURRENT} concurrent relata/search requests (${QUERIES.length} different queries), all sent at once:`);
+  console.log(`  latency: ${spread(outcomes.map((outcome) => outcome.latency))}; all answered ${ms(performance.now() - fired)} after the first was sent`);
+  console.log(`  errors: ${errors.length}${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].join('; ')})` : ''}; answers with results: ${outcomes.filter((o) => o.results > 0).length}`);
+  console.log(
+    `  then: ${status?.state}, ${status?.items.indexed} indexed, ${status?.items.pending} pending, ${status?.embeddedChunks} of ${status?.chunks} chunks embedded, queue ${status?.queueDepth}; load ${load()}`,
+  );
 }
 
 try {
@@ -139,7 +174,7 @@ try {
   });
   console.log(`initialize answered in ${ms(performance.now() - started)}`);
   await connection.sendNotification('initialized', {});
-  const stopProbe = startProbe(started);
+  const stopProbe = startProbe();
 
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not report ${FIRE_AT_CHUNKS} passages within 10 min`)), 10 * 60_000);
@@ -159,47 +194,29 @@ try {
       `${before.chunks} chunks, ${before.embeddedChunks} embedded, queue ${before.queueDepth}`,
   );
 
-  const fired = performance.now();
-  const outcomes = await Promise.all(
-    Array.from({ length: CONCURRENT }, async (_, n) => {
-      const sent = performance.now();
-      try {
-        const { folders } = await connection.sendRequest(SearchRequest.type, { query: QUERIES[n % QUERIES.length]!, limit: 10 });
-        const failed = folders.find((answer) => answer.error !== undefined);
-        return {
-          latency: performance.now() - sent,
-          error: failed ? `folder error: ${failed.error}` : null,
-          results: folders[0]?.response?.results.length ?? 0,
-          indexing: folderStatus()?.state === 'indexing',
-        };
-      } catch (error) {
-        return { latency: performance.now() - sent, error: (error as Error).message, results: 0, indexing: folderStatus()?.state === 'indexing' };
-      }
-    }),
-  );
-  const wall = performance.now() - fired;
-  const after = await connection.sendRequest(StatusRequest.type, {});
-  const status = after.folders[0]!;
-  await Promise.race([indexingFinished, new Promise((resolve) => setTimeout(resolve, PROBE_AFTER_MS))]);
-  const probe = await stopProbe();
+  await burst('(b) during indexing');
 
-  const errors = outcomes.filter((outcome) => outcome.error !== null);
-  const latencies = outcomes.map((outcome) => outcome.latency).sort((a, b) => a - b);
-  console.log(`\n${CONCURRENT} concurrent relata/search requests (${QUERIES.length} different queries), all sent at once:`);
-  console.log(`  errors: ${errors.length}${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].join('; ')})` : ''}`);
-  console.log(`  latency: p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, max ${ms(latencies.at(-1)!)}; all answered ${ms(wall)} after the first was sent`);
-  console.log(`  answers with results: ${outcomes.filter((outcome) => outcome.results > 0).length} of ${CONCURRENT}`);
-  console.log(
-    `  indexing still running when they completed: ${outcomes.every((outcome) => outcome.indexing) && status.state === 'indexing' ? 'yes' : 'no'} ` +
-      `(then: ${status.state}, ${status.items.indexed} indexed, ${status.items.pending} pending, ${status.embeddedChunks} of ${status.chunks} chunks embedded, queue ${status.queueDepth})`,
+  const reindexSent = performance.now();
+  const wasIndexing = indexing();
+  const reindexed = await connection.sendRequest(ReindexFileRequest.type, { uri: pathToFileURL(lastFile).href }).then(
+    (answer) => answer.outcome,
+    (error: Error) => `error: ${error.message}`,
   );
-  const probed = probe.filter((answer) => !Number.isNaN(answer.latency)).sort((a, b) => a.latency - b.latency);
-  const slowest = probed.at(-1);
+  const reindexMs = performance.now() - reindexSent;
   console.log(
-    `\nprobe (one search a second for the first ${ms(performance.now() - started)}, ${probe.length} sent, ${probe.length - probed.length} errors): ` +
-      `p50 ${ms(percentile(probed.map((answer) => answer.latency), 50))}, max ${slowest ? ms(slowest.latency) : 'n/a'}` +
-      (slowest ? ` (sent at ${(slowest.sentAt / 1000).toFixed(1)} s, while ${slowest.state})` : ''),
+    `\n(d) relata/reindexFile of ${path.relative(folder, lastFile)} sent ${wasIndexing ? 'during' : 'after'} the run: answered in ${ms(reindexMs)} ` +
+      `(“${reindexed}”), indexing ${indexing() ? 'still running then' : 'finished by then'}`,
   );
+
+  await indexingFinished;
+  const indexedIn = performance.now() - started;
+  const probe = await stopProbe();
+  const probed = probe.filter((latency) => !Number.isNaN(latency));
+
+  console.log(`\n(a) one search a second while indexing (${probe.length} sent, ${probe.length - probed.length} errors): ${spread(probed)}`);
+  console.log(`\ncold index of ${FILES} files finished ${ms(indexedIn)} after initialize; load ${load()}`);
+
+  await burst('(c) after indexing');
 } finally {
   await connection.sendRequest('shutdown').catch(() => undefined);
   await connection.sendNotification('exit').catch(() => undefined);

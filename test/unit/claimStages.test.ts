@@ -29,3 +29,30 @@ test('a claim for one stage seeks its oldest queued job through the jobs_by_stag
     assert.doesNotMatch(details, /TEMP B-TREE/, 'no sort: the index gives id order');
   }
 });
+
+test('a claim for a file’s subjects takes its job ahead of the queue, found by the (stage, subject) key, and counts only its jobs as pending', async (t) => {
+  const dataDir = path.join(tempDir(t), 'data');
+  const store = openStore({ dataDir, workspace: 'plan' });
+  await store.enqueueMany('ingest', Array.from({ length: 5000 }, (_, n) => `file-${n}.md`));
+  await store.enqueue('parse', 'item-9');
+  assert.equal(await store.pendingJobs(['file-4999.md', 'item-9']), 2);
+  const first = await store.claim('reindex', 60_000, undefined, ['file-4999.md', 'item-9']);
+  assert.equal(first?.subject, 'file-4999.md', 'the oldest of the file’s jobs, though 4,999 others wait ahead of it');
+  assert.equal((await store.claim('reindex', 60_000, undefined, ['file-4999.md', 'item-9']))?.subject, 'item-9');
+  assert.equal(await store.claim('reindex', 60_000, undefined, ['file-4999.md', 'item-9']), null, 'leased jobs are not claimed again');
+  assert.equal(await store.pendingJobs(['file-4999.md', 'item-9']), 2, 'leased jobs are still pending until done');
+  assert.equal(await store.pendingJobs(), 5001);
+  await store.close();
+
+  const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
+  t.after(() => db.close());
+  const plan = db
+    .prepare(
+      `EXPLAIN QUERY PLAN SELECT * FROM jobs WHERE workspace = @ws
+         AND stage IN (SELECT value FROM json_each(@stages)) AND subject IN (SELECT value FROM json_each(@subjects))
+         AND (status = 'queued' OR (status = 'leased' AND lease_expires_at < @clock)) ORDER BY id LIMIT 1`,
+    )
+    .all({ ws: 'plan', stages: '["ingest","parse"]', subjects: '["file-1.md"]', clock: Date.now() }) as { detail: string }[];
+  const details = plan.map((row) => row.detail).join('; ');
+  assert.match(details, /SEARCH jobs USING INDEX sqlite_autoindex_jobs_1 \(workspace=\? AND stage=\? AND subject=\?\)/, details);
+});

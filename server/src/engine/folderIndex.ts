@@ -61,7 +61,15 @@ export interface RunOptions {
    * queued, and the later stages are left to `relata worker` processes, which need no folder.
    */
   ingestOnly?: boolean;
+  /**
+   * Run only the jobs of these subjects (a file's path, its item's id), ahead of the queue, and
+   * wait for those another drain holds (reindexFile). Discovery then weighs only these items.
+   */
+  subjects?: readonly string[];
 }
+
+/** How often a drain of a file's jobs looks again for one that another drain of this store holds. */
+const HELD_JOB_POLL_MS = 50;
 
 const INGEST_ONLY: readonly PipelineStage[] = ['ingest'];
 
@@ -219,16 +227,31 @@ export class FolderIndex {
    */
   async reindexFile(relativePath: string, options: RunOptions = {}): Promise<ItemRecord | null> {
     const before = await this.store.getItemByPath(relativePath);
-    await this.indexChanges([relativePath], options);
+    // The file's own jobs only, ahead of whatever a run has queued: answered in seconds, not
+    // when the folder's run ends (issue 33).
+    await this.enqueuePaths([relativePath]);
+    await this.drain({ ...options, subjects: [relativePath, ...(before ? [before.id] : [])] });
     const after = await this.store.getItemByPath(relativePath);
     if (!after || after.deletedAt || after.status === 'duplicate' || after.status === 'skipped' || !after.contentHash) return after;
-    // Changed bytes were parsed by the ingest just now; unchanged ones are parsed here.
-    if (before?.contentHash === after.contentHash) {
-      await this.store.enqueue('parse', after.id);
+    const itsJobs = { ...options, subjects: [after.id] };
+    // Changed bytes were queued for parsing by the ingest just now; unchanged ones are queued here.
+    if (before?.contentHash === after.contentHash) await this.store.enqueue('parse', after.id);
+    await this.drain(itsJobs);
+    await this.catchUpItem(after.id, itsJobs);
+    return this.store.getItemByPath(relativePath);
+  }
+
+  /** catchUp for one item: its extraction and its vectors, if it lacks them. */
+  private async catchUpItem(itemId: string, options: RunOptions): Promise<void> {
+    if ((await this.store.itemsNeedingExtraction(extractionVersions(this.context.modelExtractor?.version))).includes(itemId)) {
+      await this.store.enqueue('extract', itemId);
       await this.drain(options);
     }
-    await this.catchUp(options);
-    return this.store.getItemByPath(relativePath);
+    const model = await this.embeddingModel();
+    if (model && (await this.store.itemsNeedingVectors(model.id)).includes(itemId)) {
+      await this.store.enqueue('embed', itemId);
+      await this.drain(options);
+    }
   }
 
   /**
@@ -263,6 +286,7 @@ export class FolderIndex {
     const worker = new Worker(this.context, {
       signal: options.signal,
       ...(options.ingestOnly ? { stages: INGEST_ONLY } : {}),
+      ...(options.subjects ? { subjects: options.subjects } : {}),
       onEvent: (event) => {
         if (event.type === 'job-started') return;
         done += 1;
@@ -280,16 +304,17 @@ export class FolderIndex {
       this.abandonedOwners.delete(owner);
     }
     try {
-      let processed = await worker.runUntilIdle();
+      let processed = await this.runOwnJobs(worker, options);
       let previous = Infinity;
       // Discovery, like every stage after ingest, is the workers' to run after an ingest-only pass.
       while (!options.signal?.aborted && !options.ingestOnly) {
-        const undiscovered = await this.store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));
+        const needing = await this.store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));
+        const undiscovered = options.subjects ? needing.filter((itemId) => options.subjects!.includes(itemId)) : needing;
         // Items whose discovery failed are left for the next run rather than retried in a loop.
         if (undiscovered.length === 0 || undiscovered.length >= previous) break;
         previous = undiscovered.length;
         await this.store.enqueueMany('discover', undiscovered);
-        processed += await worker.runUntilIdle();
+        processed += await this.runOwnJobs(worker, options);
       }
       // Names that may be the same person, offered for review: a pass over the workspace's names,
       // so only after a run that extracted something new.
@@ -312,6 +337,19 @@ export class FolderIndex {
       if (!released) this.abandonedOwners.add(worker.owner);
       throw error;
     }
+  }
+
+  /**
+   * The worker run until idle; for a drain of some subjects, until none of their jobs is left,
+   * waiting out one that another drain (the folder's run) holds under its lease.
+   */
+  private async runOwnJobs(worker: Worker, options: RunOptions): Promise<number> {
+    let processed = await worker.runUntilIdle();
+    while (options.subjects && !options.signal?.aborted && (await this.store.pendingJobs(options.subjects)) > 0) {
+      await new Promise((resolve) => setTimeout(resolve, HELD_JOB_POLL_MS));
+      processed += await worker.runUntilIdle();
+    }
+    return processed;
   }
 
   /**

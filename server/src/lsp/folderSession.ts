@@ -9,6 +9,8 @@ import { parseEmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder } from '../embed/types.ts';
 import { queryEmbedder } from '../ranking/queryEmbedder.ts';
 import { searchWorkspace } from '../ranking/search.ts';
+import type { ThreadSearchOptions } from '../ranking/searchThreadProtocol.ts';
+import { SearchThreads } from '../ranking/searchThreads.ts';
 import { offerSearches, type SearchOffer } from '../searchSocket/offer.ts';
 import { FolderIndex, type Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs, unreachableReason } from '../engine/storeRetry.ts';
@@ -24,7 +26,7 @@ import { checkStoreInThread } from '../store/sqlite/checkInThread.ts';
 import { damageSummary } from '../store/sqlite/storeCheck.ts';
 import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
 import type { FolderState, FolderStatus, FolderStore, FolderWork, ModelExtractionStatus, ServerSettings } from '../../../shared/protocol.ts';
-import type { PipelineStage } from '../../../shared/types.ts';
+import type { PipelineStage, SearchResponse } from '../../../shared/types.ts';
 import type { StageCounts } from '../store/contract.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 import { describeModelProgress, everyFewSeconds, ModelExtractor } from '../extract/model/modelExtractor.ts';
@@ -128,6 +130,8 @@ export class FolderSession {
   /** The embedding model's id, known once the first run has loaded it. */
   private modelId: string | null = null;
   private searchEmbedder: Promise<Embedder | null> | null = null;
+  /** The threads that answer this folder's searches beside indexing (a SQLite store's; others search here). */
+  private searchThreads: SearchThreads | null = null;
   /** The socket `relata search` on this machine asks instead of loading the store itself, once offered. */
   private searchOffer: Promise<SearchOffer | null> | null = null;
   /** Whether the query model has embedded a text (is loaded), as far as the search socket knows. */
@@ -163,6 +167,16 @@ export class FolderSession {
     return this.searchEmbedder;
   }
 
+  /** A search of the folder's store with its query model, answered beside indexing; cancelled by the signal, even before it runs. */
+  async search(index: FolderIndex, query: string, options: ThreadSearchOptions, signal?: AbortSignal): Promise<SearchResponse> {
+    return this.searchWith(index, await this.queryEmbedder(), query, options, signal);
+  }
+
+  private searchWith(index: FolderIndex, embedder: Embedder | null, query: string, options: ThreadSearchOptions, signal?: AbortSignal): Promise<SearchResponse> {
+    if (this.searchThreads) return this.searchThreads.search(query, options, embedder, signal);
+    return searchWorkspace(index.store, embedder, query, { ...options, signal });
+  }
+
   /** The folder's index once its store is open; null if it could not be opened. */
   ready(): Promise<FolderIndex | null> {
     return this.opened ?? Promise.resolve(null);
@@ -191,7 +205,10 @@ export class FolderSession {
       this.index = index;
       this.setState('indexing');
       // SQLite's own check of its file; a server-backed store has no file here to check.
-      if (location.backend === 'sqlite') void this.quickCheck(index, location.dataDir);
+      if (location.backend === 'sqlite') {
+        void this.quickCheck(index, location.dataDir);
+        this.searchThreads = new SearchThreads({ location, workspace: index.workspace });
+      }
       this.searchOffer = this.offerSearches(index, location);
       return index;
     } catch (error) {
@@ -475,7 +492,7 @@ export class FolderSession {
     return offerSearches({
       identity: { location, workspace: index.workspace, embedding: parseEmbeddingChoice(this.settings.embeddingModel) },
       search: async (request) =>
-        searchWorkspace(index.store, await this.warmQueryEmbedder(), request.query, {
+        this.searchWith(index, await this.warmQueryEmbedder(), request.query, {
           limit: request.limit,
           rankVersion: request.rankVersion,
           confirmedOnly: request.expansion.confirmedOnly,
@@ -537,6 +554,7 @@ export class FolderSession {
     const index = await this.opened?.catch(() => null);
     // Offered once the store opened; withdrawn before the model and the store close under a search.
     await (await this.searchOffer)?.close();
+    await this.searchThreads?.close();
     await (await this.searchEmbedder?.catch(() => null))?.close();
     await index?.close().catch(() => undefined);
   }

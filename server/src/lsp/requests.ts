@@ -33,7 +33,6 @@ import { itemDetail, itemMetadata, itemViews, viewedItem } from '../engine/itemV
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
 import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
-import { searchWorkspace } from '../ranking/search.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
 import { describeStore, thresholdsFor, type FolderSession } from './folderSession.ts';
@@ -255,13 +254,9 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       folders: await Promise.all(
         sessions.selected(params.folder).map(async (session) => {
           try {
-            const { store } = await openIndex(session);
+            const index = await openIndex(session);
             checkAborted(signal);
-            const response = await searchWorkspace(store, await session.queryEmbedder(), params.query, {
-              limit: params.limit,
-              confirmedOnly: params.confirmedOnly ?? false,
-              signal,
-            });
+            const response = await session.search(index, params.query, { limit: params.limit, confirmedOnly: params.confirmedOnly ?? false }, signal);
             return { folder: session.uri, name: session.name, response };
           } catch (error) {
             if (signal.aborted) throw error;

@@ -43,6 +43,8 @@ export interface WorkerOptions {
   signal?: AbortSignal;
   /** Claim only jobs of these stages (default: every stage); see WorkspaceStore.claim. */
   stages?: readonly PipelineStage[];
+  /** Claim only jobs of these subjects (a file's path, its item's id); see WorkspaceStore.claim. */
+  subjects?: readonly string[];
 }
 
 export class Worker {
@@ -91,7 +93,7 @@ export class Worker {
         await Promise.race(running);
         continue;
       }
-      const job = await this.context.store.claim(this.owner, this.context.settings.leaseMs, stages);
+      const job = await this.context.store.claim(this.owner, this.context.settings.leaseMs, stages, this.options.subjects);
       if (!job) {
         if (running.size === 0) break;
         await Promise.race(running); // a running job may queue the next one

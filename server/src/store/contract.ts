@@ -596,8 +596,10 @@ export interface WorkspaceStore {
    * the files are) and `relata index --ingest-only` takes nothing else. Each stage's oldest job is
    * found by index, so jobs of other stages waiting ahead of it cost nothing. Claiming a queued job
    * counts an attempt; taking over an expired lease counts a lost lease instead (see JobRecord).
+   * With `subjects`, only a job of one of them (a file's path, its item's id): a file re-indexed on
+   * request is run ahead of a folder's queue, its jobs found by the (stage, subject) key.
    */
-  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null>;
+  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null>;
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean>;
   /** Done, unless the job was re-queued while it ran (then it is queued again). */
   complete(job: JobRecord, owner: string): Promise<void>;
@@ -618,7 +620,8 @@ export interface WorkspaceStore {
    * the document was not at fault. False when the job is no longer this owner's lease.
    */
   handBack(job: JobRecord, owner: string): Promise<boolean>;
-  pendingJobs(): Promise<number>;
+  /** Jobs queued or leased (of these subjects only, when given). */
+  pendingJobs(subjects?: readonly string[]): Promise<number>;
   jobCounts(): Promise<StageCounts[]>;
   leases(): Promise<LeaseView[]>;
   listJobs(): Promise<JobRecord[]>;

@@ -215,12 +215,15 @@ export class MongoJobQueue implements JobMaintenance {
    * leased by one findOneAndUpdate whose filter is the state it was read in, so two workers can
    * never both win it; the loser reads again. A queued job's claim counts an attempt; an expired
    * lease's counts a lost lease instead, its holder's attempt passing to this claim (as SQLite does).
-   * `stages` limits the claim to those stages (`relata worker`).
+   * `stages` limits the claim to those stages (`relata worker`), `subjects` to those items' jobs (reindexFile).
    */
-  async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null> {
+  async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
     for (;;) {
       const clock = Date.now();
-      const ofStages = stages ? { stage: { $in: [...stages] } } : {};
+      const ofStages = {
+        ...(stages ? { stage: { $in: [...stages] } } : {}),
+        ...(subjects ? { subject: { $in: [...subjects] } } : {}),
+      };
       const oldest = await this.jobs.findOne(
         this.jobs.filter({ $or: [{ status: 'queued' as const }, { status: 'leased' as const, leaseExpiresAt: { $lt: clock } }], ...ofStages }),
         { sort: { id: 1 }, projection: { id: 1, status: 1, owner: 1 } },
@@ -327,8 +330,10 @@ export class MongoJobQueue implements JobMaintenance {
     return result.matchedCount > 0;
   }
 
-  async pendingJobs(): Promise<number> {
-    return this.jobs.countDocuments(this.jobs.filter({ status: { $in: ['queued', 'leased'] } }));
+  async pendingJobs(subjects?: readonly string[]): Promise<number> {
+    return this.jobs.countDocuments(
+      this.jobs.filter({ status: { $in: ['queued', 'leased'] }, ...(subjects ? { subject: { $in: [...subjects] } } : {}) }),
+    );
   }
 
   async jobCounts(): Promise<StageCounts[]> {

@@ -639,8 +639,8 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('queue jobs', ({ jobs }) => jobs.enqueueMany(stage, subjects));
   }
 
-  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null> {
-    return this.writing('claim a job', ({ jobs }) => jobs.claim(owner, leaseMs, stages));
+  claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
+    return this.writing('claim a job', ({ jobs }) => jobs.claim(owner, leaseMs, stages, subjects));
   }
 
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
@@ -667,8 +667,8 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('hand back leases', ({ jobs }) => jobs.handBackLeases(owner));
   }
 
-  pendingJobs(): Promise<number> {
-    return this.with(({ jobs }) => jobs.pendingJobs());
+  pendingJobs(subjects?: readonly string[]): Promise<number> {
+    return this.with(({ jobs }) => jobs.pendingJobs(subjects));
   }
 
   jobCounts(): Promise<StageCounts[]> {

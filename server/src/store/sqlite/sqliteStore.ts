@@ -159,6 +159,9 @@ export interface SqliteStoreOptions {
   log?: (message: string) => void;
 }
 
+/** Every stage, for look-ups by the jobs' (stage, subject) key. */
+const EVERY_STAGE: readonly PipelineStage[] = ['ingest', 'parse', 'chunk', 'embed', 'extract', 'discover'];
+
 export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
   const file = path.join(options.dataDir, options.databaseFile ?? DATABASE_FILE);
   if (options.databaseFile === undefined) {
@@ -1206,13 +1209,17 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     );
   }
 
-  async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[]): Promise<JobRecord | null> {
+  async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
     return this.db
       .transaction(() => {
         const clock = Date.now();
         // One look-up per stage (jobs_by_stage), not a filter over the queue's order, so that
         // thousands of ingest jobs waiting ahead of a worker's first parse job are never read.
-        const candidates = stages ? stages.map((stage) => this.oldestClaimable(clock, stage)) : [this.oldestClaimable(clock)];
+        const candidates = subjects
+          ? [this.oldestClaimableOf(clock, stages ?? EVERY_STAGE, subjects)]
+          : stages
+            ? stages.map((stage) => this.oldestClaimable(clock, stage))
+            : [this.oldestClaimable(clock)];
         const row = candidates.reduce<JobRow | undefined>((oldest, next) => (next && (!oldest || next.id < oldest.id) ? next : oldest), undefined);
         if (!row) return null;
         // A lease that ran out was lost by its holder (stopped, or stuck): its attempt is not the
@@ -1240,6 +1247,17 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       { ...params, clock },
     );
     return queued && expired ? (queued.id < expired.id ? queued : expired) : (queued ?? expired);
+  }
+
+  /** The oldest claimable job of these subjects: looked up by the jobs' (stage, subject) key. */
+  private oldestClaimableOf(clock: number, stages: readonly PipelineStage[], subjects: readonly string[]): JobRow | undefined {
+    return this.row<JobRow>(
+      `SELECT * FROM jobs WHERE workspace = @ws
+         AND stage IN (SELECT value FROM json_each(@stages)) AND subject IN (SELECT value FROM json_each(@subjects))
+         AND (status = 'queued' OR (status = 'leased' AND lease_expires_at < @clock))
+       ORDER BY id LIMIT 1`,
+      { stages: JSON.stringify(stages), subjects: JSON.stringify(subjects), clock },
+    );
   }
 
   async renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
@@ -1333,7 +1351,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     ).changes;
   }
 
-  async pendingJobs(): Promise<number> {
+  async pendingJobs(subjects?: readonly string[]): Promise<number> {
+    if (subjects) {
+      return this.row<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM jobs WHERE workspace = @ws AND stage IN (SELECT value FROM json_each(@stages))
+           AND subject IN (SELECT value FROM json_each(@subjects)) AND status IN ('queued', 'leased')`,
+        { stages: JSON.stringify(EVERY_STAGE), subjects: JSON.stringify(subjects) },
+      )!.n;
+    }
     return this.row<{ n: number }>(
       `SELECT COUNT(*) AS n FROM jobs WHERE workspace = @ws AND status IN ('queued', 'leased')`,
     )!.n;

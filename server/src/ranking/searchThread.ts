@@ -1,0 +1,75 @@
+// A search thread: answers searches with its own read-only connection to the store (in WAL mode a
+// reader never waits for the indexer's writes), so the language server's main thread, which runs
+// the indexing pipeline and reads every request, only passes messages. The query is embedded by
+// the main thread's query model, asked by message, so the model is loaded once for all threads.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Embedder, ModelDescriptor } from '../embed/types.ts';
+import { openStore, type WorkspaceStore } from '../store/index.ts';
+import { searchWorkspace } from './search.ts';
+import type { FromSearchThread, SearchThreadData, ToSearchThread } from './searchThreadProtocol.ts';
+
+if (parentPort === null) throw new Error('searchThread must run in a worker thread');
+const port = parentPort;
+const data = workerData as SearchThreadData;
+const send = (message: FromSearchThread) => port.postMessage(message);
+
+let store: WorkspaceStore | null = null;
+const running = new Map<number, AbortController>();
+const embedding = new Map<number, { resolve(vectors: Float32Array[]): void; reject(error: Error): void }>();
+let nextEmbedId = 0;
+
+/** Embeds by asking the main thread, for one search. */
+function embedderFor(id: number, descriptor: ModelDescriptor): Embedder {
+  return {
+    descriptor,
+    embed: (texts) =>
+      new Promise((resolve, reject) => {
+        const embedId = nextEmbedId++;
+        embedding.set(embedId, { resolve, reject });
+        send({ type: 'embed', id, embedId, texts: [...texts] });
+      }),
+    countTokens: () => {
+      throw new Error('a search thread only embeds queries');
+    },
+    close: async () => undefined,
+  };
+}
+
+async function search(message: Extract<ToSearchThread, { type: 'search' }>): Promise<void> {
+  const controller = new AbortController();
+  running.set(message.id, controller);
+  try {
+    // Opened on the first search; a failed open is tried again by the next one.
+    store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read' });
+    const embedder = message.model && embedderFor(message.id, message.model);
+    const response = await searchWorkspace(store, embedder, message.query, { ...message.options, signal: controller.signal });
+    send({ type: 'answer', id: message.id, response });
+  } catch (error) {
+    send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error), cancelled: controller.signal.aborted });
+  } finally {
+    running.delete(message.id);
+  }
+}
+
+port.on('message', (message: ToSearchThread) => {
+  switch (message.type) {
+    case 'search':
+      void search(message);
+      return;
+    case 'cancel':
+      running.get(message.id)?.abort();
+      return;
+    case 'close':
+      for (const controller of running.values()) controller.abort();
+      void (store?.close() ?? Promise.resolve()).finally(() => port.close());
+      return;
+    case 'embedded':
+    case 'embed-failed': {
+      const waiting = embedding.get(message.embedId);
+      embedding.delete(message.embedId);
+      if (message.type === 'embedded') waiting?.resolve(message.vectors);
+      else waiting?.reject(new Error(message.message));
+    }
+  }
+});

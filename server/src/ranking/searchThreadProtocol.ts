@@ -1,0 +1,31 @@
+// The messages between the language server's main thread and a search thread (searchThreads.ts,
+// searchThread.ts), typed once for both sides.
+
+import type { SearchResponse } from '../../../shared/types.ts';
+import type { ModelDescriptor } from '../embed/types.ts';
+import type { StoreLocation } from '../store/location.ts';
+import type { SearchOptions } from './search.ts';
+
+/** What a thread needs to open its own read-only connection to the store. */
+export interface SearchThreadData {
+  location: StoreLocation;
+  workspace: string;
+}
+
+/** A search's options that cross to a thread: everything but the signal and the clock. */
+export type ThreadSearchOptions = Pick<SearchOptions, 'limit' | 'confirmedOnly' | 'rankVersion' | 'expansion'>;
+
+export type ToSearchThread =
+  /** `model`: the query model's descriptor, or null when the search goes without vectors. */
+  | { type: 'search'; id: number; query: string; options: ThreadSearchOptions; model: ModelDescriptor | null }
+  | { type: 'cancel'; id: number }
+  | { type: 'embedded'; embedId: number; vectors: Float32Array[] }
+  | { type: 'embed-failed'; embedId: number; message: string }
+  /** The session is closing: the thread closes its connection and ends. */
+  | { type: 'close' };
+
+export type FromSearchThread =
+  | { type: 'answer'; id: number; response: SearchResponse }
+  | { type: 'failed'; id: number; message: string; cancelled: boolean }
+  /** The query model lives on the main thread (one model for every thread): the thread asks it to embed. */
+  | { type: 'embed'; id: number; embedId: number; texts: string[] };

@@ -1,0 +1,123 @@
+// The language server's searches, answered by a small pool of search threads (searchThread.ts),
+// each with its own read-only connection to the store. On the main thread a search competed with
+// the indexing pipeline and with every other search for one event loop: 200 concurrent searches
+// during a run waited 17 s at the median (issue 33). Here they wait in a SearchQueue (identical
+// waiting searches share one run; cancelled ones never run) for one of SEARCH_THREADS threads.
+
+import type { Worker } from 'node:worker_threads';
+import type { SearchResponse } from '../../../shared/types.ts';
+import type { Embedder } from '../embed/types.ts';
+import { startWorkerThread } from '../embed/workerThread.ts';
+import { SearchQueue } from './searchQueue.ts';
+import type { FromSearchThread, SearchThreadData, ThreadSearchOptions, ToSearchThread } from './searchThreadProtocol.ts';
+
+/** Threads per folder: one per core of the two-core machine the goals are measured on (docs/PERFORMANCE.md). */
+export const SEARCH_THREADS = 2;
+
+/** How long a closing thread may take to close its connection before it is ended. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** One search thread: a search at a time, with the embedder its query is embedded by. */
+class SearchThread {
+  private readonly worker: Worker;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve(response: SearchResponse): void; reject(error: Error): void; embedder: Embedder | null }>();
+  /** Why the thread can no longer answer, once it stopped. */
+  stopped: Error | null = null;
+
+  constructor(data: SearchThreadData) {
+    this.worker = startWorkerThread({ source: new URL('./searchThread.ts', import.meta.url), bundled: 'searchThread.js' }, { workerData: data });
+    this.worker.on('message', (message: FromSearchThread) => this.receive(message));
+    this.worker.on('error', (error) => this.stop(error));
+    this.worker.on('exit', (code) => this.stop(new Error(`the search thread stopped (exit code ${code})`)));
+  }
+
+  search(query: string, options: ThreadSearchOptions, embedder: Embedder | null, signal: AbortSignal): Promise<SearchResponse> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    const cancel = () => this.post({ type: 'cancel', id });
+    signal.addEventListener('abort', cancel, { once: true });
+    return new Promise<SearchResponse>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, embedder });
+      this.post({ type: 'search', id, query, options, model: embedder?.descriptor ?? null });
+    }).finally(() => signal.removeEventListener('abort', cancel));
+  }
+
+  /** Asks the thread to close its connection and end; ended by force if it has not within CLOSE_GRACE_MS. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.post({ type: 'close' });
+    const grace = setTimeout(() => void this.worker.terminate(), CLOSE_GRACE_MS);
+    await exited;
+    clearTimeout(grace);
+  }
+
+  private post(message: ToSearchThread): void {
+    this.worker.postMessage(message);
+  }
+
+  private receive(message: FromSearchThread): void {
+    const waiting = this.pending.get(message.id);
+    if (!waiting) return;
+    if (message.type === 'embed') {
+      void this.embed(waiting.embedder, message.embedId, message.texts);
+      return;
+    }
+    this.pending.delete(message.id);
+    if (message.type === 'answer') waiting.resolve(message.response);
+    else waiting.reject(new Error(message.message));
+  }
+
+  private async embed(embedder: Embedder | null, embedId: number, texts: string[]): Promise<void> {
+    try {
+      if (!embedder) throw new Error('this search has no query model');
+      this.post({ type: 'embedded', embedId, vectors: await embedder.embed(texts) });
+    } catch (error) {
+      this.post({ type: 'embed-failed', embedId, message: (error as Error).message });
+    }
+  }
+
+  private stop(error: Error): void {
+    this.stopped ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(this.stopped);
+    this.pending.clear();
+  }
+}
+
+export class SearchThreads {
+  private readonly queue = new SearchQueue<SearchResponse>(SEARCH_THREADS);
+  private readonly idle: SearchThread[] = [];
+  private readonly started = new Set<SearchThread>();
+  private closed = false;
+
+  constructor(private readonly data: SearchThreadData) {}
+
+  /** The search's answer from a thread; rejected with the signal's reason once the asker cancels. */
+  search(query: string, options: ThreadSearchOptions, embedder: Embedder | null, signal?: AbortSignal): Promise<SearchResponse> {
+    const key = JSON.stringify([query, options, embedder?.descriptor.id ?? null]);
+    return this.queue.run(key, (cancelled) => this.inThread(query, options, embedder, cancelled), signal);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.started].map((thread) => thread.close()));
+  }
+
+  private async inThread(query: string, options: ThreadSearchOptions, embedder: Embedder | null, signal: AbortSignal): Promise<SearchResponse> {
+    if (this.closed) throw new Error('the folder is closing');
+    // The queue runs at most SEARCH_THREADS searches, so at most that many threads start; one that stopped is replaced.
+    let thread = this.idle.pop();
+    while (thread?.stopped) thread = this.idle.pop();
+    if (!thread) {
+      thread = new SearchThread(this.data);
+      this.started.add(thread);
+    }
+    try {
+      return await thread.search(query, options, embedder, signal);
+    } finally {
+      if (thread.stopped) this.started.delete(thread);
+      else this.idle.push(thread);
+    }
+  }
+}
