@@ -89,7 +89,7 @@ async function craneFolder(t: TestContext) {
   return { store, dataDir };
 }
 
-describe('Related for the file in front of you', { timeout: 120_000 }, () => {
+describe('Related for the file in front of you', { timeout: 10 * 60_000 }, () => {
   test('relationships come first, a confirmed one before pending ones, then content neighbours with the closest first; a rejected pair appears nowhere', async (t) => {
     const { store } = await craneFolder(t);
     const view = await relatedTo(store, 'notes/crane.md', { modelId: MODEL.id });
