@@ -41,9 +41,9 @@ const WORDS_SHOWN = 3;
 const FALLBACK_NAME_KEYS = 5;
 
 /**
- * How an item's several windows become one closeness per neighbour. 'best': the closest pair of
- * windows. 'mean_top2': the mean of the neighbour's two best per-window similarities, which
- * rewards a neighbour close to more of the item. Measured on SciFact (docs/SEARCH.md, Related).
+ * How the window pairs of an item and a neighbour become one closeness. 'best': the closest pair
+ * (best chunk). 'mean_top2': the mean of the two closest pairs, which rewards a neighbour close in
+ * more than one passage. Measured on SciFact's train claims (docs/SEARCH.md, Related).
  */
 export type WindowAggregation = 'best' | 'mean_top2';
 export const DEFAULT_AGGREGATION: WindowAggregation = 'best';
@@ -181,28 +181,27 @@ async function modelWithMostVectors(store: WorkspaceStore): Promise<string | nul
   return best?.id ?? null;
 }
 
-/** Per other item, its best window similarity to each query window, then one closeness by `aggregation`, closest first. */
+/**
+ * Per other item, every similarity between one of the item's query windows and one of its windows
+ * that the index returned; then one closeness by `aggregation` (mean_top2 of what was returned, so
+ * a one-window item is not penalised for being short), closest first.
+ */
 export function aggregateWindows(
   hitsPerQuery: readonly VectorHit[][],
   excluded: ReadonlySet<string>,
   aggregation: WindowAggregation,
 ): { itemId: string; similarity: number; closeness: number; chunkId: string }[] {
-  const perItem = new Map<string, { best: VectorHit; perQuery: number[] }>();
-  for (const hits of hitsPerQuery) {
-    const bestThisQuery = new Map<string, number>();
-    for (const hit of hits) {
-      if (excluded.has(hit.itemId)) continue;
-      const seen = perItem.get(hit.itemId);
-      if (!seen) perItem.set(hit.itemId, { best: hit, perQuery: [] });
-      else if (hit.similarity > seen.best.similarity) seen.best = hit;
-      bestThisQuery.set(hit.itemId, Math.max(bestThisQuery.get(hit.itemId) ?? -1, hit.similarity));
-    }
-    for (const [itemId, similarity] of bestThisQuery) perItem.get(itemId)!.perQuery.push(similarity);
+  const perItem = new Map<string, VectorHit[]>();
+  for (const hit of hitsPerQuery.flat()) {
+    if (excluded.has(hit.itemId)) continue;
+    perItem.set(hit.itemId, [...(perItem.get(hit.itemId) ?? []), hit]);
   }
   return [...perItem.entries()]
-    .map(([itemId, { best, perQuery }]) => {
-      const top = perQuery.sort((a, b) => b - a).slice(0, 2);
-      const closeness = aggregation === 'best' ? best.similarity : top.reduce((sum, value) => sum + value, 0) / 2;
+    .map(([itemId, hits]) => {
+      const sorted = hits.sort((a, b) => b.similarity - a.similarity);
+      const best = sorted[0]!;
+      const top = sorted.slice(0, 2);
+      const closeness = aggregation === 'best' ? best.similarity : top.reduce((sum, hit) => sum + hit.similarity, 0) / top.length;
       return { itemId, similarity: best.similarity, closeness, chunkId: best.chunkId };
     })
     .sort((a, b) => b.closeness - a.closeness || a.itemId.localeCompare(b.itemId));
