@@ -39,6 +39,8 @@ const PHRASE_COUNT_CAP = 1000;
 const NAMES_SHOWN = 3;
 const WORDS_SHOWN = 3;
 const FALLBACK_NAME_KEYS = 5;
+/** Neighbours asked of each side at most, whatever the limit and however many relationships the item has. */
+const MAX_DEPTH = 200;
 
 /**
  * How the window pairs of an item and a neighbour become one closeness. 'best': the closest pair
@@ -100,7 +102,8 @@ export async function relatedTo(store: WorkspaceStore, itemPath: string, options
   if (!modelId) notes.push('no vectors: the embedding model is none, so content neighbours come from shared words only');
   else if (queries.length === 0) notes.push(`no vectors for this item from ${modelId} yet: content neighbours come from shared words only`);
 
-  const depth = limit + excluded.size + 5;
+  // Deep enough that the item's related and rejected pairs, left out here, do not empty the list; bounded all the same.
+  const depth = Math.min(limit + excluded.size + 5, MAX_DEPTH);
   const byId = new Map<string, Neighbour>();
   const neighbour = (itemId: string): Neighbour => {
     let found = byId.get(itemId);
