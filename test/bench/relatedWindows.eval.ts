@@ -58,15 +58,19 @@ async function main(): Promise<void> {
     const variants: [string, RelatedOptions][] = [
       ['fused, best window pair', { aggregation: 'best' }],
       ['fused, mean of the two best pairs', { aggregation: 'mean_top2' }],
+      ...[0.75, 0.5, 0.25].map((weight): [string, RelatedOptions] => [`fused, best pair, vector weight ${weight}`, { aggregation: 'best', vectorWeight: weight }]),
       ['words alone (no vectors)', { modelId: null }],
     ];
     for (const [label, options] of variants) {
       let found = 0;
+      let asRelationship = 0;
       for (const pair of pairs) {
         const view = await relatedTo(store, `claims/claim-${pair.claim_id}.txt`, { ...options, limit: 5 });
-        if (view.entries.some((entry) => entry.item.path === `abstracts/${pair.doc_id}.txt`)) found += 1;
+        const entry = view.entries.find((candidate) => candidate.item.path === `abstracts/${pair.doc_id}.txt`);
+        if (entry) found += 1;
+        if (entry?.kind === 'relationship') asRelationship += 1;
       }
-      console.log(`Related@5, ${label}: ${(found / pairs.length).toFixed(3)} (${found} of ${pairs.length})`);
+      console.log(`Related@5, ${label}: ${(found / pairs.length).toFixed(3)} (${found} of ${pairs.length}; ${asRelationship} as a stored relationship)`);
     }
     for (const aggregation of ['best', 'mean_top2'] as WindowAggregation[]) {
       let found = 0;
