@@ -50,7 +50,7 @@ const MAX_DEPTH = 200;
 export type WindowAggregation = 'best' | 'mean_top2';
 export const DEFAULT_AGGREGATION: WindowAggregation = 'best';
 /** The vector list's weight in the fusion (the lexical list's is 1); measured on SciFact's train claims (docs/SEARCH.md). */
-export const VECTOR_WEIGHT = 1;
+export const VECTOR_WEIGHT = 0.5;
 
 export interface RelatedOptions {
   /** Entries shown in all (relationships first). Default 10. */
