@@ -198,6 +198,13 @@ describe('Related for the file in front of you', { timeout: 10 * 60_000 }, () =>
     }
   });
 
+  test('a document whose distinctive words are full-text syntax is searched as words, not as a query', async (t) => {
+    const hostile = 'NEAR( "title": AND OR NOT * ^ column:text NEAR( "title": AND OR NOT * ^ column:text\n';
+    const { store } = await indexed(t, { 'hostile.md': hostile + hostile, 'other.md': 'Column text and the title near the end.\n' });
+    const view = await relatedTo(store, 'hostile.md');
+    assert.deepEqual(view.entries.map((entry) => entry.item.path), ['other.md']);
+  });
+
   test('a path that is not an indexed item is refused with the path and the reason', async (t) => {
     const { store } = await indexed(t, FILES);
     await assert.rejects(relatedTo(store, 'notes/missing.md'), (error: Error) => error instanceof RelatedItemError && /notes\/missing\.md: not an item/.test(error.message));
