@@ -17,6 +17,7 @@ import type {
   ItemRef,
   ItemView,
   MetadataView,
+  RelatedView,
   RelationshipStatus,
   RelationshipView,
   SearchPath,
@@ -316,6 +317,35 @@ export namespace RelatedRequest {
   });
 }
 
+export interface RelatedItemsParams {
+  /** A file URI inside an open folder: the active editor's file. */
+  uri: string;
+  /** Entries to return, relationships first (default 10). */
+  limit?: number;
+  /** Leave out what the documents already link to each other ("not linked yet" only). */
+  onlyUnlinked?: boolean;
+}
+
+export interface RelatedItemsResult {
+  folder: string;
+  related: RelatedView;
+}
+
+/**
+ * The Related view's list for one file (server/src/engine/related.ts): its relationships, then the
+ * items nearest in content, each marked linked or not. Null when the file is not an indexed item.
+ * `relata/related` was already the hover's request, so this one has its own name.
+ */
+export namespace RelatedItemsRequest {
+  export const method = 'relata/relatedItems' as const;
+  export const type = new RequestType<RelatedItemsParams, RelatedItemsResult | null, void>(method);
+  export const params: Schema<RelatedItemsParams> = object({
+    uri: string({ minLength: 1, maxLength: 4096 }),
+    limit: optional(integer({ min: 1, max: 100 })),
+    onlyUnlinked: optional(boolean()),
+  });
+}
+
 export interface RelationshipsParams {
   folder?: string;
   status?: RelationshipStatus;
@@ -549,13 +579,13 @@ export namespace EditorModelRequest {
 // Knowledge tools (agent mode) -------------------------------------------------
 
 /** The read-only tools an agent may call: the same four `relata mcp` offers, answered by the same code. */
-export const KNOWLEDGE_TOOLS = ['search', 'relationships', 'conflicts', 'item'] as const;
+export const KNOWLEDGE_TOOLS = ['search', 'relationships', 'related', 'conflicts', 'item'] as const;
 export type KnowledgeTool = (typeof KNOWLEDGE_TOOLS)[number];
 
 export interface KnowledgeToolParams {
   tool: KnowledgeTool;
-  /** The tool's input as the agent gave it: `query` and `limit` for search, `path` for the others. */
-  input: { query?: string; limit?: number; path?: string };
+  /** The tool's input as the agent gave it: `query` and `limit` for search, `path` for the others (`related` also takes `limit` and `onlyUnlinked`). */
+  input: { query?: string; limit?: number; path?: string; onlyUnlinked?: boolean };
   /** One folder; for a tool without a path, every folder when absent; with a path, the folder holding it (an absolute path or file URI) or the first. */
   folder?: string;
 }
@@ -578,6 +608,7 @@ export namespace KnowledgeToolRequest {
       query: optional(string({ minLength: 1, maxLength: 2000 })),
       limit: optional(integer({ min: 1, max: 50 })),
       path: optional(string({ minLength: 1, maxLength: 4096 })),
+      onlyUnlinked: optional(boolean()),
     }),
     folder: optional(folderUri),
   });
@@ -668,6 +699,7 @@ export const REQUESTS = [
   ItemRequest,
   SearchRequest,
   RelatedRequest,
+  RelatedItemsRequest,
   RelationshipsRequest,
   RelationshipRequest,
   ConfirmRequest,

@@ -14,6 +14,7 @@ export const REVIEW_ORDER: readonly RelationshipType[] = Object.freeze([
   'same_entity_as',
   'possibly_explains',
   'similar_to',
+  'links_to',
   'mentions',
   'occurred_before',
   'occurred_after',

@@ -191,6 +191,8 @@ export const RELATIONSHIP_TYPES = [
   'supersedes',
   'updates',
   'possibly_explains',
+  /** "A refers to B": the documents themselves link (direction kept: from links to to). */
+  'links_to',
 ] as const;
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 
@@ -420,4 +422,54 @@ export interface AnswerResult {
    * consent was refused, a quota, a cancellation): said to the person beside the retrieval.
    */
   model_note?: string;
+}
+
+// Related (server/src/engine/related.ts): for one item, its relationships, then the items nearest
+// in content. The number beside a content neighbour is semantic similarity, never a strength.
+
+/** How the number beside a content neighbour is labelled wherever it is shown. */
+export const RELATED_SIMILARITY_LABEL = 'semantic similarity (cosine of the closest passages), not a strength or a probability';
+
+/**
+ * Why an entry is in the list: a relationship of the item, an item close in content (vector and
+ * lexical "more like this", fused), or, when neither side found anything, an item that shares a
+ * name with it or sits in the same folder (`nearby`: said so, never dressed up as similarity).
+ */
+export type RelatedKind = 'relationship' | 'similar_content' | 'nearby';
+
+export interface RelatedRelationship {
+  id: string;
+  type: RelationshipType;
+  /** 'outgoing': this item is the relationship's `from` (it links to the other); 'incoming': the other's. */
+  direction: 'outgoing' | 'incoming';
+  status: RelationshipStatus;
+  /** Relationship strength 0-1 under `score_version`: a heuristic strength, not a probability. */
+  strength: number;
+  score_version: string;
+  /** The strongest evidence in one line. */
+  evidence: string;
+}
+
+export interface RelatedEntry {
+  item: ItemRef;
+  kind: RelatedKind;
+  /** Set for kind 'relationship'. */
+  relationship: RelatedRelationship | null;
+  /** Cosine of the closest windows of the two items (RELATED_SIMILARITY_LABEL); null when no vectors were compared. */
+  similarity: number | null;
+  /** Why it is here, each in words: "shares names: Acme Ltd", "shares words: build cache", "links to it". */
+  why: string[];
+  /** The documents themselves link: a `links_to` relationship between the two, in either direction. */
+  linked: boolean;
+  /** Where in the other item the closest passage is, to open it there; null when none was matched. */
+  passage: { location: Location } | null;
+}
+
+export interface RelatedView {
+  item: ItemRef;
+  /** Relationships first (confirmed, then pending, strongest first), then content neighbours by fused rank, then `nearby`. */
+  entries: RelatedEntry[];
+  similarity_label: string;
+  /** What one side could not use, in words ("no vectors: the embedding model is none; lexical only"). */
+  notes: string[];
 }

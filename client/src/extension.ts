@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import { registerAgentTools } from './chat/agentTools.ts';
+import { RelatedView } from './related/relatedView.ts';
 import type { SourceTarget } from './chat/chatParts.ts';
 import { registerChatParticipant } from './chat/participant.ts';
 import { chooseOriginal } from './chooseOriginal.ts';
@@ -93,6 +94,9 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const view = vscode.window.createTreeView('relata.proposals', { treeDataProvider: proposals, showCollapseAll: true });
   proposals.attach(view);
+  const related = new RelatedView(server, context.workspaceState);
+  const relatedTree = vscode.window.createTreeView('relata.related', { treeDataProvider: related });
+  related.attach(relatedTree);
   context.subscriptions.push(
     output,
     server,
@@ -101,6 +105,14 @@ export function activate(context: vscode.ExtensionContext): void {
     statusBar,
     server.onStatus(renderStatus),
     server.onRelationshipsChanged(() => proposals.refresh()),
+    related,
+    relatedTree,
+    server.onRelationshipsChanged(() => related.refresh()),
+    server.onStatus(() => related.retryIfUnanswered()),
+    vscode.window.onDidChangeActiveTextEditor((editor) => related.follow(editor)),
+    vscode.commands.registerCommand('relata.related.showUnlinkedOnly', () => related.setOnlyUnlinked(true)),
+    vscode.commands.registerCommand('relata.related.showAll', () => related.setOnlyUnlinked(false)),
+    vscode.commands.registerCommand('relata.related.refresh', () => related.refresh()),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, relataHoverProvider(server)),
     vscode.commands.registerCommand('relata.search', () => searchKnowledge(server)),
     vscode.commands.registerCommand('relata.showFileStatus', () => showFileStatus(server).catch(reportFailure('file status'))),

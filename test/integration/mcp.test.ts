@@ -53,9 +53,9 @@ test('relata mcp serves the folder\'s knowledge to an MCP client, read-only', { 
   t.after(() => client.close());
   const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
-  await t.test('lists exactly the four read-only tools, none that decides', async () => {
+  await t.test('lists exactly the five read-only tools, none that decides', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['conflicts', 'item', 'relationships', 'search']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['conflicts', 'item', 'related', 'relationships', 'search']);
     for (const tool of tools) {
       assert.doesNotMatch(tool.name, /confirm|reject|decide|alias|accept|approve/i);
       assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
@@ -102,6 +102,22 @@ test('relata mcp serves the folder\'s knowledge to an MCP client, read-only', { 
     assert.match(response.note, /person's decision/);
   });
 
+  await t.test('related lists the GC-2 report\'s relationships first, then content neighbours, each number labelled', async () => {
+    const response = jsonOf(await call('related', { path: 'maintenance/gantry-crane-gc2-refurbishment-report.md', limit: 8 }));
+    assert.equal(response.item, 'maintenance/gantry-crane-gc2-refurbishment-report.md');
+    const kinds = response.related.map((entry: { relationship?: unknown }) => (entry.relationship ? 'relationship' : 'content'));
+    assert.equal(kinds[0], 'relationship', 'the contradiction with the budget review leads');
+    assert.deepEqual(kinds, [...kinds].sort((a, b) => (a === b ? 0 : a === 'relationship' ? -1 : 1)), 'relationships before content');
+    const budget = response.related.find((entry: { path: string }) => entry.path === 'finance/q2-2025-capital-budget-review.md');
+    assert.equal(budget.kind, 'contradicts');
+    assert.match(budget.relationship.strength.meaning, /not a probability/);
+    assert.equal(budget.similarity, undefined, 'a relationship shows its strength, not a similarity');
+    assert.ok(response.related.every((entry: { linked: string }) => /^(linked|not linked yet)/.test(entry.linked)));
+    assert.ok(response.related.some((entry: { kind: string }) => entry.kind === 'similar content'), 'content neighbours fill the rest, by words alone without vectors');
+    const unlinked = jsonOf(await call('related', { path: 'maintenance/gantry-crane-gc2-refurbishment-report.md', only_unlinked: true }));
+    assert.ok(unlinked.related.every((entry: { linked: string }) => entry.linked === 'not linked yet'));
+  });
+
   await t.test('conflicts give both figures and both sources', async () => {
     const response = jsonOf(await call('conflicts', {}));
     const cost = response.conflicts.find((conflict: { attribute: string }) => conflict.attribute === 'cost');
@@ -133,6 +149,7 @@ test('relata mcp serves the folder\'s knowledge to an MCP client, read-only', { 
       ['search', { query: 'crane', limit: 0 }, /limit/],
       ['search', { query: 'crane', limit: 'ten' }, /limit/],
       ['relationships', { path: 'no/such/file.md' }, /not an item of the indexed folder/],
+      ['related', { path: '../../etc/passwd' }, /outside the indexed folder/],
       ['item', { path: '../../etc/passwd' }, /outside the indexed folder/],
       ['conflicts', { path: 42 }, /path/],
     ];

@@ -32,7 +32,7 @@ test('every request has its own relata/ method name, and its type carries it', (
     [...methods].sort(),
     [
       'relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/indexing', 'relata/item', 'relata/knowledgeTool', 'relata/reindexFile', 'relata/reject',
-      'relata/related', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status', 'relata/storeFolder',
+      'relata/related', 'relata/relatedItems', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status', 'relata/storeFolder',
     ],
   );
 });

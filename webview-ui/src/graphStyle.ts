@@ -14,6 +14,7 @@ export const TYPE_COLOURS: Record<RelationshipType, string> = {
   same_entity_as: '#f76b15',
   possibly_explains: '#d6409f',
   similar_to: '#8d8d8d',
+  links_to: '#3e63dd',
   mentions: '#12a594',
   occurred_before: '#e2a336',
   occurred_after: '#978365',

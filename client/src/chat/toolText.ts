@@ -10,6 +10,7 @@ import type { KnowledgeTool, KnowledgeToolAnswer, KnowledgeToolParams } from '..
 export const AGENT_TOOLS = {
   relata_search: 'search',
   relata_relationships: 'relationships',
+  relata_related: 'related',
   relata_conflicts: 'conflicts',
   relata_item: 'item',
 } as const satisfies Record<string, KnowledgeTool>;
@@ -28,6 +29,10 @@ export function toolInput(tool: KnowledgeTool, input: unknown): KnowledgeToolPar
   } else if (typeof given.path === 'string') {
     picked.path = given.path;
   }
+  if (tool === 'related') {
+    if (typeof given.limit === 'number') picked.limit = given.limit;
+    if (typeof given.only_unlinked === 'boolean') picked.onlyUnlinked = given.only_unlinked;
+  }
   return picked;
 }
 
@@ -39,6 +44,8 @@ export function invocationMessage(tool: KnowledgeTool, input: KnowledgeToolParam
       return `Searching Relata's knowledge for ${quoted(input.query ?? '')}`;
     case 'relationships':
       return `Reading the relationships of ${quoted(input.path ?? '')}`;
+    case 'related':
+      return `Reading what is related to ${quoted(input.path ?? '')}${input.onlyUnlinked ? ' (not linked yet)' : ''}`;
     case 'conflicts':
       return input.path ? `Reading the contradictions recorded for ${quoted(input.path)}` : 'Reading the contradictions recorded in the folder';
     case 'item':

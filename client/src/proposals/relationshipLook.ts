@@ -22,6 +22,7 @@ export const RELATIONSHIP_LOOKS: Readonly<Record<RelationshipType, RelationshipL
   same_entity_as: { icon: 'link', color: 'charts.blue' },
   possibly_explains: { icon: 'lightbulb', color: 'charts.yellow' },
   similar_to: { icon: 'files', color: 'charts.blue' },
+  links_to: { icon: 'link-external', color: 'charts.blue' },
   mentions: { icon: 'mention', color: 'descriptionForeground' },
   occurred_before: { icon: 'arrow-circle-left', color: 'descriptionForeground' },
   occurred_after: { icon: 'arrow-circle-right', color: 'descriptionForeground' },

@@ -16,6 +16,7 @@ import { itemCommand } from './commands/item.ts';
 import { itemsCommand } from './commands/items.ts';
 import { mcpCommand } from './commands/mcp.ts';
 import { originalCommand } from './commands/original.ts';
+import { relatedCommand } from './commands/related.ts';
 import { relationshipsCommand } from './commands/relationships.ts';
 import { reprocessCommand } from './commands/reprocess.ts';
 import { scoringCommand } from './commands/scoring.ts';
@@ -38,6 +39,7 @@ const COMMANDS: Command[] = [
   originalCommand,
   entitiesCommand,
   relationshipsCommand,
+  relatedCommand,
   confirmCommand,
   rejectCommand,
   aliasesCommand,

@@ -1,11 +1,19 @@
-// `relata/knowledgeTool`: the editor's agent mode calls the same four read-only tools `relata mcp`
+// `relata/knowledgeTool`: the editor's agent mode calls the same read-only tools `relata mcp`
 // offers (mcp/knowledgeTools.ts), so an agent in the editor and one outside it read the same
 // answers, with the same labels on every number and the same marks on document text.
 
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { KnowledgeToolAnswer, KnowledgeToolParams } from '../../../shared/protocol.ts';
-import { conflictsOf, itemKnowledge, itemRelationships, KnowledgeRequestError, searchKnowledge, type KnowledgeContext } from '../mcp/knowledgeTools.ts';
+import {
+  conflictsOf,
+  itemKnowledge,
+  itemRelationships,
+  KnowledgeRequestError,
+  relatedKnowledge,
+  searchKnowledge,
+  type KnowledgeContext,
+} from '../mcp/knowledgeTools.ts';
 import type { Thresholds } from '../scoring/index.ts';
 import type { FolderSession } from './folderSession.ts';
 import type { FolderSessions } from './server.ts';
@@ -35,6 +43,8 @@ function run(context: KnowledgeContext, params: KnowledgeToolParams): Promise<un
       return searchKnowledge(context, params.input.query, params.input.limit ?? DEFAULT_SEARCH_LIMIT);
     case 'relationships':
       return itemRelationships(context, pathOf(params));
+    case 'related':
+      return relatedKnowledge(context, pathOf(params), params.input.limit ?? DEFAULT_SEARCH_LIMIT, params.input.onlyUnlinked ?? false);
     case 'conflicts':
       return conflictsOf(context, params.input.path === undefined ? undefined : pathOf(params));
     case 'item':

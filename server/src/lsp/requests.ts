@@ -13,6 +13,7 @@ import {
   KnowledgeToolRequest,
   RejectRequest,
   RelataErrorCodes,
+  RelatedItemsRequest,
   RelatedRequest,
   RelationshipsChangedNotification,
   RelationshipRequest,
@@ -31,6 +32,7 @@ import { answerFromRetrieval } from '../answer/answer.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
 import { itemDetail, itemMetadata, itemViews, viewedItem } from '../engine/itemViews.ts';
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
+import { relatedTo, RelatedItemError } from '../engine/related.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
 import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
@@ -207,6 +209,29 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         ...(Object.keys(conflicts).length > 0 ? { conflicts } : {}),
         ...(params.relationships === false ? {} : { metadata: await itemMetadata(store, item.id) }),
       };
+    },
+    log,
+  );
+
+  handle(
+    connection,
+    RelatedItemsRequest,
+    async (params) => {
+      const found = sessions.byFile(params.uri);
+      if (!found) return null;
+      const { store } = await openIndex(found.session);
+      try {
+        const related = await relatedTo(store, found.relative, {
+          limit: params.limit,
+          onlyUnlinked: params.onlyUnlinked,
+          minPendingScore: thresholds().storeScore,
+        });
+        return { folder: found.session.uri, related };
+      } catch (error) {
+        // Not an indexed item (yet): the view says so, as the hover does.
+        if (error instanceof RelatedItemError) return null;
+        throw error;
+      }
     },
     log,
   );

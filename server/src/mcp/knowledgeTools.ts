@@ -5,12 +5,13 @@
 // warnings beside it. Reading only: decisions on relationships and aliases stay a person's.
 
 import path from 'node:path';
-import type { RelationshipView, SearchResultView } from '../../../shared/types.ts';
+import { RELATED_SIMILARITY_LABEL, type RelationshipView, type SearchResultView } from '../../../shared/types.ts';
 import { findAttempts } from '../answer/injection.ts';
 import { HIDDEN_INSTRUCTIONS, hiddenInstructionsOf } from '../answer/hiddenInstructions.ts';
 import { normaliseUntrusted } from '../answer/untrustedText.ts';
 import type { Embedder } from '../embed/types.ts';
 import { itemMetadata } from '../engine/itemViews.ts';
+import { relatedTo, RelatedItemError } from '../engine/related.ts';
 import { describeStatus, listRelationshipViews } from '../engine/relationships.ts';
 import { relationshipConflicts, signalContributions } from '../lsp/relationshipDetail.ts';
 import { searchWorkspace } from '../ranking/search.ts';
@@ -129,6 +130,45 @@ export async function itemRelationships(context: KnowledgeContext, given: string
   const item = await itemAt(context, given);
   const views = await listRelationshipViews(context.store, context.thresholds, { itemId: item.id });
   return { item: item.path, note: DECISIONS_NOTE, relationships: views.map(relationshipOf) };
+}
+
+/**
+ * Related for one item, as `relata related` lists it: its relationships (strength labelled), then
+ * the items nearest in content (similarity labelled), each marked linked or not linked yet.
+ */
+export async function relatedKnowledge(context: KnowledgeContext, given: string, limit: number, onlyUnlinked: boolean) {
+  const item = await itemAt(context, given);
+  let view;
+  try {
+    view = await relatedTo(context.store, item.path, { limit, onlyUnlinked, minPendingScore: context.thresholds.storeScore });
+  } catch (error) {
+    throw error instanceof RelatedItemError ? new KnowledgeRequestError(error.message) : error;
+  }
+  return {
+    item: view.item.path,
+    note: `Relationships first, then items nearest in content. ${DECISIONS_NOTE}`,
+    related: view.entries.map((entry) => ({
+      path: entry.item.path,
+      title: entry.item.title,
+      kind: entry.relationship ? entry.relationship.type : entry.kind === 'nearby' ? 'nearby (nothing closer was found)' : 'similar content',
+      ...(entry.relationship
+        ? {
+            relationship: {
+              id: entry.relationship.id,
+              direction: entry.relationship.direction === 'outgoing' ? `${view.item.path} → ${entry.item.path}` : `${entry.item.path} → ${view.item.path}`,
+              status: describeStatus(entry.relationship.status),
+              strength: { value: entry.relationship.strength, meaning: STRENGTH_MEANING, score_version: entry.relationship.score_version },
+              evidence: entry.relationship.evidence,
+            },
+          }
+        : {}),
+      ...(entry.similarity === null ? {} : { similarity: { value: entry.similarity, meaning: RELATED_SIMILARITY_LABEL } }),
+      why: entry.why,
+      linked: entry.linked ? 'linked: the documents link to each other' : 'not linked yet',
+      passage: entry.passage?.location ?? null,
+    })),
+    notes: view.notes,
+  };
 }
 
 export async function conflictsOf(context: KnowledgeContext, given: string | undefined) {

@@ -20,6 +20,7 @@ const PHRASES: Record<RelationshipType, [string, string]> = {
   supersedes: ['supersedes', 'is superseded by'],
   updates: ['updates', 'is updated by'],
   possibly_explains: ['possibly explains', 'is possibly explained by'],
+  links_to: ['links to', 'is linked from'],
 };
 
 /** The relationship as read from `itemId`'s end: "updates", "is updated by"… */
