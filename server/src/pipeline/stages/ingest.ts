@@ -3,7 +3,10 @@
 // Unsupported, oversized or empty → skipped with a reason. Unreadable (no permission) → failed
 // with the reason, at once: retrying cannot help until the file changes. Unchanged bytes, and a
 // duplicate's, cost no parsing. Links and special files are skipped too, and the read never
-// leaves the folder (workspace/folderFile.ts).
+// leaves the folder (workspace/folderFile.ts). A path the folder's rules exclude is never read,
+// whoever queued it (the editor's re-index of one file, a run that finds a stored item the rules
+// now exclude): it is treated as gone, so what was stored under it leaves search as a deleted
+// file's passages do.
 // The file's modification time and the run's start go with it, so that among identical files
 // first seen together the store picks the original by store/preferredOriginal.ts, not read order.
 
@@ -17,6 +20,10 @@ import type { StageContext } from './context.ts';
 
 export async function ingest(context: StageContext, relativePath: string): Promise<void> {
   const { store, blobs, folder, settings } = context;
+  if (context.rules.exclusionReason(relativePath) !== null) {
+    await fileGone(store, relativePath);
+    return;
+  }
   const entry = await examineEntry(folder, relativePath);
   if (entry.kind === 'skipped') {
     await skipUnreadable(store, relativePath, entry.reason);
