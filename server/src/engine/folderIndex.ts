@@ -142,11 +142,13 @@ export class FolderIndex {
 
   /**
    * Bring the store in line with the folder: every file present is (re)ingested by hash, every
-   * item whose file disappeared is tombstoned, and the queue is drained.
+   * item whose file disappeared, or which the folder's rules now exclude, is tombstoned, and the
+   * queue is drained.
    */
   async index(options: RunOptions = {}): Promise<IndexReport> {
     const started = performance.now();
     this.context.runStartedAt = new Date().toISOString();
+    this.rules.forgetGitignores();
     const scan = await scanFolder(this.folder, this.rules);
     const scanned = scan.files;
     await this.store.enqueueMany('ingest', scanned);

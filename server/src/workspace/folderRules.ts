@@ -76,6 +76,11 @@ export class FolderRules {
     return rules;
   }
 
+  /** A full run starts: every .gitignore is read afresh, since any may have changed unseen (no watcher, or paused). */
+  forgetGitignores(): void {
+    this.gitignores.clear();
+  }
+
   /** A .gitignore changed: forget what was read so the next check sees the new rules. */
   forgetGitignore(relativeDirectory: string): void {
     this.gitignores.delete(relativeDirectory);
