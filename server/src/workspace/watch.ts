@@ -23,10 +23,12 @@ import { insideUnreadable, scanFolder } from './scan.ts';
 
 /**
  * How much earlier than the watch's start a file's time may read and still count as changed
- * since: file times come from a coarser clock than Date.now(), and some file systems keep them
- * to 2 s. A file caught by the slack is read again and found unchanged, which costs one hash.
+ * since: the kernel stamps files from a clock coarser than Date.now() (a few milliseconds on
+ * Linux). Kept small, because a file caught by it is read again: in the editor, files written
+ * just before the folder was opened would otherwise be read twice at its first run. (A file
+ * system that keeps times to 2 s, like FAT, can hide an edit made in the watch's first 2 s.)
  */
-const FILE_TIME_SLACK_MS = 2_000;
+const FILE_TIME_SLACK_MS = 100;
 /** Files looked at at once by the rescan. */
 const RESCAN_LANES = 32;
 
