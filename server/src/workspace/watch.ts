@@ -6,12 +6,12 @@
 // it succeeds or the watch is closed: no change is dropped. Links are not followed
 // (workspace/folderBoundary.ts): a link is reported as itself, and ingest skips it.
 //
-// chokidar sees a change only once it watches the file, and setting up a large folder takes it a
-// while (minutes at 40,000 files in one directory on two cores): a change made before then would
-// be lost. So once chokidar says it is ready, the folder is scanned once more and every file
-// changed or added since the watch began (its mtime or ctime, which a move into the folder sets,
-// is that late), and every stored file no longer there, is queued like a change. From `ready()`
-// on, nothing goes unseen; the command line says "watching" only then.
+// chokidar sees a change only once it watches the file, and settling into a large folder takes it
+// a while (8-13 s for 40,000 files in one directory on two shared cores): a change made before
+// then would be lost. So once chokidar says it is ready, the folder is scanned once more and every
+// file changed or added since the watch began (its mtime or ctime, which a move into the folder
+// sets, is that late), and every stored file no longer there, is queued like a change. From
+// `ready()` on, nothing goes unseen; the command line says "watching" only then.
 
 import chokidar, { type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
