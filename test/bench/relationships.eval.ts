@@ -23,6 +23,7 @@ import { listRelationshipViews } from '../../server/src/engine/relationships.ts'
 import { FileBlobStore } from '../../server/src/store/blobs.ts';
 import { defaultPipelineSettings, type PipelineSettings } from '../../server/src/pipeline/settings.ts';
 import { embed } from '../../server/src/pipeline/stages/embed.ts';
+import { FolderRules } from '../../server/src/workspace/folderRules.ts';
 import { StageThreads } from '../../server/src/pipeline/threads/stageThreads.ts';
 import * as scoring from '../../server/src/scoring/index.ts';
 import type { ItemRecord, WorkspaceStore } from '../../server/src/store/contract.ts';
@@ -134,6 +135,7 @@ async function indexAndEmbed(folder: EvalFolder, dataDir: string, embedder: Cach
       store,
       blobs: new FileBlobStore(path.join(dataDir, 'blobs')),
       folder: folder.folder,
+      rules: new FolderRules(folder.folder, []),
       settings: defaultPipelineSettings(),
       embedder: new GivenEmbedder(embedder),
       threads: new StageThreads({ lanes: 1, memoryMb: 512, timeoutMs: 60_000 }), // never started: this context only embeds

@@ -22,6 +22,7 @@ import { retrieveDirect } from '../../server/src/ranking/search.ts';
 import { RANK_VERSION_V1, RANK_VERSION_V2, RANK_VERSIONS, WEIGHTS_V2 } from '../../server/src/ranking/weights.ts';
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { StageThreads } from '../../server/src/pipeline/threads/stageThreads.ts';
+import { FolderRules } from '../../server/src/workspace/folderRules.ts';
 import { loadAbstracts, loadClaims, loadQrels, ndcgAt, recallAt, scifactAvailable, type Qrels } from '../support/scifact.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 import { CachedEmbedder, GivenEmbedder } from '../support/cachedEmbedder.ts';
@@ -60,6 +61,7 @@ async function indexCorpus(embedder: CachedEmbedder): Promise<WorkspaceStore> {
     store,
     blobs: new FileBlobStore(path.join(dataDir, 'blobs')),
     folder: CORPUS,
+    rules: new FolderRules(CORPUS, []),
     settings: defaultPipelineSettings(),
     embedder: new GivenEmbedder(embedder),
     threads: new StageThreads({ lanes: 1, memoryMb: 512, timeoutMs: 60_000 }), // never started: this context only embeds

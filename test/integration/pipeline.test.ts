@@ -194,6 +194,28 @@ test('.gitignore and exclude patterns are never indexed', async (t) => {
   assert.deepEqual(report.files.map((file) => file.path), ['.gitignore', 'keep.md', 'notes/sub/.gitignore', 'notes/sub/public.md']);
 });
 
+test('a stored file the rules now exclude leaves the index and search at the next full run, and a single-file re-index is refused', async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), {
+    'keep.md': '# Keep\n\nThe heron nests by the weir.\n',
+    'secret.md': '# Secret\n\nThe osprey code is kestrel.\n',
+  });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: NO_EMBEDDING });
+  t.after(() => index.close());
+  await index.index();
+  assert.equal((await index.store.searchChunksLexical('kestrel', 5)).length, 1);
+
+  // The same index, as in the editor: the run reads the .gitignore written since the last one.
+  writeFileSync(path.join(folder, '.gitignore'), 'secret.md\n');
+  const report = await index.index();
+  assert.deepEqual(report.files.map((file) => file.path), ['.gitignore', 'keep.md']);
+  assert.equal(await index.store.getItemByPath('secret.md'), null, 'the excluded file is tombstoned, as a deleted one is');
+  assert.deepEqual(await index.store.searchChunksLexical('kestrel', 5), []);
+
+  await assert.rejects(index.reindexFile('secret.md'), { name: 'FileExcludedError', message: 'secret.md is not indexed: excluded by .gitignore ("secret.md")' });
+  assert.equal(await index.store.getItemByPath('secret.md'), null);
+});
+
 test('two workspaces in one store never see each other', async (t) => {
   const root = tempDir(t);
   const folder = writeFiles(path.join(root, 'folder'), { 'secret.md': paragraph('confidential') });

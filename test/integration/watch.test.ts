@@ -18,7 +18,7 @@ test('additions, edits and deletions in a watched folder reach the store; ignore
   await index.index();
   const watch = watchFolder(index, { debounceMs: 100 });
   t.after(() => watch.close());
-  await new Promise((resolve) => setTimeout(resolve, 500)); // let chokidar finish its initial walk
+  await watch.ready();
 
   writeFiles(folder, { 'second.md': '# Second\n\nbravo text\n', 'scratch/ignored.md': 'charlie' });
   await eventually(async () => (await index.store.getItemByPath('second.md'))?.status === 'indexed', 'second.md is indexed');
@@ -34,4 +34,32 @@ test('additions, edits and deletions in a watched folder reach the store; ignore
   assert.deepEqual((await index.store.listItems()).map((item) => item.path), ['.gitignore', 'first.md']);
   assert.deepEqual(await index.store.searchChunksLexical('alpha', 5), []);
   assert.deepEqual(await index.store.searchChunksLexical('charlie', 5), []);
+});
+
+test('changes made after the run and before the watcher is ready reach the store: the rescan after ready finds them', async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), {
+    'edited.md': '# Edited\n\nalpha text\n',
+    'removed.md': '# Removed\n\nbravo text\n',
+    'untouched.md': '# Untouched\n\ncharlie text\n',
+  });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
+  t.after(() => index.close());
+  const runStarted = Date.now();
+  await index.index();
+  // Made before chokidar is even started (it reports nothing it found at start): only the rescan can see them.
+  writeFileSync(path.join(folder, 'edited.md'), '# Edited\n\ndelta text\n');
+  writeFileSync(path.join(folder, 'added.md'), '# Added\n\necho text\n');
+  rmSync(path.join(folder, 'removed.md'));
+  const batches: string[][] = [];
+  const watch = watchFolder(index, { debounceMs: 100, changedSince: runStarted, onBatch: (paths) => batches.push(paths) });
+  t.after(() => watch.close());
+  await watch.ready();
+  await watch.settled();
+
+  assert.deepEqual((await index.store.listItems()).map((item) => item.path), ['added.md', 'edited.md', 'untouched.md']);
+  assert.equal((await index.store.searchChunksLexical('delta', 5)).length, 1, 'the edit is searchable');
+  assert.equal((await index.store.searchChunksLexical('echo', 5)).length, 1, 'the addition is searchable');
+  assert.deepEqual(await index.store.searchChunksLexical('bravo', 5), [], 'the removal is tombstoned');
+  assert.ok(batches.flat().includes('edited.md') && batches.flat().includes('removed.md'));
 });

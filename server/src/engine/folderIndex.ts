@@ -82,6 +82,17 @@ export interface ForgetReport {
 
 const ROOT_KEY = 'folder_root';
 
+/** A single-file request for a path the folder's rules leave out; the message names the rule. */
+export class FileExcludedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path} is not indexed: ${reason}`);
+    this.name = 'FileExcludedError';
+  }
+}
+
 export class FolderIndex {
   readonly folder: string;
   readonly location: StoreLocation;
@@ -96,7 +107,7 @@ export class FolderIndex {
     this.location = location;
     this.store = store;
     this.context = stageContext(store, blobs, this.folder, options);
-    this.rules = new FolderRules(this.folder, this.context.settings.exclude);
+    this.rules = this.context.rules;
   }
 
   static async open(options: FolderIndexOptions): Promise<FolderIndex> {
@@ -144,7 +155,8 @@ export class FolderIndex {
 
   /**
    * Bring the store in line with the folder: every file present is (re)ingested by hash, every
-   * item whose file disappeared is tombstoned, and the queue is drained.
+   * item whose file disappeared, or which the folder's rules now exclude, is tombstoned, and the
+   * queue is drained.
    */
   async index(options: RunOptions = {}): Promise<IndexReport> {
     try {
@@ -157,6 +169,7 @@ export class FolderIndex {
   private async indexFolder(options: RunOptions): Promise<IndexReport> {
     const started = performance.now();
     this.context.runStartedAt = new Date().toISOString();
+    this.rules.forgetGitignores();
     const scan = await scanFolder(this.folder, this.rules);
     const scanned = scan.files;
     await this.store.enqueueMany('ingest', scanned);
@@ -222,10 +235,17 @@ export class FolderIndex {
   /**
    * One file read again now and, when its bytes are unchanged, parsed again (a newer limit or a
    * fixed cause may let it read better, or at all); then extraction, embedding and discovery, as
-   * for any change. The item at the path afterwards, or null when the file is not indexed
-   * (excluded, gone, or never a document).
+   * for any change. The item at the path afterwards, or null when the file is gone or never a
+   * document. A path the folder's rules exclude is refused (FileExcludedError, naming the rule),
+   * as a run would leave it out; anything stored under it is dropped first, as a run drops it.
    */
   async reindexFile(relativePath: string, options: RunOptions = {}): Promise<ItemRecord | null> {
+    const excluded = this.rules.exclusionReason(relativePath);
+    if (excluded !== null) {
+      // Ingest treats an excluded path as gone, so an item stored there before leaves search.
+      if (await this.store.getItemByPath(relativePath)) await this.indexChanges([relativePath], options);
+      throw new FileExcludedError(relativePath, excluded);
+    }
     const before = await this.store.getItemByPath(relativePath);
     // The file's own jobs only, ahead of whatever a run has queued: answered in seconds, not
     // when the folder's run ends (issue 33).
@@ -426,6 +446,7 @@ export function stageContext(
     store,
     blobs,
     folder,
+    rules: new FolderRules(folder, settings.exclude),
     settings,
     embedder: new LazyEmbedder(options.embedding ?? (process.env.RELATA_EMBEDDING_MODEL ? embeddingChoiceFromEnv() : DEFAULT_EMBEDDING)),
     threads: new StageThreads({

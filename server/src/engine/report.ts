@@ -1,6 +1,7 @@
 // The summary of an index run, in the shape `relata index --json` prints: one entry per file
 // found in the folder, with its status and, for anything not indexed, the reason. A subfolder that
-// could not be listed gets an entry of its own (its path ends in '/'), failed with the reason.
+// could not be listed gets an entry of its own (its path ends in '/'), failed with the reason; an
+// entry the scan would not index (a name that is not valid UTF-8) one of its own, skipped.
 
 import type { ItemFlag } from '../../../shared/types.ts';
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
@@ -63,6 +64,7 @@ export async function buildIndexReport(
     };
   });
   for (const folder of scan.unreadable) files.push(unlisted(folder.path, 'failed', folder.reason));
+  for (const entry of scan.skipped) files.push(unlisted(entry.path, 'skipped', entry.reason));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const count = (status: FileStatus) => files.filter((file) => file.status === status).length;
   return {

@@ -12,7 +12,7 @@ import { searchWorkspace } from '../ranking/search.ts';
 import type { ThreadSearchOptions } from '../ranking/searchThreadProtocol.ts';
 import { SearchThreads } from '../ranking/searchThreads.ts';
 import { offerSearches, type SearchOffer } from '../searchSocket/offer.ts';
-import { FolderIndex, type Progress } from '../engine/folderIndex.ts';
+import { FileExcludedError, FolderIndex, type Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs, unreachableReason } from '../engine/storeRetry.ts';
 import { isStoreUnreachable, isWorthRetrying } from '../store/transientFailure.ts';
 import { defaultPipelineSettings, MEBIBYTE } from '../pipeline/settings.ts';
@@ -380,8 +380,12 @@ export class FolderSession {
     if (!index) return `not indexed: ${this.reason ?? 'the index is not open yet'}`;
     this.setState('indexing');
     try {
-      const item = await index.reindexFile(relativePath, { onProgress: (progress) => this.events.onProgress(this, progress) });
-      if (!item || item.deletedAt) return 'not in the index: the file is excluded, gone, or not a document Relata reads';
+      const item = await index.reindexFile(relativePath, { onProgress: (progress) => this.events.onProgress(this, progress) }).catch((error: unknown) => {
+        if (error instanceof FileExcludedError) return error;
+        throw error;
+      });
+      if (item instanceof FileExcludedError) return `not indexed: ${item.reason}`;
+      if (!item || item.deletedAt) return 'not in the index: the file is gone, or not a document Relata reads';
       const title = item.title ? ` as “${item.title}”` : '';
       return item.status === 'indexed' ? `re-indexed${title}` : `${item.status}${item.reason ? `: ${item.reason}` : ''}`;
     } finally {

@@ -3,8 +3,9 @@
 // opens with O_NOFOLLOW (a link swapped in is refused by the kernel) and O_NONBLOCK (a FIFO
 // swapped in does not block), then checks the opened handle itself: a regular file, the very
 // file that was checked, and (where /proc/self/fd tells) still at its real path in the folder.
-// A file the user may not read is `unreadable`, with the reason: a failure of that one file, not
-// of the run, and not worth retrying until something on disk changes.
+// A file the user may not read, or whose path is too long for the system to open, is
+// `unreadable`, with the reason: a failure of that one file, not of the run, and not worth
+// retrying until something on disk changes.
 
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink, realpath } from 'node:fs/promises';
@@ -27,9 +28,12 @@ const gone = (error: NodeJS.ErrnoException) => error.code === 'ENOENT' || error.
 
 export const PERMISSION_DENIED = 'permission denied: Relata cannot read this file (give your user read permission on it)';
 
+export const PATH_TOO_LONG = 'path too long: the system cannot open a file this deep (its path is over PATH_MAX); shorten the folder names above it';
+
 /** Why the file cannot be read, for the errors that are the file's and not the run's; null otherwise. */
 function unreadable(error: NodeJS.ErrnoException): { kind: 'unreadable'; reason: string } | null {
   if (error.code === 'EACCES' || error.code === 'EPERM') return { kind: 'unreadable', reason: PERMISSION_DENIED };
+  if (error.code === 'ENAMETOOLONG') return { kind: 'unreadable', reason: PATH_TOO_LONG };
   return null;
 }
 

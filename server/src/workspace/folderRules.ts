@@ -1,7 +1,9 @@
 // Which files of a folder Relata looks at. One implementation serves both the initial scan and
 // the watcher, so the two can never disagree: .gitignore files (at any depth, with git's
 // semantics via the `ignore` package) and the configured exclude patterns. (The data directory is
-// never inside the folder: FolderIndex refuses that.)
+// never inside the folder: FolderIndex refuses that.) Ingest asks too, so a path reaching the
+// index by any other way (one file re-indexed from the editor, a stored item the rules now
+// exclude) is held to the same rules.
 
 import ignore, { type Ignore } from 'ignore';
 import { readFileSync } from 'node:fs';
@@ -13,12 +15,13 @@ export const DEFAULT_EXCLUDES: readonly string[] = ['.git/', 'node_modules/', '.
 
 export class FolderRules {
   private readonly root: string;
+  private readonly builtIn = ignore().add([...DEFAULT_EXCLUDES]);
   private readonly excludes: Ignore;
   private readonly gitignores = new Map<string, Ignore | null>();
 
   constructor(root: string, excludePatterns: readonly string[]) {
     this.root = path.resolve(root);
-    this.excludes = ignore().add([...DEFAULT_EXCLUDES, ...excludePatterns]);
+    this.excludes = ignore().add([...excludePatterns]);
   }
 
   /** Folder-relative path with forward slashes: the form items are stored under. */
@@ -28,15 +31,26 @@ export class FolderRules {
 
   /** True when the path (absolute) must not be indexed. Directories must be flagged as such. */
   isIgnored(absolute: string, isDirectory: boolean): boolean {
-    const relative = this.relative(path.resolve(absolute));
-    if (relative === '') return false;
-    if (leavesFolder(relative)) return true;
+    return this.exclusionReason(this.relative(path.resolve(absolute)), isDirectory) !== null;
+  }
+
+  /**
+   * Why a folder-relative path is not indexed, naming the rule (the built-in list, an exclude
+   * pattern, or which .gitignore), or null when it is indexed. A path is excluded when it or any
+   * folder above it matches, as git decides.
+   */
+  exclusionReason(relative: string, isDirectory = false): string | null {
+    if (relative === '') return null;
+    if (leavesFolder(relative)) return 'outside the folder';
     const probe = isDirectory ? `${relative}/` : relative;
-    if (this.excludes.ignores(probe)) return true;
+    const builtIn = this.builtIn.test(probe);
+    if (builtIn.ignored) return `excluded by Relata's built-in list (${quoted(builtIn.rule?.pattern)})`;
+    const excluded = this.excludes.test(probe);
+    if (excluded.ignored) return `excluded by the exclude pattern ${quoted(excluded.rule?.pattern)}`;
     return this.ignoredByGit(relative, isDirectory);
   }
 
-  private ignoredByGit(relative: string, isDirectory: boolean): boolean {
+  private ignoredByGit(relative: string, isDirectory: boolean): string | null {
     const parts = relative.split('/');
     // Check each ancestor directory's .gitignore against the path relative to that directory.
     for (let depth = 0; depth < parts.length; depth += 1) {
@@ -44,9 +58,10 @@ export class FolderRules {
       const rules = this.gitignoreOf(directory);
       if (!rules) continue;
       const rest = parts.slice(depth).join('/');
-      if (rules.ignores(isDirectory ? `${rest}/` : rest)) return true;
+      const verdict = rules.test(isDirectory ? `${rest}/` : rest);
+      if (verdict.ignored) return `excluded by ${directory ? `${directory}/` : ''}.gitignore (${quoted(verdict.rule?.pattern)})`;
     }
-    return false;
+    return null;
   }
 
   private gitignoreOf(directory: string): Ignore | null {
@@ -61,8 +76,18 @@ export class FolderRules {
     return rules;
   }
 
+  /** A full run starts: every .gitignore is read afresh, since any may have changed unseen (no watcher, or paused). */
+  forgetGitignores(): void {
+    this.gitignores.clear();
+  }
+
   /** A .gitignore changed: forget what was read so the next check sees the new rules. */
   forgetGitignore(relativeDirectory: string): void {
     this.gitignores.delete(relativeDirectory);
   }
+}
+
+/** A pattern as written, quoted and with any control character escaped (a .gitignore is the folder's text). */
+function quoted(pattern: string | undefined): string {
+  return JSON.stringify(pattern ?? '');
 }

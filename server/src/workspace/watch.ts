@@ -5,12 +5,32 @@
 // kept, merged with what is seen meanwhile, and retried with backoff (engine/storeRetry.ts) until
 // it succeeds or the watch is closed: no change is dropped. Links are not followed
 // (workspace/folderBoundary.ts): a link is reported as itself, and ingest skips it.
+//
+// chokidar sees a change only once it watches the file, and settling into a large folder takes it
+// a while (8-13 s for 40,000 files in one directory on two shared cores): a change made before
+// then would be lost. So once chokidar says it is ready, the folder is scanned once more and every
+// file changed or added since the watch began (its mtime or ctime, which a move into the folder
+// sets, is that late), and every stored file no longer there, is queued like a change. From
+// `ready()` on, nothing goes unseen; the command line says "watching" only then.
 
 import chokidar, { type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderIndex, Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs } from '../engine/storeRetry.ts';
+import { insideUnreadable, scanFolder } from './scan.ts';
+
+/**
+ * How much earlier than the watch's start a file's time may read and still count as changed
+ * since: the kernel stamps files from a clock coarser than Date.now() (a few milliseconds on
+ * Linux). Kept small, because a file caught by it is read again: in the editor, files written
+ * just before the folder was opened would otherwise be read twice at its first run. (A file
+ * system that keeps times to 2 s, like FAT, can hide an edit made in the watch's first 2 s.)
+ */
+const FILE_TIME_SLACK_MS = 100;
+/** Files looked at at once by the rescan. */
+const RESCAN_LANES = 32;
 
 export interface WatchOptions {
   debounceMs?: number;
@@ -21,6 +41,11 @@ export interface WatchOptions {
   onRetry?: (retry: WatchRetry) => void;
   /** The watcher itself failed, or changes were still waiting when it was closed. */
   onError?: (error: Error) => void;
+  /**
+   * Since when (ms since the epoch) changes may have gone unseen: the start of the run that
+   * brought the store up to date before the watch (default: when the watch starts).
+   */
+  changedSince?: number;
 }
 
 export interface WatchRetry {
@@ -35,13 +60,19 @@ export interface WatchRetry {
 }
 
 export interface FolderWatch {
-  /** Resolves when every change seen so far has been processed (or the watch was closed). */
+  /**
+   * Resolves once chokidar watches the whole folder and the changes made before that are queued:
+   * from then on every change is seen (or once the watch is closed).
+   */
+  ready(): Promise<void>;
+  /** Resolves when the watch is ready and every change seen so far has been processed (or the watch was closed). */
   settled(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function watchFolder(index: FolderIndex, options: WatchOptions = {}): FolderWatch {
   const debounceMs = options.debounceMs ?? 300;
+  const changedSince = options.changedSince ?? Date.now();
   // Every change seen and not yet processed: a pass takes its batch out and puts it back if it
   // fails, so a change leaves this set only once the store has it.
   const pending = new Set<string>();
@@ -104,6 +135,40 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
     ignored: (candidate, stats) => index.rules.isIgnored(inFolder(candidate), stats ? stats.isDirectory() : true),
   });
+  // What changed before chokidar watched it: files newer than the watch, stored files now gone.
+  const rescan = async () => {
+    const scan = await scanFolder(index.folder, index.rules);
+    const files = [...scan.files];
+    const changed: string[] = [];
+    await Promise.all(
+      Array.from({ length: RESCAN_LANES }, async () => {
+        for (let relative = files.pop(); relative !== undefined; relative = files.pop()) {
+          const stats = await lstat(path.join(index.folder, relative)).catch(() => null);
+          if (!stats || Math.max(stats.mtimeMs, stats.ctimeMs) >= changedSince - FILE_TIME_SLACK_MS) changed.push(relative);
+        }
+      }),
+    );
+    const present = new Set(scan.files);
+    const gone = (await index.store.livePaths()).filter((known) => !present.has(known) && !insideUnreadable(known, scan.unreadable));
+    if (closed) return;
+    for (const relative of [...changed, ...gone]) pending.add(relative);
+    if (pending.size > 0 && failures === 0 && !pass) schedule(debounceMs);
+  };
+  const ready = new Promise<void>((resolve) => {
+    watcher.once('ready', () => {
+      if (closed) return resolve();
+      rescan().then(resolve, (error: unknown) => {
+        options.onError?.(new Error(`the folder could not be scanned again once the watcher was ready, so changes made while it started may be missed until the next run: ${(error as Error).message}`));
+        resolve();
+      });
+    });
+  });
+  // close() before ready: whoever waits for ready() is let go.
+  let resolveClosing: () => void = () => undefined;
+  const closing = new Promise<void>((resolve) => {
+    resolveClosing = resolve;
+  });
+
   for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) {
     watcher.on(event, (absolute: string | Error) => {
       if (typeof absolute === 'string') note(absolute);
@@ -112,7 +177,9 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
   watcher.on('error', (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
 
   return {
+    ready: () => Promise.race([ready, closing]),
     async settled() {
+      await Promise.race([ready, closing]);
       while (!closed && (timer || pass || pending.size > 0)) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(debounceMs, 100)));
       }
@@ -120,6 +187,7 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     async close() {
       if (closed) return;
       closed = true;
+      resolveClosing();
       if (timer) clearTimeout(timer);
       timer = undefined;
       await watcher.close();

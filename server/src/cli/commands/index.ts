@@ -142,6 +142,7 @@ ${COMMON_USAGE}
     try {
       index = await openIndex(rebuild?.location ?? location);
       const failed = new FailedJobs();
+      const runStarted = Date.now();
       const report = await index.index({ onProgress: (update) => progress.update(update), onJobFailed: failed.onJobFailed, ingestOnly });
       progress.stop();
       await failed.resolvePaths(index.store);
@@ -190,16 +191,22 @@ ${COMMON_USAGE}
       }
       if (!values.watch || !index) return failed.failRun ? 1 : 0;
 
-      log(`watching ${folder} for changes (Ctrl+C to stop)`);
       const watch = watchFolder(index, {
+        // What changed during the run, or while the watcher starts, is queued once it is ready.
+        changedSince: runStarted,
         onBatch: (paths) => log(`changed: ${paths.map(terminalLine).join(', ')}`),
         onRetry: (retry) => log(`${terminalLine(retry.message)} (${retry.paths.length} change${retry.paths.length === 1 ? '' : 's'} kept)`),
         onError: (error) => log(`watch error: ${terminalLine(error.message)}`),
       });
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
+      const stopped = new Promise<'stopped'>((resolve) => {
+        process.once('SIGINT', () => resolve('stopped'));
+        process.once('SIGTERM', () => resolve('stopped'));
       });
+      log(`starting to watch ${folder}…`);
+      if ((await Promise.race([watch.ready(), stopped])) !== 'stopped') {
+        log(`watching ${folder} for changes (Ctrl+C to stop)`);
+        await stopped;
+      }
       await watch.close();
       return 0;
     } finally {

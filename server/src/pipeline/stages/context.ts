@@ -6,6 +6,7 @@ import type { LazyEmbedder } from '../../embed/choice.ts';
 import type { ModelExtractor } from '../../extract/model/modelExtractor.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
+import type { FolderRules } from '../../workspace/folderRules.ts';
 import type { StageThreads } from '../threads/stageThreads.ts';
 import type { PipelineSettings } from '../settings.ts';
 
@@ -14,6 +15,8 @@ export interface StageContext {
   blobs: BlobStore;
   /** Absolute path of the folder whose files become items. */
   folder: string;
+  /** Which of the folder's files are indexed (.gitignore, exclude patterns, the built-in list): ingest obeys them whoever queued the path. */
+  rules: FolderRules;
   settings: PipelineSettings;
   /** The workspace's embedding model, loaded on first use. */
   embedder: LazyEmbedder;

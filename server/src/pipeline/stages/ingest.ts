@@ -4,7 +4,10 @@
 // with the reason, at once: retrying cannot help until the file changes. Unchanged bytes, and a
 // duplicate's, cost no parsing. Links and special files are skipped too, and the read never
 // leaves the folder (workspace/folderFile.ts); nor does a path the store held, checked before
-// anything is looked at (workspace/storedPath.ts).
+// anything is looked at (workspace/storedPath.ts). A path the folder's rules exclude is never read,
+// whoever queued it (the editor's re-index of one file, a run that finds a stored item the rules
+// now exclude): it is treated as gone, so what was stored under it leaves search as a deleted
+// file's passages do.
 // The file's modification time and the run's start go with it, so that among identical files
 // first seen together the store picks the original by store/preferredOriginal.ts, not read order.
 
@@ -24,6 +27,10 @@ export async function ingest(context: StageContext, relativePath: string): Promi
   const problem = storedPathProblem(relativePath);
   if (problem) {
     await failUnreadable(store, relativePath, `${OUTSIDE_THE_FOLDER}: the stored path ${problem}; it was not read`);
+    return;
+  }
+  if (context.rules.exclusionReason(relativePath) !== null) {
+    await fileGone(store, relativePath);
     return;
   }
   const entry = await examineEntry(folder, relativePath);
