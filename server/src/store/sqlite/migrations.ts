@@ -384,11 +384,14 @@ const MIGRATIONS: Migration[] = [
   {
     version: 13,
     description: "jobs count the leases their holders lost (a killed indexer) apart from the file's own failed attempts",
-    sql: `
-      -- pipeline/worker.ts: a lost lease costs the file no attempt; a job whose indexer keeps dying
-      -- while it runs alone is given up by this count instead.
-      ALTER TABLE jobs ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0;
-    `,
+    // pipeline/worker.ts: a lost lease costs the file no attempt; a job whose indexer keeps dying
+    // while it runs alone is given up by this count instead. Idempotent like every migration from 9
+    // on: SQLite has no ADD COLUMN IF NOT EXISTS.
+    sql: '',
+    apply: (db) => {
+      const columns = db.pragma('table_info(jobs)') as { name: string }[];
+      if (!columns.some((column) => column.name === 'lost_leases')) db.exec('ALTER TABLE jobs ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0');
+    },
   },
 ];
 
