@@ -13,6 +13,7 @@ export const REVIEW_ORDER: readonly RelationshipType[] = Object.freeze([
   'updates',
   'same_entity_as',
   'possibly_explains',
+  'links_to',
   'similar_to',
   'mentions',
   'occurred_before',

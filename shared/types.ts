@@ -180,6 +180,8 @@ export type RelationshipType =
   | 'occurred_before'
   | 'occurred_after'
   | 'mentions'
+  /** A refers to B: A's text or front matter links to B (the direction is the link's). */
+  | 'links_to'
   | 'similar_to'
   | 'same_entity_as'
   | 'supersedes'
@@ -199,6 +201,8 @@ export type SignalType =
   | 'alias_entity'
   | 'temporal_proximity'
   | 'shared_metadata'
+  /** One file links to the other (relationship-score-v2). */
+  | 'document_link'
   | 'user_confirmation'
   | 'user_rejection';
 
