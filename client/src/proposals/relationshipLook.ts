@@ -21,7 +21,7 @@ export const RELATIONSHIP_LOOKS: Readonly<Record<RelationshipType, RelationshipL
   updates: { icon: 'history', color: 'charts.orange' },
   same_entity_as: { icon: 'link', color: 'charts.blue' },
   possibly_explains: { icon: 'lightbulb', color: 'charts.yellow' },
-  links_to: { icon: 'link', color: 'charts.blue' },
+  links_to: { icon: 'references', color: 'textLink.foreground' },
   similar_to: { icon: 'files', color: 'charts.blue' },
   mentions: { icon: 'mention', color: 'descriptionForeground' },
   occurred_before: { icon: 'arrow-circle-left', color: 'descriptionForeground' },
