@@ -3,7 +3,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { docxParser } from '../../server/src/parse/docx.ts';
 import { markdownDocument, markdownParser } from '../../server/src/parse/markdown.ts';
+import { makeDocx, wPara, wRun } from '../support/documentBuilders.ts';
 import { MAX_LINKS_PER_DOCUMENT, type DocumentLink } from '../../server/src/parse/types.ts';
 
 const links = (source: string): DocumentLink[] => markdownDocument(source).links ?? [];
@@ -102,4 +104,20 @@ test('a flood of links is capped and each target clipped', async () => {
 
 test('the parser version changed with its output, so stores parse Markdown again', () => {
   assert.equal(markdownParser.version, 'markdown@4');
+});
+
+test('a Word hyperlink is a link at its paragraph; a link to a bookmark inside the document is not', async () => {
+  const R_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const rels =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+    `<Relationship Id="rId7" Type="${R_NS}/hyperlink" Target="../specs/build-guide.docx" TargetMode="External"/>` +
+    '</Relationships>';
+  const body =
+    wPara(wRun('Introduction')) +
+    wPara(wRun('See '), `<w:hyperlink xmlns:r="${R_NS}" r:id="rId7">${wRun('the build guide')}</w:hyperlink>`, wRun(' first.')) +
+    wPara(`<w:hyperlink w:anchor="later">${wRun('below')}</w:hyperlink>`);
+  const document = await docxParser.parse(await makeDocx(body, { extra: { 'word/_rels/document.xml.rels': rels } }), 'a.docx');
+  assert.deepEqual(document.links, [{ target: '../specs/build-guide.docx', text: 'the build guide', kind: 'hyperlink', location: { kind: 'blocks', start: 2, end: 2 } }]);
+  assert.equal(docxParser.version, 'docx@5');
 });
