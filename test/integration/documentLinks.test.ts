@@ -69,6 +69,10 @@ test('guides that link to each other are related links_to, read from the linking
     detail.links!.broken.map((link) => [link.target, link.reason]),
     [['../../etc/passwd', 'outside the folder']],
   );
+  assert.ok(
+    detail.metadata.filter((entry) => entry.label === 'related').every((entry) => entry.compared),
+    'the hover no longer says a related: list is not used to relate files',
+  );
   const legalDetail = await itemDetail(store, (await store.getItemByPath('legal.md'))!);
   assert.deepEqual(
     legalDetail.links!.broken.map((link) => [link.as_written, link.reason]),

@@ -4,7 +4,7 @@
 import type { BrokenLinkView, ChunkView, ConceptView, ItemDetailView, ItemLinksView, ItemView, MetadataView } from '../../../shared/types.ts';
 import { itemLinks, linkableItems, linkAsWritten, linkPlace, type UnresolvedLink } from '../discover/links/itemLinks.ts';
 import { weightConcepts } from '../extract/concepts.ts';
-import { countsAsSubject } from '../parse/metadata.ts';
+import { countsAsSubject, LINK_LIST_KEYS } from '../parse/metadata.ts';
 import type { ParsedDocument } from '../parse/types.ts';
 import type { ChunkRecord, ItemRecord, WorkspaceStore } from '../store/contract.ts';
 
@@ -135,9 +135,13 @@ export async function withBrokenLinks(store: WorkspaceStore, views: ItemView[]):
   );
 }
 
-/** What the item's document says about itself, each value marked with whether discovery compares it. */
+/** What the item's document says about itself, each value marked with whether discovery uses it (a subject it compares, or a `related:` list it reads as links). */
 export async function itemMetadata(store: WorkspaceStore, itemId: string): Promise<MetadataView[]> {
-  return (await store.listMetadata(itemId)).map((entry) => ({ label: entry.label, text: entry.text, compared: countsAsSubject(entry.key) }));
+  return (await store.listMetadata(itemId)).map((entry) => ({
+    label: entry.label,
+    text: entry.text,
+    compared: countsAsSubject(entry.key) || LINK_LIST_KEYS.has(entry.key),
+  }));
 }
 
 /** The item's key phrases weighted against the workspace's document frequency, now. */
