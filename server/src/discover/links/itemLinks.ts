@@ -45,8 +45,7 @@ export function linkableItems(items: readonly ItemRecord[]): { id: string; path:
 
 /** Resolves the links of an item, read from its parsed document; an item stored by an older parser has none. */
 export async function itemLinks(store: WorkspaceStore, item: ItemRecord, items: ReturnType<typeof linkableItems>): Promise<ItemLinks> {
-  const parsed = await store.getParsedText(item.duplicateOf ?? item.id);
-  const links = parsed?.document.links ?? [];
+  const links = await store.listDocumentLinks(item.duplicateOf ?? item.id);
   if (links.length === 0) return NO_LINKS;
   // Paths first; the front-matter names are looked up only for what paths did not resolve.
   const byPath = new LinkIndex(items);
