@@ -3,5 +3,5 @@
 /** "2 links to files that are not in the folder"; nothing when there are none. */
 export function brokenLinksWords(count: number): string | undefined {
   if (count === 0) return undefined;
-  return `${count} link${count === 1 ? '' : 's'} to files that are not in the folder`;
+  return count === 1 ? '1 link to a file that is not in the folder' : `${count} links to files that are not in the folder`;
 }
