@@ -68,6 +68,27 @@ export interface ItemView {
   flags: ItemFlag[];
   version: number;
   updatedAt: string;
+  /** Links in the file to files that are not in the folder (File Status); absent when not counted. */
+  brokenLinks?: number;
+}
+
+/** A link in a file that resolves to no file of the folder: a broken-link report a person can act on. */
+export interface BrokenLinkView {
+  /** The target as written. */
+  target: string;
+  /** The link as a reader sees it: `[the build guide](../b/)`. */
+  as_written: string;
+  /** "line 12", "paragraph 3", "page 2". */
+  place: string;
+  /** "not in the folder", "outside the folder", "names several files: a.md, b.md". */
+  reason: string;
+}
+
+/** An item's links: how many reach files of the folder, how many point at the web, and the broken ones. */
+export interface ItemLinksView {
+  to_files: { path: string; as_written: string; place: string }[];
+  external: number;
+  broken: BrokenLinkView[];
 }
 
 // What the extract stage finds in a passage (the engine's extract/types.ts names them Entity and Claim).
@@ -171,6 +192,8 @@ export interface ItemDetailView extends ItemView {
   concepts: ConceptView[];
   /** What the document says about itself (front matter, document properties), in its order. */
   metadata: MetadataView[];
+  /** Where the document links, resolved against the folder (older servers leave it out). */
+  links?: ItemLinksView;
   /** The path asked about, when it is a byte-identical copy of this item: a copy's every view shows its original. */
   identicalCopy?: string;
 }
@@ -210,6 +233,8 @@ export const SIGNAL_TYPES = [
   'alias_entity',
   'temporal_proximity',
   'shared_metadata',
+  /** One file links to the other (relationship-score-v2). */
+  'document_link',
   'user_confirmation',
   'user_rejection',
 ] as const;

@@ -2,6 +2,7 @@
 // item's views: "no text layer: scanned? no OCR" rather than `little_text`. A Record over every
 // flag, so a flag added to the engine without words here is a compile error.
 
+import { brokenLinksWords } from '../../shared/linkText.ts';
 import type { ItemFlag, ItemView } from '../../shared/types.ts';
 
 export const FLAG_WORDS: Record<ItemFlag, string> = {
@@ -20,11 +21,11 @@ export function explainFlags(flags: readonly ItemFlag[]): string {
 }
 
 /** A file's row in the status list: its status and flags (description), and why, or what it copies (detail). */
-export function fileStatusWords(file: Pick<ItemView, 'status' | 'flags' | 'reason' | 'duplicateOf'>): { description: string; detail: string | undefined } {
+export function fileStatusWords(file: Pick<ItemView, 'status' | 'flags' | 'reason' | 'duplicateOf' | 'brokenLinks'>): { description: string; detail: string | undefined } {
   const flags = explainFlags(file.flags);
   const reason = file.reason ?? (file.duplicateOf ? `identical to ${file.duplicateOf}, its original` : undefined);
   return {
     description: file.status,
-    detail: [reason, flags].filter(Boolean).join(' · ') || undefined,
+    detail: [reason, flags, brokenLinksWords(file.brokenLinks ?? 0)].filter(Boolean).join(' · ') || undefined,
   };
 }

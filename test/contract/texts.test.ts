@@ -65,6 +65,20 @@ forEachBackend((backend) => {
     const { itemId: unparsed } = await ingest(store, 'menu.md', CANTEEN_MENU);
     assert.equal(await store.getStoredBlocks(unparsed), null);
     assert.deepEqual(await store.listHeadings(unparsed), []);
+    assert.deepEqual(await store.listDocumentLinks(unparsed), []);
+  });
+
+  backend.test('a document\'s links are read back as the parser wrote them, without its blocks', async (t) => {
+    const { store } = await backend.open(t);
+    const text = '# Guide\n\nSee [the build guide](../build/) and [[Release notes]].\n';
+    const { itemId } = await ingest(store, 'guide.md', text);
+    const parsed = await parsedTextOf('guide.md', text);
+    assert.equal(await store.recordParse(itemId, parsed, 'Guide'), true);
+    assert.deepEqual(await store.listDocumentLinks(itemId), parsed.document.links);
+    assert.deepEqual(
+      (await store.listDocumentLinks(itemId)).map((link) => link.target),
+      ['../build/', 'Release notes'],
+    );
   });
 
   backend.test('passages of the current bytes replace the item\'s passages, index the item and queue embed and extract', async (t) => {

@@ -307,7 +307,7 @@ try {
       const text = await webviewText(frame);
       const unavailable = text.match(NOT_AVAILABLE);
       if (unavailable) throw new Skip(`relata/scoringModel is ${unavailable[0]}`);
-      if (text.includes('relationship-score-v1')) return 'weights and thresholds';
+      if (text.includes('relationship-score-v2')) return 'weights and thresholds';
       if (Date.now() > deadline) throw new Error(`unexpected page: ${text.slice(0, 200)}`);
       await page.waitForTimeout(250);
     }

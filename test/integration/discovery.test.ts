@@ -85,7 +85,7 @@ describe('discovery on docs/demo', { timeout: 10 * 60_000 }, () => {
   test('every stored relationship explains itself: version, signals with details, provenance', () => {
     assert.ok(views.length > 0);
     for (const view of views) {
-      assert.equal(view.score_version, 'relationship-score-v1');
+      assert.equal(view.score_version, 'relationship-score-v2');
       assert.ok(view.score >= DEFAULT_THRESHOLDS.storeScore);
       assert.equal(view.produced_by, DISCOVER_VERSION);
       for (const signal of view.signals) assert.ok(signal.detail.length > 10 && signal.weight !== 0);
@@ -141,7 +141,7 @@ describe('discovery on docs/demo', { timeout: 10 * 60_000 }, () => {
     await index.index();
     assert.equal((await index.store.getRelationship(sample.id))!.scoreVersion, 'relationship-score-v0', 'indexing again leaves it alone');
     await index.reprocess(null);
-    assert.equal((await index.store.getRelationship(sample.id))!.scoreVersion, 'relationship-score-v1');
+    assert.equal((await index.store.getRelationship(sample.id))!.scoreVersion, 'relationship-score-v2');
   });
 });
 

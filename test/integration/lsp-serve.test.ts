@@ -61,7 +61,7 @@ test('relata serve --stdio indexes its folder, reports status and answers reques
   assert.ok(Array.isArray(folders[0]?.relationships));
 
   const model = await connection.sendRequest(ScoringModelRequest.type, {});
-  assert.equal(model.score_version, 'relationship-score-v1');
+  assert.equal(model.score_version, 'relationship-score-v2');
   assert.equal(model.weights.user_confirmation, 1);
   assert.deepEqual(model.thresholds.map((threshold) => threshold.name), ['minScore', 'storeScore', 'nearDuplicateSimilarity']);
 

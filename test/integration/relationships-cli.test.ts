@@ -72,8 +72,13 @@ test('relata relationships, confirm, reject and reprocess', {
   assert.match(readable.stdout, /claim_contradiction +cost: 1\.00 × 0\.22 = 0\.220/);
 
   const scoring = json(['scoring']);
-  assert.equal(scoring.score_version, 'relationship-score-v1');
+  assert.equal(scoring.score_version, 'relationship-score-v2');
   assert.equal(scoring.weights.model_classification, 0.15);
+  assert.equal(scoring.weights.document_link, 0.3);
+  const v1 = json(['scoring', '--version', 'v1']);
+  assert.equal(v1.score_version, 'relationship-score-v1', 'v1 is still printable');
+  assert.equal(v1.weights.document_link, undefined);
+  assert.equal(run(['scoring', '--version', 'v7']).status, 2);
 
   const badStatus = run(['relationships', '--data', data, '--status', 'maybe']);
   assert.equal(badStatus.status, 2);

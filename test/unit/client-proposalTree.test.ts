@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { FolderRelationships } from '../../shared/protocol.ts';
 import type { RelationshipView } from '../../shared/types.ts';
 import { localDateText } from '../../shared/decisionDate.ts';
 import { NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
@@ -250,4 +251,26 @@ test('the badge counts every proposal waiting for review, in every folder', () =
   ];
   assert.equal(pendingCount(folders), 3);
   assert.equal(pendingCount([]), 0);
+});
+
+test('a relationship resting only on a link is in "Linked in the documents", outside the badge; other evidence brings it to review', () => {
+  const link = { type: 'document_link' as const, value: 'a.md links to b.md at line 3: [b](b.md)', strength: 1, weight: 0.3, detail: 'The author of a.md links to b.md.' };
+  const similarity = { type: 'semantic_similarity' as const, value: '0.80 cosine', strength: 0.55, weight: 0.3, detail: 'How alike.' };
+  const linkedOnly = { ...relationship('l1', 'links_to', 0.46), signals: [link, similarity] };
+  const linkedAndNamed = relationship('l2', 'links_to', 0.55);
+  linkedAndNamed.signals = [link, ...linkedAndNamed.signals];
+  const confirmedLink = { ...relationship('l3', 'links_to', 1, 'confirmed'), signals: [link] };
+  const folder: FolderRelationships = { folder: 'file:///f', name: 'f', relationships: [linkedOnly, linkedAndNamed, confirmedLink] };
+  const roots = proposalTree([folder]);
+  assert.deepEqual(labels(roots), [
+    'Pending review (1)',
+    "Linked in the documents (1 · stated by the documents' links, no review needed)",
+    'Confirmed (1)',
+    'Rejected (0)',
+    'Conflicts (0)',
+  ]);
+  assert.deepEqual(children(roots[0]).flatMap((group) => children(group).map((row) => (row as { relationship: RelationshipView }).relationship.id)), ['l2']);
+  assert.equal(pendingCount([folder]), 1, 'only the relationship with a shared name waits for review');
+  const row = children(roots[1])[0] as Extract<ProposalNode, { kind: 'proposal' }>;
+  assert.equal(row.contextValue, 'relata.proposal.pending', 'a person may still confirm or reject it');
 });

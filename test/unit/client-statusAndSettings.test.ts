@@ -82,6 +82,8 @@ test('the file status list explains every flag in words, never by its code name'
   assert.equal(both.detail, 'read 2,000 of 9,000 pages · hidden text left out (text a reader cannot see); only partly read (e.g. the first pages of a very long PDF)');
   assert.equal(fileStatusWords({ status: 'duplicate', flags: [], reason: null, duplicateOf: 'a.md' }).detail, 'identical to a.md, its original');
   assert.equal(fileStatusWords({ status: 'indexed', flags: [], reason: null, duplicateOf: null }).detail, undefined);
+  assert.equal(fileStatusWords({ status: 'indexed', flags: [], reason: null, duplicateOf: null, brokenLinks: 2 }).detail, '2 links to files that are not in the folder');
+  assert.equal(fileStatusWords({ status: 'indexed', flags: [], reason: null, duplicateOf: null, brokenLinks: 1 }).detail, '1 link to a file that is not in the folder');
 });
 
 test('while the model stage reads, the status bar says how long it expects to take still, and the tooltip its calls', () => {

@@ -105,3 +105,20 @@ test('a refused record\'s message names fields, never the values it refused', ()
     assert.throws(() => checkRecord(record, record.record as 'item'), (error: Error) => !error.message.includes('root:x'));
   }
 });
+
+test('a parsed document may carry its links; links not shaped or capped as a parser writes them are refused', () => {
+  const parsed = (links: unknown) => ({
+    record: 'parsed_text',
+    itemId: 'i1',
+    contentHash: 'h',
+    parserVersion: 'markdown@4',
+    document: { title: null, blocks: [], structure: { headings: [], tables: [] }, flags: [], ...(links === undefined ? {} : { links }) },
+  });
+  const link = { target: '../b/', text: 'the build guide', kind: 'inline', location: { kind: 'lines', start: 12, end: 12 } };
+  assert.doesNotThrow(() => checkRecord(parsed(undefined), 'parsed_text'), 'a document from before links');
+  assert.doesNotThrow(() => checkRecord(parsed([link]), 'parsed_text'));
+  assert.throws(() => checkRecord(parsed('b.md'), 'parsed_text'), /document\.links is not array/);
+  assert.throws(() => checkRecord(parsed([{ ...link, kind: 'teleport' }]), 'parsed_text'), /document\.links\[0\] is not a link/);
+  assert.throws(() => checkRecord(parsed([{ ...link, target: 'x'.repeat(5000) }]), 'parsed_text'), /document\.links\[0\]/);
+  assert.throws(() => checkRecord(parsed(Array.from({ length: 5000 }, () => link)), 'parsed_text'), /more than 1000/);
+});

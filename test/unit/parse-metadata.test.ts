@@ -173,7 +173,7 @@ test('DOCX core properties: subject, keywords (a list), category and the author,
       ['author', 'Priya Raman', 'author'],
     ],
   );
-  assert.equal(docxParser.version, 'docx@4');
+  assert.equal(docxParser.version, 'docx@5');
 
   // Elements named like an object's own properties are not properties of the document.
   const odd = core.replace('<cp:category>', '<cp:constructor>x</cp:constructor><cp:toString>y</cp:toString><cp:category>');

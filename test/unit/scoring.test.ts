@@ -24,14 +24,21 @@ import {
   similaritySignal,
   temporalSignal,
   thresholdsFromEnv,
+  documentLinkSignal,
+  RELATIONSHIP_SCORE_V1,
+  RELATIONSHIP_SCORE_V2,
+  SCORE_VERSION_V1,
+  scoreVersion,
+  scoringModel,
+  SIGNAL_WEIGHTS_V1,
 } from '../../server/src/scoring/index.ts';
 
 const near = (actual: number, expected: number, tolerance = 0.005) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `expected ≈${expected}, got ${actual}`);
 
-test('the version and the twelve weights are those of relationship-score-v1', () => {
-  assert.equal(SCORE_VERSION, 'relationship-score-v1');
-  assert.deepEqual(SIGNAL_WEIGHTS, {
+test('v1 keeps its twelve weights, untouched, beside the live v2', () => {
+  assert.equal(SCORE_VERSION_V1, 'relationship-score-v1');
+  assert.deepEqual(SIGNAL_WEIGHTS_V1, {
     content_hash_match: 0.45,
     semantic_similarity: 0.3,
     shared_entity: 0.25,
@@ -46,6 +53,27 @@ test('the version and the twelve weights are those of relationship-score-v1', ()
     user_rejection: -1.0,
   });
   assert.deepEqual(DEFAULT_THRESHOLDS, { minScore: 0.18, storeScore: 0.25, nearDuplicateSimilarity: 0.94 });
+});
+
+test('v2 is v1 plus document_link, and is the live version', () => {
+  assert.equal(SCORE_VERSION, 'relationship-score-v2');
+  assert.deepEqual(SIGNAL_WEIGHTS, { ...SIGNAL_WEIGHTS_V1, document_link: 0.3 });
+  const { version: _v1, weights: _w1, ...v1Factors } = RELATIONSHIP_SCORE_V1;
+  const { version: _v2, weights: _w2, ...v2Factors } = RELATIONSHIP_SCORE_V2;
+  assert.deepEqual(v2Factors, v1Factors, 'every factor other than the new weight is v1’s');
+  assert.equal(scoringModel(DEFAULT_THRESHOLDS, scoreVersion('v1')!).score_version, 'relationship-score-v1');
+  assert.equal(scoringModel(DEFAULT_THRESHOLDS, scoreVersion('v1')!).weights.document_link, undefined, 'v1 knows no link signal');
+  assert.equal(scoreVersion('v9'), null);
+});
+
+test('a link alone is stored, typed links_to; a contradiction between linked files still reads contradicts', () => {
+  const link = documentLinkSignal('a.md', 'b.md', 'line 12', '[the build guide](../b/)');
+  assert.equal(link.value, 'a.md links to b.md at line 12: [the build guide](../b/)');
+  assert.ok(scoreSignals([link]).score >= DEFAULT_THRESHOLDS.storeScore);
+  assert.equal(inferType({ signals: [link] }), 'links_to');
+  assert.equal(inferType({ signals: [link, claimSignal('contradicts', 'cost', 'cost 42000 vs 51500')] }), 'contradicts');
+  const many = Array.from({ length: 5 }, (_, line) => documentLinkSignal('a.md', 'b.md', `line ${line}`, '[b](b.md)'));
+  near(scoreSignals(many).score, 0.3 * 1.75, 0.001);
 });
 
 test('similarity is rebased against a floor of 0.55, so ordinary similarity counts for nothing', () => {

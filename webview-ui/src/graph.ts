@@ -74,7 +74,7 @@ function controls(): HTMLElement {
     'div',
     { class: 'graph-controls' },
     h('div', { class: 'graph-row' }, scopeButton, folderChoice, h('label', { class: 'graph-check' }, 'Minimum strength ', strengthInput, ' ', strengthValue)),
-    h('div', { class: 'graph-row', role: 'group', 'aria-label': 'Status' }, h('span', { class: 'muted' }, 'Status:'), ...statusBoxes, h('span', { class: 'muted' }, 'pending dashed, confirmed solid, rejected dotted')),
+    h('div', { class: 'graph-row', role: 'group', 'aria-label': 'Status' }, h('span', { class: 'muted' }, 'Status:'), ...statusBoxes, h('span', { class: 'muted' }, 'pending dashed, confirmed solid, rejected dotted; a link the documents state is an arrow from the linking file')),
     h('div', { class: 'graph-row', role: 'group', 'aria-label': 'Relationship types' }, h('span', { class: 'muted' }, 'Types:'), ...typeBoxes),
   );
 }
@@ -122,7 +122,7 @@ function elements(graph: RelationshipGraph, positions: Map<string, Position>): c
     ...graph.edges.map((edge) => ({
       group: 'edges' as const,
       data: { id: edge.id, source: edge.source, target: edge.target, strength: edge.strength, colour: TYPE_COLOURS[edge.type] },
-      classes: edge.status,
+      classes: edge.type === 'links_to' ? `${edge.status} link` : edge.status,
     })),
   ];
 }

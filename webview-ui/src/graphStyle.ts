@@ -1,6 +1,8 @@
 // How the graph looks: one colour per relationship type (contradictions stand out in red), edge
 // width from the relationship's strength, the review status as the line's pattern (pending
 // dashed, confirmed solid, rejected dotted and faint), and the theme's own colours for the rest.
+// A link the documents state (`links_to`) is drawn in its own style: an arrow from the linking
+// file, on a curve, so it reads as "A refers to B" and never as a mutual likeness.
 
 import type cytoscape from 'cytoscape';
 import type { RelationshipType } from '../../shared/types.ts';
@@ -13,8 +15,8 @@ export const TYPE_COLOURS: Record<RelationshipType, string> = {
   derived_from: '#ad7f58',
   same_entity_as: '#f76b15',
   possibly_explains: '#d6409f',
-  similar_to: '#8d8d8d',
   links_to: '#3e63dd',
+  similar_to: '#8d8d8d',
   mentions: '#12a594',
   occurred_before: '#e2a336',
   occurred_after: '#978365',
@@ -68,6 +70,15 @@ export function graphStylesheet(large: boolean): cytoscape.StylesheetJson {
     { selector: 'edge.pending', style: { 'line-style': 'dashed', 'line-dash-pattern': [6, 4] } },
     { selector: 'edge.confirmed', style: { 'line-style': 'solid' } },
     { selector: 'edge.rejected', style: { 'line-style': 'dotted', opacity: 0.35 } },
+    {
+      selector: 'edge.link',
+      style: {
+        'curve-style': 'bezier',
+        'target-arrow-shape': 'triangle',
+        'target-arrow-color': 'data(colour)',
+        'arrow-scale': 0.9,
+      },
+    },
     { selector: 'edge:selected', style: { opacity: 1, 'underlay-color': focus, 'underlay-opacity': 0.4, 'underlay-padding': 3 } },
   ];
 }

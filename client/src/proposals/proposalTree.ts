@@ -1,6 +1,8 @@
 // The Proposals view's tree, as plain data: pending proposals grouped by type in review order
 // (contradictions, then supports, then the rest; strongest first within a type), then Confirmed,
-// Rejected and Conflicts sections; one level of folders on top when several folders are open. A
+// Rejected and Conflicts sections; one level of folders on top when several folders are open.
+// Relationships the documents state by a link, with nothing else to check, have their own section
+// ("Linked in the documents", shared/linkedInDocuments.ts), outside the review queue and its badge. A
 // row's label leads with what a reviewer scans for (type and strength) before the two names, so it
 // still reads at the default sidebar width; each type has its own icon and colour. A relationship
 // repeated by a document's near-copies is one row with the others under it (the server's copy
@@ -9,6 +11,7 @@
 
 import type { CopyGroup, FolderRelationships, SignalContribution } from '../../../shared/protocol.ts';
 import { changeHeadline, describeChangeSinceDecision, type DateText } from '../../../shared/decisionChange.ts';
+import { awaitingReview, LINKED_IN_THE_DOCUMENTS, linkedInDocuments } from '../../../shared/linkedInDocuments.ts';
 import type { RelationshipStatus, RelationshipView } from '../../../shared/types.ts';
 import { reviewStatus } from '../hoverContent.ts';
 import { isFiltered, NO_FILTER, passesFilter, type ProposalFilter } from './proposalFilter.ts';
@@ -152,7 +155,8 @@ function sections(folder: FolderRelationships, options: TreeOptions): ProposalNo
   const groupOf = groupLookup(copyGroups);
   const kindOf = new Map(copyGroups.flatMap((group) => group.also.map((member) => [member.item_id, member.kind] as [string, string])));
   const rows = (section: string, members: readonly RelationshipView[], typed = false) => proposalRows(context, section, typed, members, groupOf, kindOf);
-  const pending = relationships.filter((r) => r.status === 'pending');
+  const pending = relationships.filter(awaitingReview);
+  const linked = relationships.filter(linkedInDocuments);
   const types = [...new Set(pending.map((r) => r.type))].sort(byReviewOrder);
   const groups: ProposalNode[] = types.map((type) => {
     const members = pending.filter((r) => r.type === type);
@@ -174,6 +178,8 @@ function sections(folder: FolderRelationships, options: TreeOptions): ProposalNo
   });
   const all = [
     section('pending', 'Pending review', pending, groups),
+    // Only when there is one: an empty section would say nothing.
+    ...(linked.length > 0 ? [{ ...section('linked', LINKED_IN_THE_DOCUMENTS, linked), description: `${linked.length} · stated by the documents' links, no review needed` }] : []),
     section('confirmed', 'Confirmed', relationships.filter((r) => r.status === 'confirmed')),
     section('rejected', 'Rejected', relationships.filter((r) => r.status === 'rejected')),
     section('conflicts', 'Conflicts', relationships.filter((r) => r.type === 'contradicts' && r.status !== 'rejected')),
@@ -192,9 +198,9 @@ export function proposalTree(folders: readonly FolderRelationships[], options: T
   }));
 }
 
-/** The view's badge: relationships waiting for a person, in every folder, whatever the filter shows. */
+/** The view's badge: relationships waiting for a person, in every folder, whatever the filter shows; a relationship the documents state by a link is not waiting. */
 export function pendingCount(folders: readonly FolderRelationships[]): number {
-  return folders.reduce((count, folder) => count + folder.relationships.filter((r) => r.status === 'pending').length, 0);
+  return folders.reduce((count, folder) => count + folder.relationships.filter(awaitingReview).length, 0);
 }
 
 /** Whether the filter left anything to show, for the view's message. */

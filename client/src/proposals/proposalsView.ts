@@ -51,7 +51,7 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
     this.view.message = problem
       ? problem
       : folders.every((folder) => folder.relationships.length === 0)
-        ? 'No relationships found so far. Relata proposes one when two documents share named organisations or people, figures, dates or closely similar passages; any new ones appear as indexing goes on.'
+        ? 'No relationships found so far. Relata proposes one when a document links to another, or two documents share named organisations or people, figures, dates or closely similar passages; any new ones appear as indexing goes on.'
         : shownCount(folders, filter) === 0
           ? `No relationship matches the filter (${describeFilter(filter)}). Change or clear it with the filter button.`
           : undefined;

@@ -1,6 +1,7 @@
 // Which items are worth weighing against one item: its windows' nearest neighbours, items
 // sharing a name (rarest names first) or a confirmed alias of one, items stating a figure about the same attribute,
-// items giving the same subject metadata value (rarest first), byte-identical items, and the
+// items giving the same subject metadata value (rarest first), byte-identical items, the files it
+// links to, and the
 // items it is already related to. Never all pairs: every source is an index look-up with a cap
 // (limits.ts).
 
@@ -10,7 +11,7 @@ import { metadataValueKey, type MetadataValue } from '../parse/metadata.ts';
 import { spreadOver } from './evidence.ts';
 import { subjectMetadata, type ItemProfile } from './profile.ts';
 
-export type CandidateSource = 'vector' | 'entity' | 'alias' | 'claim' | 'metadata' | 'content_hash' | 'existing';
+export type CandidateSource = 'vector' | 'entity' | 'alias' | 'claim' | 'metadata' | 'content_hash' | 'link' | 'existing';
 
 export async function gatherCandidates(
   store: WorkspaceStore,
@@ -62,6 +63,9 @@ export async function gatherCandidates(
   for (const value of rarestMetadata(subject, metadataItems, limits.metadataValues)) {
     for (const other of await store.itemsWithMetadata(value, id, limits.itemsPerMetadataValue)) add(other, 'metadata');
   }
+
+  // Every file the item links to: its author named them, so none is left to a cap.
+  for (const link of subject.links ?? []) add(link.toItemId, 'link');
 
   for (const other of [...related.keys()].slice(0, limits.existingRelationships)) add(other, 'existing');
   return candidates;

@@ -16,6 +16,7 @@ import {
 } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 import { gatherCandidates } from './candidates.ts';
+import { itemLinks, linkableItems } from './links/itemLinks.ts';
 import { reviewAgainstDecision } from './decisionReview.ts';
 import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
 import { pairEvidence, type Frequencies } from './evidence.ts';
@@ -23,7 +24,7 @@ import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
 import { loadProfiles, subjectMetadata, type ItemProfile } from './profile.ts';
 
 /** Recorded on every proposal as what produced it; bump when candidate or evidence rules change. */
-export const DISCOVER_VERSION = 'discover@2';
+export const DISCOVER_VERSION = 'discover@3';
 
 export interface DiscoverOptions {
   /** The embedding model whose vectors give neighbours and similarity; null when embedding is off. */
@@ -49,6 +50,9 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   if (!item || item.deletedAt || !item.contentHash) return outcome;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const [subject] = await loadProfiles(store, [item], options.modelId);
+  // Links are resolved against the folder's live items as they are now (discover/links).
+  const linkable = linkableItems(await store.listItems());
+  subject!.links = (await itemLinks(store, item, linkable)).resolved;
   const frequencies: Frequencies = {
     entityItems: await store.entityItemCounts(nameKeys(subject!), limits.frequencyCap),
     // Shared phrases are among the subject's own, so their frequencies are read once per item.
@@ -72,6 +76,8 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   }
 
   for (const profile of await loadProfiles(store, others, options.modelId)) {
+    // The other item's links too, so the pair gives the same evidence from either end.
+    profile.links = (await itemLinks(store, profile.item, linkable)).resolved;
     const existing = related.get(profile.item.id) ?? null;
     // Evidence is read in the relationship's direction, so the pair gives the same signals from either end.
     const [from, to] = orient(subject!, profile, existing);
@@ -124,7 +130,8 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
 
 /**
  * Which end a relationship reads from. A copy reads "derived_from" its original: the duplicate
- * (or, failing that, the later item) comes first. Otherwise an existing relationship keeps its
+ * (or, failing that, the later item) comes first. A link reads from the file that wrote it, when
+ * only one of the two links to the other. Otherwise an existing relationship keeps its
  * direction, so discovering the pair from its other end does not flip it, and a new one reads
  * from the item being discovered.
  */
@@ -134,6 +141,10 @@ function orient(subject: ItemProfile, other: ItemProfile, existing: Relationship
     if (subject.item.duplicateOf === other.item.id) return [subject, other];
     return subject.item.createdAt >= other.item.createdAt ? [subject, other] : [other, subject];
   }
+  // A link reads from the file that wrote it: "a.md links_to b.md", whichever end is discovered.
+  const forward = (subject.links ?? []).some((link) => link.toItemId === other.item.id);
+  const backward = (other.links ?? []).some((link) => link.toItemId === subject.item.id);
+  if (forward !== backward) return forward ? [subject, other] : [other, subject];
   if (existing && existing.fromItemId === other.item.id) return [other, subject];
   return [subject, other];
 }

@@ -1,6 +1,7 @@
 // The signals between two items, read off their profiles: byte identity, rebased similarity,
 // shared names (discounted by how common they are), agreeing or disagreeing figures, shared key
-// phrases, closeness of their dates and values both give in their own metadata. Only what fired
+// phrases, closeness of their dates, values both give in their own metadata, and the links either
+// one's author wrote to the other (relationship-score-v2). Only what fired
 // is returned; each signal carries its own plain-words detail.
 
 import type { SignalView } from '../../../shared/types.ts';
@@ -9,12 +10,14 @@ import {
   claimSignal,
   conceptSignal,
   contentHashSignal,
+  documentLinkSignal,
   metadataSignal,
   sharedEntitySignal,
   similaritySignal,
   temporalSignal,
 } from '../scoring/index.ts';
 import { metadataValueKey } from '../parse/metadata.ts';
+import { linkAsWritten, linkPlace } from './links/itemLinks.ts';
 import { subjectMetadata, topicsOf, type ItemProfile } from './profile.ts';
 
 /** Per signal type, the strongest few are kept on the relationship: the rest could not count (diminishing returns end at three). */
@@ -69,7 +72,16 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
   }
 
   signals.push(...strongest(sharedMetadata(a, b, frequencies)));
+  signals.push(...linkSignals(a, b), ...linkSignals(b, a));
   return { signals, cosine };
+}
+
+/** Where `from` links to `to`, in document order, each as its author wrote it (the first few: more could not count). */
+export function linkSignals(from: ItemProfile, to: ItemProfile): SignalView[] {
+  return (from.links ?? [])
+    .filter((link) => link.toItemId === to.item.id)
+    .slice(0, SIGNALS_KEPT_PER_TYPE)
+    .map((link) => documentLinkSignal(from.item.path, to.item.path, linkPlace(link.link.location), linkAsWritten(link.link)));
 }
 
 /** Values both items give under a key that says what they are about, in the first item's words. */

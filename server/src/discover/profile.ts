@@ -5,6 +5,7 @@
 import type { DiscoveryFacts, ItemRecord, StoredClaim, StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { PhraseCount } from '../extract/types.ts';
 import { countsAsSubject, type MetadataEntry } from '../parse/metadata.ts';
+import type { ResolvedLink } from './links/itemLinks.ts';
 
 /** Key phrases of each item compared for shared concepts and used as topics for claims. */
 export const PHRASES_COMPARED = 12;
@@ -20,6 +21,8 @@ export interface ItemProfile {
   vectors: Float32Array[];
   /** The metadata the item gives itself (front matter, document properties). */
   metadata: MetadataEntry[];
+  /** Its links that resolve to files of the folder (discover/links), when discovery read them. */
+  links?: ResolvedLink[];
 }
 
 const NO_FACTS: DiscoveryFacts = { entities: [], claims: [], phrases: [], vectors: [], metadata: [] };

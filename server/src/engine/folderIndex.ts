@@ -20,6 +20,7 @@ import { describeLocation, type StoreLocation } from '../store/location.ts';
 import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/settings.ts';
 import type { StageContext } from '../pipeline/stages/index.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
+import { rediscoverLinksToNewFiles } from '../discover/links/linksToNewFiles.ts';
 import { StageThreads } from '../pipeline/threads/stageThreads.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
@@ -326,6 +327,8 @@ export class FolderIndex {
     try {
       let processed = await this.runOwnJobs(worker, options);
       let previous = Infinity;
+      // A file that arrived may be what an earlier file's link named: that file is discovered again.
+      if (!options.signal?.aborted && !options.ingestOnly) await rediscoverLinksToNewFiles(this.store);
       // Discovery, like every stage after ingest, is the workers' to run after an ingest-only pass.
       while (!options.signal?.aborted && !options.ingestOnly) {
         const needing = await this.store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));

@@ -1,9 +1,10 @@
 // Converts stored records into the views that the CLI prints and the protocol will carry.
 // Keeping this in the engine means the command line and the editor show the same facts.
 
-import type { ChunkView, ConceptView, ItemDetailView, ItemView, MetadataView } from '../../../shared/types.ts';
+import type { BrokenLinkView, ChunkView, ConceptView, ItemDetailView, ItemLinksView, ItemView, MetadataView } from '../../../shared/types.ts';
+import { itemLinks, linkableItems, linkAsWritten, linkPlace, type UnresolvedLink } from '../discover/links/itemLinks.ts';
 import { weightConcepts } from '../extract/concepts.ts';
-import { countsAsSubject } from '../parse/metadata.ts';
+import { countsAsSubject, LINK_LIST_KEYS } from '../parse/metadata.ts';
 import type { ParsedDocument } from '../parse/types.ts';
 import type { ChunkRecord, ItemRecord, WorkspaceStore } from '../store/contract.ts';
 
@@ -99,12 +100,48 @@ async function ownDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemD
     claims: (await store.listClaims(item.id)).map(({ itemId: _itemId, ...claim }) => claim),
     concepts: await itemConcepts(store, item.id),
     metadata: await itemMetadata(store, item.id),
+    links: await itemLinksView(store, item),
   };
 }
 
-/** What the item's document says about itself, each value marked with whether discovery compares it. */
+/** The item's links, resolved against the folder's items now: the files it reaches and the links that reach nothing. */
+export async function itemLinksView(store: WorkspaceStore, item: ItemRecord): Promise<ItemLinksView> {
+  const links = await itemLinks(store, item, linkableItems(await store.listItems()));
+  return {
+    to_files: links.resolved.map((link) => ({ path: link.toPath, as_written: linkAsWritten(link.link), place: linkPlace(link.link.location) })),
+    external: links.external,
+    broken: links.unresolved.map(brokenLinkView),
+  };
+}
+
+function brokenLinkView(link: UnresolvedLink): BrokenLinkView {
+  const reason =
+    link.status === 'ambiguous' ? `names several files: ${(link.candidates ?? []).join(', ')}` : link.status === 'outside_folder' ? 'outside the folder' : 'not in the folder';
+  return { target: link.link.target, as_written: linkAsWritten(link.link), place: linkPlace(link.link.location), reason };
+}
+
+/** The views with each indexed file's count of broken links, for File Status (one read of each file's links). */
+export async function withBrokenLinks(store: WorkspaceStore, views: ItemView[]): Promise<ItemView[]> {
+  const items = await store.listItems();
+  const linkable = linkableItems(items);
+  const byId = new Map(items.map((item) => [item.id, item]));
+  return Promise.all(
+    views.map(async (view) => {
+      const item = byId.get(view.id);
+      if (!item || item.status !== 'indexed') return view;
+      const broken = (await itemLinks(store, item, linkable)).unresolved.length;
+      return broken > 0 ? { ...view, brokenLinks: broken } : view;
+    }),
+  );
+}
+
+/** What the item's document says about itself, each value marked with whether discovery uses it (a subject it compares, or a `related:` list it reads as links). */
 export async function itemMetadata(store: WorkspaceStore, itemId: string): Promise<MetadataView[]> {
-  return (await store.listMetadata(itemId)).map((entry) => ({ label: entry.label, text: entry.text, compared: countsAsSubject(entry.key) }));
+  return (await store.listMetadata(itemId)).map((entry) => ({
+    label: entry.label,
+    text: entry.text,
+    compared: countsAsSubject(entry.key) || LINK_LIST_KEYS.has(entry.key),
+  }));
 }
 
 /** The item's key phrases weighted against the workspace's document frequency, now. */

@@ -13,6 +13,7 @@ import type { EmbeddingChoice } from '../embed/choice.ts';
 import { extractionVersions } from '../extract/versions.ts';
 import type { PipelineSettings } from '../pipeline/settings.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
+import { rediscoverLinksToNewFiles } from '../discover/links/linksToNewFiles.ts';
 import type { StageContext } from '../pipeline/stages/index.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import type { BlobStore } from '../store/blobs.ts';
@@ -225,6 +226,8 @@ export class QueueWorker {
       this.extractedSinceDiscovery = 0;
       await store.proposeAliases(findAliasCandidates(await store.entitySummaries()));
     }
+    // A file that arrived may be what an earlier file's link named: that file is discovered again.
+    await rediscoverLinksToNewFiles(store);
     const undiscovered = await store.itemsNeedingDiscovery(await currentDiscoveryBasis(this.context));
     await store.enqueueMany('discover', undiscovered);
     return undiscovered.length;

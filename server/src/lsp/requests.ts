@@ -30,7 +30,7 @@ import {
 } from '../../../shared/protocol.ts';
 import { answerFromRetrieval } from '../answer/answer.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
-import { itemDetail, itemMetadata, itemViews, viewedItem } from '../engine/itemViews.ts';
+import { itemDetail, itemMetadata, itemViews, viewedItem, withBrokenLinks } from '../engine/itemViews.ts';
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
 import { relatedTo, RelatedItemError } from '../engine/related.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
@@ -96,7 +96,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         sessions.selected(params.folder).map(async (session) => ({
           folder: session.uri,
           name: session.name,
-          files: session.index ? await itemViews(session.index.store) : [],
+          files: session.index ? await withBrokenLinks(session.index.store, await itemViews(session.index.store)) : [],
         })),
       ),
     }),

@@ -6,7 +6,18 @@ import type { ItemFlag, Location } from '../../../shared/types.ts';
 import { findInstructionAttempts } from '../answer/injection.ts';
 import { isWhitespace } from '../chunk/words.ts';
 import type { DocumentMetadata } from './metadata.ts';
-import { HIDDEN_TEXT_MAX_CHARS, type Block, type HiddenText, type HiddenTextKind, type ParsedDocument, type StructureMap } from './types.ts';
+import {
+  HIDDEN_TEXT_MAX_CHARS,
+  LINK_TARGET_MAX_CHARS,
+  LINK_TEXT_MAX_CHARS,
+  MAX_LINKS_PER_DOCUMENT,
+  type Block,
+  type DocumentLink,
+  type HiddenText,
+  type HiddenTextKind,
+  type ParsedDocument,
+  type StructureMap,
+} from './types.ts';
 
 /**
  * A heading or title as a label: long enough for any real one. A heading's name travels with every
@@ -83,6 +94,7 @@ export function parsedDocument(parts: {
   hidden?: HiddenText[];
   truncated?: string | null;
   metadata?: DocumentMetadata;
+  links?: DocumentLink[];
 }): ParsedDocument {
   const text = joinBlocks(parts.blocks);
   const hidden = parts.hidden ?? [];
@@ -97,5 +109,15 @@ export function parsedDocument(parts: {
   const title = parts.title === null ? null : cutLabel(parts.title.replace(/\s+/g, ' ').trim());
   const document: ParsedDocument = { title, text, blocks, structure, flags: [...flags], hidden, truncated };
   if (parts.metadata) document.metadata = parts.metadata;
+  if (parts.links) document.links = cappedLinks(parts.links);
   return document;
+}
+
+/** Links clipped and capped (types.ts), so one hostile file cannot bloat the store. */
+function cappedLinks(links: readonly DocumentLink[]): DocumentLink[] {
+  return links.slice(0, MAX_LINKS_PER_DOCUMENT).map((link) => ({
+    ...link,
+    target: link.target.trim().slice(0, LINK_TARGET_MAX_CHARS),
+    text: link.text.replace(/\s+/g, ' ').trim().slice(0, LINK_TEXT_MAX_CHARS),
+  }));
 }

@@ -17,6 +17,7 @@ import {
   ParseError,
   type Block,
   type BlockKind,
+  type DocumentLink,
   type HeadingEntry,
   type HiddenText,
   type Parser,
@@ -37,7 +38,7 @@ const CORE_PART = 'docProps/core.xml';
 export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
   const maxInflatedBytes = limits.maxInflatedBytes ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes;
   return {
-    version: 'docx@4',
+    version: 'docx@5',
     extensions: ['.docx'],
     async parse(bytes) {
       checkContainer(bytes);
@@ -75,6 +76,7 @@ export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
         structure: { headings: walker.headings, tables: walker.tables },
         hidden: walker.hidden(),
         metadata,
+        links: walker.links,
       });
     },
   };
@@ -164,6 +166,10 @@ class BlockWalker {
   readonly blocks: Block[] = [];
   readonly headings: HeadingEntry[] = [];
   readonly tables: TableEntry[] = [];
+  /** The document's hyperlinks, each at the paragraph it stands in. */
+  readonly links: DocumentLink[] = [];
+  /** Hyperlinks of the element being read, placed when its block is added. */
+  private pendingLinks: { target: string; text: string }[] = [];
   private stack: { level: number; text: string }[] = [];
   /** Where each hidden run was: the block it sat in, or the next one when it was all its paragraph held. */
   private readonly placed: (Location | undefined)[] = [];
@@ -204,9 +210,13 @@ class BlockWalker {
     if (!DomUtils.isTag(node)) return;
     const tag = node.name;
     const level = /^h([1-6])$/.exec(tag)?.[1];
-    if (level !== undefined) return this.heading(Number(level), this.visible(readableText(node)));
+    if (level !== undefined) {
+      this.hyperlinks(node);
+      return this.heading(Number(level), this.visible(readableText(node)));
+    }
     switch (tag) {
       case 'p':
+        this.hyperlinks(node);
         return void this.add('paragraph', this.visible(readableText(node)));
       case 'ul':
       case 'ol':
@@ -240,6 +250,7 @@ class BlockWalker {
     // Footnotes and endnotes arrive as an ordered list; they are notes, not list items.
     const id = DomUtils.getAttributeValue(item, 'id') ?? '';
     const kind: BlockKind = /^(footnote|endnote)-/.test(id) ? 'paragraph' : 'list_item';
+    for (const child of own) this.hyperlinks(child);
     this.add(kind, this.visible(own.map(readableText).filter((text) => text !== '').join('\n')));
     for (const child of item.children) {
       if (DomUtils.isTag(child) && (child.name === 'ul' || child.name === 'ol')) this.visit(child);
@@ -254,6 +265,7 @@ class BlockWalker {
     for (const row of rows) {
       const cells = row.children.filter((c): c is HtmlElement => DomUtils.isTag(c) && (c.name === 'td' || c.name === 'th'));
       columns = Math.max(columns, cells.length);
+      for (const cell of cells) this.hyperlinks(cell);
       const texts = cells.map((cell) => this.visible(readableText(cell)).replace(/\n/g, ' '));
       if (texts.every((text) => text === '')) continue;
       const location = this.add('table_row', texts.join(' | '));
@@ -267,10 +279,24 @@ class BlockWalker {
     }
   }
 
+  /** Word hyperlinks (mammoth's `<a href>`) in the element; a bookmark or note within the document (`#…`) is not a link to a file. */
+  private hyperlinks(node: HtmlNode): void {
+    for (const anchor of DomUtils.findAll((element) => element.name === 'a', [node])) {
+      const href = DomUtils.getAttributeValue(anchor, 'href') ?? '';
+      if (href === '' || href.startsWith('#')) continue;
+      this.pendingLinks.push({ target: href, text: collapse(readableText(anchor)) || href });
+    }
+  }
+
   private add(kind: BlockKind, text: string): Location | null {
-    if (text.trim() === '') return null;
+    if (text.trim() === '') {
+      this.pendingLinks = [];
+      return null;
+    }
     const ordinal = this.blocks.length + 1;
     const location: Location = { kind: 'blocks', start: ordinal, end: ordinal };
+    for (const link of this.pendingLinks) this.links.push({ ...link, kind: 'hyperlink', location });
+    this.pendingLinks = [];
     this.blocks.push({ kind, text, headingPath: this.stack.map((h) => h.text), location });
     for (const index of this.unplaced) this.placed[index] ??= location;
     this.unplaced = [];

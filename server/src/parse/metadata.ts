@@ -59,6 +59,7 @@ const KEY_SYNONYMS: Readonly<Record<string, string>> = {
   subjects: 'subject',
   creator: 'author',
   authors: 'author',
+  alias: 'aliases',
 };
 
 /**
@@ -66,8 +67,23 @@ const KEY_SYNONYMS: Readonly<Record<string, string>> = {
  * evidence nor anything a reader of a hover wants, so they are not recorded at all.
  */
 const LAYOUT_KEYS: ReadonlySet<string> = new Set(
-  `layout draft published slug permalink lang language order weight nav_order image images thumbnail cover icon
-  template class redirect_from redirect_to toc sidebar untranslated`.split(/\s+/),
+  `layout draft published lang language order weight nav_order image images thumbnail cover icon
+  template redirect_from redirect_to toc sidebar untranslated`.split(/\s+/),
+);
+
+/**
+ * Keys whose value is a name other documents can link to the page by (`related: [coc]` names the
+ * page whose `class` is `coc`; a site-absolute link names a `permalink`). Recorded, so link
+ * resolution finds them through the store's metadata index (discover/links), never evidence.
+ */
+export const LINK_NAME_KEYS: readonly string[] = Object.freeze(['id', 'slug', 'permalink', 'class', 'aliases']);
+
+/**
+ * Front-matter keys whose values name other files the page relates to (`related: [best-practices]`):
+ * read as links by the Markdown parser, and kept as metadata for the reader too.
+ */
+export const LINK_LIST_KEYS: ReadonlySet<string> = new Set(
+  `related related_pages related_posts see_also seealso links parent parents up next prev previous`.split(/\s+/),
 );
 
 /** Keys whose one text is a list ("safety; cranes, GC-2"), as Word and PDF keywords are. */
@@ -165,9 +181,17 @@ export function normaliseKey(label: string): string | null {
   return Object.hasOwn(KEY_SYNONYMS, key) ? KEY_SYNONYMS[key]! : key;
 }
 
+/** A value of a LINK_LIST_KEYS key, as written: the Markdown parser makes it a link. */
+export interface FrontMatterLink {
+  label: string;
+  value: string;
+}
+
 export interface FrontMatter {
   title: string | null;
   metadata: DocumentMetadata;
+  /** Values of the keys that name related files (LINK_LIST_KEYS); absent when there are none. */
+  links?: FrontMatterLink[];
 }
 
 /**
@@ -193,14 +217,21 @@ export function readFrontMatter(yaml: string): FrontMatter {
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return { title: null, metadata: reader.finish() };
   let title: string | null = null;
+  const links: FrontMatterLink[] = [];
   for (const [label, raw] of Object.entries(data)) {
-    if (normaliseKey(label) === 'title') {
+    const key = normaliseKey(label);
+    if (key === 'title') {
       if (typeof raw === 'string' || typeof raw === 'number') title = String(raw).trim() || null;
       continue; // the item's title already; not an entry of its own
     }
+    if (key !== null && LINK_LIST_KEYS.has(key)) {
+      for (const value of Array.isArray(raw) ? raw : [raw]) {
+        if (typeof value === 'string' && value.trim() !== '') links.push({ label: label.trim(), value: value.trim() });
+      }
+    }
     reader.add(label, raw);
   }
-  return { title, metadata: reader.finish() };
+  return links.length > 0 ? { title, metadata: reader.finish(), links } : { title, metadata: reader.finish() };
 }
 
 function frontMatterFailure(error: unknown): string {

@@ -68,6 +68,47 @@ export interface HiddenText {
 
 export const HIDDEN_TEXT_MAX_CHARS = 500;
 
+/** How a document points at another file; each form is read where its format writes it. */
+export type LinkKind =
+  /** `[text](target)` in Markdown. */
+  | 'inline'
+  /** `[text][label]` or `[label]` in Markdown, with the target from its definition. */
+  | 'reference'
+  /** `[label]: target` that no reference in the document uses. */
+  | 'definition'
+  /** `<target>` in Markdown, or a bare URL GFM makes a link. */
+  | 'autolink'
+  /** `<a href="target">` written as HTML inside Markdown. */
+  | 'html'
+  /** `[[Name]]`, `[[Name|label]]`, `[[Name#Heading]]`: a name, not a path. */
+  | 'wiki'
+  /** A front-matter list such as `related:` or `see_also:` naming another file. */
+  | 'front_matter'
+  /** A hyperlink in a Word document. */
+  | 'hyperlink'
+  /** A link annotation on a PDF page. */
+  | 'annotation';
+
+/**
+ * A place where the document points at something else, as the author wrote it. Whether the
+ * target is a file of the folder is decided later, in one place (discover/links/resolve.ts),
+ * against the store's list of items: a parser never looks at the filesystem for it.
+ */
+export interface DocumentLink {
+  /** The target as written (a path, URL, name, or front-matter value), clipped to LINK_TARGET_MAX_CHARS. */
+  target: string;
+  /** The words the reader sees for the link (the label), clipped; the target itself when there are none. */
+  text: string;
+  kind: LinkKind;
+  /** Where it stands: lines (Markdown), the paragraph (DOCX), the page (PDF). */
+  location: Location;
+}
+
+/** A document keeps at most this many links: a file is untrusted, and real pages hold a few hundred. */
+export const MAX_LINKS_PER_DOCUMENT = 1000;
+export const LINK_TARGET_MAX_CHARS = 500;
+export const LINK_TEXT_MAX_CHARS = 200;
+
 export interface ParsedDocument {
   /** Best title the format offers (front matter, first heading, document metadata), else null. */
   title: string | null;
@@ -82,6 +123,8 @@ export interface ParsedDocument {
   truncated?: string | null;
   /** The metadata the document gives itself (front matter, core properties, document info); formats without any, and older documents, lack it. */
   metadata?: DocumentMetadata;
+  /** Where the document points at other files or pages, in document order; documents stored by older parsers lack it. */
+  links?: DocumentLink[];
 }
 
 /**

@@ -15,12 +15,12 @@ const PHRASES: Record<RelationshipType, [string, string]> = {
   occurred_before: ['occurred before', 'occurred after'],
   occurred_after: ['occurred after', 'occurred before'],
   mentions: ['mentions the same entities as', 'mentions the same entities as'],
+  links_to: ['links to', 'is linked from'],
   similar_to: ['is similar to', 'is similar to'],
   same_entity_as: ['is the same entity as', 'is the same entity as'],
   supersedes: ['supersedes', 'is superseded by'],
   updates: ['updates', 'is updated by'],
   possibly_explains: ['possibly explains', 'is possibly explained by'],
-  links_to: ['links to', 'is linked from'],
 };
 
 /** The relationship as read from `itemId`'s end: "updates", "is updated by"… */

@@ -1,47 +1,33 @@
-// relationship-score-v1: the weights, factors and thresholds of relationship strength, in the one
-// place code, docs and the settings page read them from. Changing any number here is a new
-// scoring model: bump SCORE_VERSION (docs/SCORING.md says how).
+// The live scoring model: which relationship-score version discovery uses (v2), its numbers
+// under the names the signal builders and screens read, and the thresholds. Each version's
+// numbers live in a file of their own (v1.ts, v2.ts); changing any number is a new version, a new
+// file beside the old ones (docs/SCORING.md says how).
 
 import type { SignalType } from '../../../shared/types.ts';
+import type { ScoreConstants } from './constants.ts';
+import { RELATIONSHIP_SCORE_V1 } from './v1.ts';
+import { RELATIONSHIP_SCORE_V2 } from './v2.ts';
 
-export const SCORE_VERSION = 'relationship-score-v1';
+export type { ScoreConstants } from './constants.ts';
 
-/** How much each kind of evidence can contribute before diminishing returns. */
-export const SIGNAL_WEIGHTS: Readonly<Record<SignalType, number>> = Object.freeze({
-  content_hash_match: 0.45,
-  semantic_similarity: 0.3,
-  shared_entity: 0.25,
-  claim_support: 0.22,
-  claim_contradiction: 0.22,
-  model_classification: 0.15,
-  shared_concept: 0.12,
-  alias_entity: 0.1,
-  temporal_proximity: 0.1,
-  shared_metadata: 0.08,
-  user_confirmation: 1.0,
-  user_rejection: -1.0,
-});
+/** Every version Relata can print, oldest first; the last is the one discovery scores with. */
+export const SCORE_VERSIONS: readonly ScoreConstants[] = Object.freeze([RELATIONSHIP_SCORE_V1, RELATIONSHIP_SCORE_V2]);
 
-/** Repeated signals of one type count 1.0, 0.5, 0.25, then nothing: breadth beats repetition. */
-export const DIMINISHING_FACTORS: readonly number[] = Object.freeze([1.0, 0.5, 0.25]);
+const CURRENT = RELATIONSHIP_SCORE_V2;
 
-/** Cosine below this carries almost no information within one corpus; similarity is rebased against it. */
-export const SIMILARITY_FLOOR = 0.55;
+export const SCORE_VERSION = CURRENT.version;
+export const SIGNAL_WEIGHTS: Readonly<Record<SignalType, number>> = CURRENT.weights;
+export const DIMINISHING_FACTORS: readonly number[] = CURRENT.diminishingFactors;
+export const SIMILARITY_FLOOR = CURRENT.similarityFloor;
+export const CONCEPT_BASE_STRENGTH = CURRENT.conceptBaseStrength;
+export const MODEL_FOUND_FACTOR = CURRENT.modelFoundFactor;
+export const TEMPORAL_WINDOW_DAYS = CURRENT.temporalWindowDays;
 
-/** Concepts overlap by nature, so a shared concept starts at half the strength of a shared entity. */
-export const CONCEPT_BASE_STRENGTH = 0.5;
-
-/**
- * A name or figure found by the optional model stage counts at this share of the strength a rule's
- * would have: the model's text is checked to be in the passage, but whether it is a name at all,
- * or what the figure measures, is the model's reading. Model-found evidence also counts only on a
- * pair that rule-found evidence already carries to the minimum score (see discoverItem), so it can
- * shape a relationship and never create one.
- */
-export const MODEL_FOUND_FACTOR = 0.5;
-
-/** Documents dated this many days apart or more get no temporal_proximity. */
-export const TEMPORAL_WINDOW_DAYS = 30;
+/** The version named `v1`, `v2` or in full (`relationship-score-v1`); null when there is none. */
+export function scoreVersion(name: string): ScoreConstants | null {
+  const wanted = name.trim().toLowerCase();
+  return SCORE_VERSIONS.find((version) => version.version === wanted || version.version.endsWith(`-${wanted}`)) ?? null;
+}
 
 export interface Thresholds {
   /** Below this a candidate is discarded before any model call. */
@@ -68,7 +54,7 @@ export const THRESHOLD_ENV: Readonly<Record<keyof Thresholds, string>> = Object.
 /** The live scoring model, as the settings request and `relata scoring` show it. */
 export interface ScoringModel {
   score_version: string;
-  weights: Readonly<Record<SignalType, number>>;
+  weights: Readonly<Partial<Record<SignalType, number>>>;
   diminishing_factors: readonly number[];
   similarity_floor: number;
   concept_base_strength: number;
@@ -77,15 +63,16 @@ export interface ScoringModel {
   thresholds: Thresholds;
 }
 
-export function scoringModel(thresholds: Thresholds): ScoringModel {
+/** The scoring model as shown: the live version unless another is asked for (`relata scoring --version v1`). */
+export function scoringModel(thresholds: Thresholds, version: ScoreConstants = CURRENT): ScoringModel {
   return {
-    score_version: SCORE_VERSION,
-    weights: SIGNAL_WEIGHTS,
-    diminishing_factors: DIMINISHING_FACTORS,
-    similarity_floor: SIMILARITY_FLOOR,
-    concept_base_strength: CONCEPT_BASE_STRENGTH,
-    model_found_factor: MODEL_FOUND_FACTOR,
-    temporal_window_days: TEMPORAL_WINDOW_DAYS,
+    score_version: version.version,
+    weights: version.weights,
+    diminishing_factors: version.diminishingFactors,
+    similarity_floor: version.similarityFloor,
+    concept_base_strength: version.conceptBaseStrength,
+    model_found_factor: version.modelFoundFactor,
+    temporal_window_days: version.temporalWindowDays,
     thresholds,
   };
 }

@@ -123,6 +123,20 @@ export function metadataSignal(key: string, value: string, itemsSharing: number,
   );
 }
 
+/**
+ * One file links to the other, as its author wrote (relationship-score-v2). `value` says which way
+ * and where: "a.md links to b.md at line 12: [the build guide](../b/)". Full strength: the author
+ * said it; several links between one pair diminish as any repeated signal does.
+ */
+export function documentLinkSignal(fromPath: string, toPath: string, place: string, asWritten: string): SignalView {
+  return signal(
+    'document_link',
+    `${fromPath} links to ${toPath} at ${place}: ${asWritten}`,
+    1,
+    `The author of ${fromPath} links to ${toPath}. A link says the files belong together, not that they agree.`,
+  );
+}
+
 export function modelSignal(type: string, confidence: number, model: string): SignalView {
   return signal(
     'model_classification',

@@ -25,6 +25,8 @@ export function inferType(evidence: TypeEvidence): RelationshipType {
   if (has('content_hash_match')) return 'derived_from';
   if (has('claim_contradiction')) return 'contradicts';
   if (has('claim_support')) return 'supports';
+  // A link is a person's statement that A refers to B: it outranks a model's opinion and chronology.
+  if (has('document_link')) return 'links_to';
   if (evidence.modelType && !NEVER_FROM_MODEL_ALONE.has(evidence.modelType)) return evidence.modelType;
   const sharesEntity = has('shared_entity') || has('alias_entity');
   if (sharesEntity && evidence.dateA && evidence.dateB && evidence.dateA !== evidence.dateB) {

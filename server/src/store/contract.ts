@@ -21,7 +21,7 @@ import type {
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { Claim, Entity, PhraseCount } from '../extract/types.ts';
 import type { MetadataEntry, MetadataValue } from '../parse/metadata.ts';
-import type { ParsedDocument } from '../parse/types.ts';
+import type { DocumentLink, ParsedDocument } from '../parse/types.ts';
 import type { ExchangeRecord, ImportCounts } from './exchange/records.ts';
 
 export interface ItemRecord {
@@ -437,6 +437,8 @@ export interface WorkspaceStore {
   getStoredBlocks(itemId: string): Promise<{ contentHash: string; blocksJson: string } | null>;
   /** The item's headings in document order, from its parsed structure (for extraction, without reading the whole document); empty when it has none. */
   listHeadings(itemId: string): Promise<string[]>;
+  /** The links its parsed document writes (parse/types.ts DocumentLink), without reading its blocks; empty when it has none. */
+  listDocumentLinks(itemId: string): Promise<DocumentLink[]>;
   /** Replace the item's chunks (and their lexical index) if still current; marks it indexed. */
   replaceChunks(itemId: string, contentHash: string, chunks: ChunkRecord[]): Promise<boolean>;
   /** The item cannot be read; `parserVersion` records which parser said so, so an upgrade retries it. */

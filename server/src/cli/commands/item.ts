@@ -4,7 +4,8 @@
 
 import path from 'node:path';
 import { describeMetadata } from '../../../../shared/metadataText.ts';
-import { MODEL_FOUND_LABEL, type ClaimView, type EntityView } from '../../../../shared/types.ts';
+import { brokenLinksWords } from '../../../../shared/linkText.ts';
+import { MODEL_FOUND_LABEL, type ClaimView, type EntityView, type ItemLinksView } from '../../../../shared/types.ts';
 import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
@@ -75,6 +76,7 @@ ${COMMON_USAGE}`,
             (finding.instructions.length > 0 ? ' (addressed to an AI assistant)' : ''),
         ),
         ...modelFindings(detail.entities, detail.claims),
+        ...linkLines(detail.links),
       ];
       out(lines.join('\n'));
       return 0;
@@ -83,3 +85,15 @@ ${COMMON_USAGE}`,
     }
   },
 };
+
+/** "links: 5 to files of the folder, 12 to the web", then "2 links to files that are not in the folder:" and each, with where it stands. */
+function linkLines(links: ItemLinksView | undefined): string[] {
+  if (!links || (links.to_files.length === 0 && links.external === 0 && links.broken.length === 0)) return [];
+  const lines = [`links: ${links.to_files.length} to files of the folder, ${links.external} to the web`];
+  lines.push(...links.to_files.map((link) => `  ${link.place}: ${terminalLine(link.as_written)} → ${terminalLine(link.path)}`));
+  if (links.broken.length > 0) {
+    lines.push(`${brokenLinksWords(links.broken.length)}:`);
+    lines.push(...links.broken.map((link) => `  ${link.place}: ${terminalLine(link.as_written)} (${link.reason})`));
+  }
+  return lines;
+}

@@ -1,27 +1,34 @@
 // `relata scoring`: the live scoring model (weights, factors, thresholds and version), read from
-// the scoring module itself so what is shown is what is used.
+// the scoring module itself so what is shown is what is used; `--version v1` shows an earlier
+// version, so a store's older scores can be read against the numbers that made them.
 
-import { scoringModel, thresholdsFromEnv } from '../../scoring/index.ts';
+import { SCORE_VERSION, SCORE_VERSIONS, scoreVersion, scoringModel, thresholdsFromEnv } from '../../scoring/index.ts';
 import { COMMON_OPTIONS, type Command } from '../command.ts';
+import { UsageError } from '../usage.ts';
 
 export const scoringCommand: Command = {
   name: 'scoring',
   summary: 'show the relationship scoring model: weights, thresholds, version',
-  usage: `relata scoring [--json]
+  usage: `relata scoring [--version v1|v2] [--json]
 
+  --version V       the scoring version to show (${SCORE_VERSIONS.map((version) => version.version).join(', ')}); default: the live one, ${SCORE_VERSION}
   --json            print exactly one JSON document on stdout`,
-  options: { json: COMMON_OPTIONS.json!, help: COMMON_OPTIONS.help! },
+  options: { json: COMMON_OPTIONS.json!, help: COMMON_OPTIONS.help!, version: { type: 'string' } },
   async run({ values, out }) {
-    const model = scoringModel(thresholdsFromEnv());
+    const asked = values.version as string | undefined;
+    const version = asked === undefined ? undefined : scoreVersion(asked);
+    if (version === null) throw new UsageError(`--version ${asked}: no such scoring version (${SCORE_VERSIONS.map((known) => known.version).join(', ')})`);
+    const model = scoringModel(thresholdsFromEnv(), version);
     if (values.json) {
       out(JSON.stringify(model, null, 2));
       return 0;
     }
     out(
       [
-        `${model.score_version}: score = min(1, Σ strength × weight × diminishing factor); a heuristic strength, not a probability`,
+        `${model.score_version}${model.score_version === SCORE_VERSION ? ' (live)' : ` (not live: discovery scores with ${SCORE_VERSION})`}: ` +
+          'score = min(1, Σ strength × weight × diminishing factor); a heuristic strength, not a probability',
         '',
-        ...Object.entries(model.weights).map(([signal, weight]) => `  ${signal.padEnd(22)} ${weight.toFixed(2).padStart(5)}`),
+        ...Object.entries(model.weights).map(([signal, weight]) => `  ${signal.padEnd(22)} ${(weight ?? 0).toFixed(2).padStart(5)}`),
         '',
         `  diminishing factors per signal type: ${model.diminishing_factors.join(', ')}, then 0`,
         `  similarity strength = max(0, (cosine − ${model.similarity_floor}) / ${(1 - model.similarity_floor).toFixed(2)})`,

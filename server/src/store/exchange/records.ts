@@ -41,7 +41,7 @@ import type {
 } from '../contract.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
-import type { ParsedDocument } from '../../parse/types.ts';
+import { LINK_TARGET_MAX_CHARS, LINK_TEXT_MAX_CHARS, MAX_LINKS_PER_DOCUMENT, type ParsedDocument } from '../../parse/types.ts';
 import { storedPathProblem } from '../../workspace/storedPath.ts';
 
 /** The format's name and major version; a reader refuses a newer major (formatMajor). */
@@ -555,6 +555,7 @@ export function checkRecord<K extends ExchangeKind | 'blob'>(value: unknown, kin
   }
   const result = RECORD_SCHEMAS[kind].safeParse(value);
   if (!result.success) throw new Error(describeIssue(result.error.issues[0]!, value, kind));
+  if (kind === 'parsed_text') checkDocumentLinks((value as { document: { links?: unknown } }).document.links);
   return value as Extract<ExchangeRecord | BlobRecord, { record: K }>;
 }
 
@@ -576,5 +577,37 @@ export function describeRecord(record: ExchangeRecord): string {
       return `history entry of relationship ${record.relationshipId} at ${record.at}`;
     default:
       return `${kind} of item ${record.itemId}`;
+  }
+}
+
+const LINK_KINDS: ReadonlySet<string> = new Set(['inline', 'reference', 'definition', 'autolink', 'html', 'wiki', 'front_matter', 'hyperlink', 'annotation']);
+
+/**
+ * A parsed document's links (absent in documents from before links) are read by discovery as a
+ * parser's output is: each must have the parser's shape and stay under the parser's caps, so an
+ * export cannot hand discovery what no file could.
+ */
+function checkDocumentLinks(links: unknown): void {
+  if (links === undefined) return;
+  if (!Array.isArray(links)) throw new Error('field document.links is not array');
+  if (links.length > MAX_LINKS_PER_DOCUMENT) throw new Error(`document.links holds ${links.length} links, more than ${MAX_LINKS_PER_DOCUMENT}`);
+  for (const [index, link] of links.entries()) {
+    const entry = link as Record<string, unknown> | null;
+    const location = entry?.location as Record<string, unknown> | undefined;
+    const fits =
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof entry.target === 'string' &&
+      entry.target.length <= LINK_TARGET_MAX_CHARS &&
+      typeof entry.text === 'string' &&
+      entry.text.length <= LINK_TEXT_MAX_CHARS &&
+      typeof entry.kind === 'string' &&
+      LINK_KINDS.has(entry.kind) &&
+      typeof location === 'object' &&
+      location !== null &&
+      ['lines', 'pages', 'blocks'].includes(location.kind as string) &&
+      Number.isInteger(location.start) &&
+      Number.isInteger(location.end);
+    if (!fits) throw new Error(`document.links[${index}] is not a link (target, text, kind, location within the parser's limits)`);
   }
 }

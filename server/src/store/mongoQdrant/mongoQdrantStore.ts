@@ -19,6 +19,7 @@ import type { EntityAliasView, ItemFlag, PipelineStage, RelationshipStatus } fro
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
 import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
+import type { DocumentLink } from '../../parse/types.ts';
 import type {
   AliasCandidate,
   ChunkRecord,
@@ -348,6 +349,10 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   listHeadings(itemId: string): Promise<string[]> {
     return this.with(({ texts }) => texts.headings(itemId));
+  }
+
+  listDocumentLinks(itemId: string): Promise<DocumentLink[]> {
+    return this.with(({ texts }) => texts.links(itemId));
   }
 
   /**

@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ParsedText } from '../contract.ts';
 import type { MetadataEntry } from '../../parse/metadata.ts';
+import type { DocumentLink } from '../../parse/types.ts';
 import type { StoredParsedDocument } from '../exchange/records.ts';
 import type { ParsedTextDocument, ParsedTextPartDocument, ParsedTextStream } from './collections.ts';
 import { loadParsedDocument, parsedTextStreams, splitText } from './documents.ts';
@@ -113,6 +114,12 @@ export class ParsedTexts {
   async metadata(itemId: string): Promise<MetadataEntry[]> {
     const entries = await this.read(itemId, ['rest'], (_header, [rest]) => (JSON.parse(rest!) as { metadata?: { entries?: unknown } }).metadata?.entries);
     return Array.isArray(entries) ? entries.filter(isEntry) : [];
+  }
+
+  /** The links of its stored parse (the document's `links`, in its `rest`); empty when it has none. */
+  async links(itemId: string): Promise<DocumentLink[]> {
+    const links = await this.read(itemId, ['rest'], (_header, [rest]) => (JSON.parse(rest!) as { links?: unknown }).links);
+    return Array.isArray(links) ? (links as DocumentLink[]) : [];
   }
 
   /** The item-level lexical text of its stored parse (the first ITEM_INDEX_MAX_CHARS of its text); empty when it has none. */

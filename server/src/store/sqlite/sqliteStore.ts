@@ -13,7 +13,7 @@ import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, R
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../extract/types.ts';
 import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
-import type { HeadingEntry } from '../../parse/types.ts';
+import type { DocumentLink, HeadingEntry } from '../../parse/types.ts';
 import type { EntityType } from '../../extract/types.ts';
 import type {
   ChunkRecord,
@@ -731,6 +731,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       { itemId },
     );
     return row?.headings ? (JSON.parse(row.headings) as HeadingEntry[]).map((heading) => heading.text) : [];
+  }
+
+  async listDocumentLinks(itemId: string): Promise<DocumentLink[]> {
+    const row = this.row<{ links: string | null }>(
+      "SELECT json_extract(document, '$.links') AS links FROM item_texts WHERE workspace = @ws AND item_id = @itemId",
+      { itemId },
+    );
+    return row?.links ? (JSON.parse(row.links) as DocumentLink[]) : [];
   }
 
   async getParsedText(itemId: string): Promise<ParsedText | null> {

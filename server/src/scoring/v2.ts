@@ -1,0 +1,23 @@
+// relationship-score-v2: v1 plus what the documents themselves say. A link an author wrote
+// (`[the build guide](../b/)`, `[[Build guide]]`, `related: [b]`) is a person's statement that the
+// two files belong together, so `document_link` weighs enough that a link alone is stored (0.30,
+// above the 0.25 storage threshold), as strongly as similarity can at its best and below a
+// byte-identical copy. Repeated links between one pair diminish like any signal: a page linking
+// its neighbour ten times says it once. Every other number is v1's, unchanged (docs/SCORING.md).
+
+import type { SignalType } from '../../../shared/types.ts';
+import type { ScoreConstants } from './constants.ts';
+import { RELATIONSHIP_SCORE_V1, SIGNAL_WEIGHTS_V1 } from './v1.ts';
+
+export const SCORE_VERSION_V2 = 'relationship-score-v2';
+
+export const SIGNAL_WEIGHTS_V2: Readonly<Record<SignalType, number>> = Object.freeze({
+  ...SIGNAL_WEIGHTS_V1,
+  document_link: 0.3,
+});
+
+export const RELATIONSHIP_SCORE_V2 = Object.freeze({
+  ...RELATIONSHIP_SCORE_V1,
+  version: SCORE_VERSION_V2,
+  weights: SIGNAL_WEIGHTS_V2,
+}) satisfies ScoreConstants;
