@@ -110,7 +110,7 @@ test('a parsed document may carry its links; links not shaped or capped as a par
   const parsed = (links: unknown) => ({
     record: 'parsed_text',
     itemId: 'i1',
-    contentHash: 'h',
+    contentHash: 'a'.repeat(64),
     parserVersion: 'markdown@4',
     document: { title: null, blocks: [], structure: { headings: [], tables: [] }, flags: [], ...(links === undefined ? {} : { links }) },
   });
