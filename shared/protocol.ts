@@ -626,6 +626,8 @@ export interface ScoringModelView {
   concept_base_strength: number;
   /** A name or figure found by the model stage counts this share of a rule's, and only beside rule-found evidence. */
   model_found_factor: number;
+  /** A shared name the rules guessed from capitals alone (a product or tool name) counts this share. */
+  guessed_name_factor: number;
   temporal_window_days: number;
   /** Each threshold with the environment variable that overrides it. */
   thresholds: { name: string; value: number; env: string }[];

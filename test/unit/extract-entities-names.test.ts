@@ -62,6 +62,11 @@ test('a word the passage also writes in lower case is not a name; a CamelCase on
   assert.deepEqual(of(text, 'product').map(([s]) => s), ['JoinHandle', 'Cargo']);
 });
 
+test('a run ending in a role or a part of an organisation is not a product name', () => {
+  const text = 'Send it to the Facilities Team and copy the Project Engineer; the build uses Visual Studio Code.';
+  assert.deepEqual(of(text, 'product').map(([s]) => s), ['Visual Studio Code']);
+});
+
 test('a full name with a known first name is a person, keyed like the honorific rule', () => {
   assert.deepEqual(of('The review was written by Carla Mendes last week.', 'person'), [['Carla Mendes', 'person:carla mendes']]);
   assert.equal(of('Dr. Carla Mendes agreed.', 'person')[0]![1], 'person:carla mendes');

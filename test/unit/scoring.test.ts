@@ -55,12 +55,18 @@ test('v1 keeps its twelve weights, untouched, beside the live v2', () => {
   assert.deepEqual(DEFAULT_THRESHOLDS, { minScore: 0.18, storeScore: 0.25, nearDuplicateSimilarity: 0.94 });
 });
 
-test('v2 is v1 plus document_link, and is the live version', () => {
+test('v2 is v1 plus document_link and a name guessed from capitals at half, and is the live version', () => {
   assert.equal(SCORE_VERSION, 'relationship-score-v2');
   assert.deepEqual(SIGNAL_WEIGHTS, { ...SIGNAL_WEIGHTS_V1, document_link: 0.3 });
-  const { version: _v1, weights: _w1, ...v1Factors } = RELATIONSHIP_SCORE_V1;
-  const { version: _v2, weights: _w2, ...v2Factors } = RELATIONSHIP_SCORE_V2;
-  assert.deepEqual(v2Factors, v1Factors, 'every factor other than the new weight is v1’s');
+  const { version: _v1, weights: _w1, guessedNameFactor: guessedV1, ...v1Factors } = RELATIONSHIP_SCORE_V1;
+  const { version: _v2, weights: _w2, guessedNameFactor: guessedV2, ...v2Factors } = RELATIONSHIP_SCORE_V2;
+  assert.deepEqual(v2Factors, v1Factors, 'every other factor is v1’s');
+  assert.equal(guessedV1, 1, 'v1 counts every shared name whole');
+  assert.equal(guessedV2, 0.5);
+  const vouched = sharedEntitySignal('Harbourline Engineering Ltd', 'organisation', 2);
+  const guessed = sharedEntitySignal('Visual Studio Code', 'product', 2);
+  assert.equal(guessed.strength, vouched.strength / 2, 'a product name shared counts for half an organisation');
+  assert.match(guessed.detail, /guessed from its capitals/);
   assert.equal(scoringModel(DEFAULT_THRESHOLDS, scoreVersion('v1')!).score_version, 'relationship-score-v1');
   assert.equal(scoringModel(DEFAULT_THRESHOLDS, scoreVersion('v1')!).weights.document_link, undefined, 'v1 knows no link signal');
   assert.equal(scoreVersion('v9'), null);

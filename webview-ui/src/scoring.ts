@@ -25,6 +25,7 @@ function show(model: ScoringModelView): void {
     h('p', {}, `Repeat factors for the strongest, second and third signal of one type: ${model.diminishing_factors.map((factor) => figure(factor)).join(', ')}; later ones count nothing.`),
     h('p', {}, `Similarity counts only above a floor of ${figure(model.similarity_floor)} cosine; concepts start at strength ${figure(model.concept_base_strength)}; temporal proximity looks ${model.temporal_window_days} days apart.`),
     h('p', {}, `A name or figure the model stage found (not a rule) counts × ${figure(model.model_found_factor)}, and only on a pair that rule-found evidence alone brings to the discard threshold: a model cannot make a relationship.`),
+    h('p', {}, `A shared name the rules guessed from capitals alone (a product or tool name) counts × ${figure(model.guessed_name_factor)}.`),
     h('h2', {}, 'Thresholds'),
     table(['Threshold', 'Value', 'Override'], model.thresholds.map((threshold) => [threshold.name, figure(threshold.value), threshold.env])),
     h('h2', {}, `Query relevance: ${model.rank_version}`),

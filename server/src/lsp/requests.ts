@@ -343,6 +343,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         similarity_floor: model.similarity_floor,
         concept_base_strength: model.concept_base_strength,
         model_found_factor: model.model_found_factor,
+        guessed_name_factor: model.guessed_name_factor,
         temporal_window_days: model.temporal_window_days,
         thresholds: (Object.keys(THRESHOLD_ENV) as (keyof typeof THRESHOLD_ENV)[]).map((name) => ({
           name,

@@ -15,6 +15,8 @@ export interface ScoreConstants {
   conceptBaseStrength: number;
   /** The share of a rule's strength a name or figure the model stage found counts for. */
   modelFoundFactor: number;
+  /** The share of its strength a shared name counts for when the rules only guessed it from capitals (a product or tool name, entities/names.ts). */
+  guessedNameFactor: number;
   /** Documents dated this many days apart or more get no temporal_proximity. */
   temporalWindowDays: number;
 }

@@ -21,6 +21,7 @@ export const DIMINISHING_FACTORS: readonly number[] = CURRENT.diminishingFactors
 export const SIMILARITY_FLOOR = CURRENT.similarityFloor;
 export const CONCEPT_BASE_STRENGTH = CURRENT.conceptBaseStrength;
 export const MODEL_FOUND_FACTOR = CURRENT.modelFoundFactor;
+export const GUESSED_NAME_FACTOR = CURRENT.guessedNameFactor;
 export const TEMPORAL_WINDOW_DAYS = CURRENT.temporalWindowDays;
 
 /** The version named `v1`, `v2` or in full (`relationship-score-v1`); null when there is none. */
@@ -59,6 +60,7 @@ export interface ScoringModel {
   similarity_floor: number;
   concept_base_strength: number;
   model_found_factor: number;
+  guessed_name_factor: number;
   temporal_window_days: number;
   thresholds: Thresholds;
 }
@@ -72,6 +74,7 @@ export function scoringModel(thresholds: Thresholds, version: ScoreConstants = C
     similarity_floor: version.similarityFloor,
     concept_base_strength: version.conceptBaseStrength,
     model_found_factor: version.modelFoundFactor,
+    guessed_name_factor: version.guessedNameFactor,
     temporal_window_days: version.temporalWindowDays,
     thresholds,
   };

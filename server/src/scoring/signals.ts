@@ -4,7 +4,7 @@
 
 import { MODEL_FOUND_LABEL, type EntityType, type SignalType, type SignalView } from '../../../shared/types.ts';
 import { round } from './score.ts';
-import { CONCEPT_BASE_STRENGTH, MODEL_FOUND_FACTOR, SIGNAL_WEIGHTS, SIMILARITY_FLOOR, TEMPORAL_WINDOW_DAYS } from './model.ts';
+import { CONCEPT_BASE_STRENGTH, GUESSED_NAME_FACTOR, MODEL_FOUND_FACTOR, SIGNAL_WEIGHTS, SIMILARITY_FLOOR, TEMPORAL_WINDOW_DAYS } from './model.ts';
 
 function signal(type: SignalType, value: string, strength: number, detail: string): SignalView {
   return { type, value, strength: round(Math.min(1, Math.max(0, strength))), weight: SIGNAL_WEIGHTS[type], detail };
@@ -70,7 +70,13 @@ function foundByModel(evidence: SignalView, which: string): SignalView {
  */
 export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number, countStopped = false, byModel = false): SignalView {
   const discounted = itemsMentioning > 2 ? ` It appears in ${countStopped ? 'at least ' : ''}${itemsMentioning} items, so it counts for less.` : '';
-  const shared = signal('shared_entity', surface, frequencyDiscount(itemsMentioning), `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}`);
+  const guessed = type === 'product' && GUESSED_NAME_FACTOR < 1;
+  const shared = signal(
+    'shared_entity',
+    surface,
+    frequencyDiscount(itemsMentioning) * (guessed ? GUESSED_NAME_FACTOR : 1),
+    `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}${guessed ? ' The name is guessed from its capitals, so it counts for half.' : ''}`,
+  );
   return byModel ? foundByModel(shared, 'It') : shared;
 }
 

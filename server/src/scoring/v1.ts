@@ -56,5 +56,7 @@ export const RELATIONSHIP_SCORE_V1: ScoreConstants = Object.freeze({
   similarityFloor: SIMILARITY_FLOOR_V1,
   conceptBaseStrength: CONCEPT_BASE_STRENGTH_V1,
   modelFoundFactor: MODEL_FOUND_FACTOR_V1,
+  // v1 knew no name guessed from capitals alone: what it reads counts whole.
+  guessedNameFactor: 1,
   temporalWindowDays: TEMPORAL_WINDOW_DAYS_V1,
 });

@@ -35,6 +35,7 @@ export const scoringCommand: Command = {
         `  concepts start at ${model.concept_base_strength}; dates closer than ${model.temporal_window_days} days count as temporal proximity`,
         `  a name or figure the model stage found counts × ${model.model_found_factor}, and only on a pair that rule-found evidence ` +
           'brings to the discard threshold',
+        `  a shared name guessed from capitals alone (a product or tool name) counts × ${model.guessed_name_factor}`,
         `  discard below ${model.thresholds.minScore}, store as pending from ${model.thresholds.storeScore}, ` +
           `flag near-duplicates from ${model.thresholds.nearDuplicateSimilarity} similarity`,
       ].join('\n'),

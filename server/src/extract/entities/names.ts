@@ -30,6 +30,11 @@ const LANGUAGES = new Set([
   'dutch', 'swedish', 'polish', 'turkish', 'hebrew', 'persian', 'bengali', 'urdu', 'vietnamese', 'indonesian', 'ukrainian',
   'czech', 'danish', 'finnish', 'norwegian', 'romanian', 'hungarian', 'thai', 'swahili', 'catalan',
 ]);
+/** A run ending in one of these names a role or a part of an organisation ("Project Engineer", "Facilities Team"), not a product. */
+const ROLE_OR_UNIT = new Set([
+  'team', 'teams', 'department', 'office', 'committee', 'board', 'group', 'division', 'unit', 'desk', 'engineer', 'manager',
+  'officer', 'director', 'lead', 'coordinator', 'supervisor', 'assistant', 'analyst', 'specialist', 'administrator', 'procurement',
+]);
 /** A capitalised word before a number is a reference: "Listing 8-1", "Chapter 3", "Table 2", "Step 4". */
 const BEFORE_NUMBER = /^[^\S\n]+(?:\d|[IVX]+\b|[A-Z]\b)/u;
 const SPECIES_AFTER = /^[^\S\n]\p{Ll}{2,}(?:is|us|um|ae|ii|ensis|ana|ica|ans|oides|ata|ens|li|ei)\b/u;
@@ -146,6 +151,7 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
     // compromise knows some companies by name ("Google"): an organisation, not a product, and
     // without a legal form not one the rules claim (organisations.ts).
     if (words.length === 1 && tagsOf(name).includes('Organization')) continue;
+    if (ROLE_OR_UNIT.has(words[words.length - 1]!.text.toLowerCase())) continue;
     if (words.length === 1 && !/\p{Ll}\p{Lu}/u.test(name) && lowerCase.has(name.toLowerCase())) continue;
     found.push({ type: 'product', surface: name, key: `product:${name.toLowerCase()}`, start: words[0]!.start, end });
   }

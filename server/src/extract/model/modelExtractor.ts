@@ -113,8 +113,11 @@ export class ModelExtractor {
     passages: readonly PassageInput[],
     rules: { entities: readonly Found<StoredEntity>[]; claims: readonly Found<StoredClaim>[] },
   ): Promise<{ entities: Found<StoredEntity>[]; claims: Found<StoredClaim>[]; complete: boolean }> {
+    // A product name is the rules' guess at a capitalised run (entities/names.ts), not a reading
+    // of it: the run stays open to the model, which may say it is an organisation or a place.
+    const read = rules.entities.filter((entity) => entity.type !== 'product');
     const thin = spread(
-      passages.filter((passage) => isThin(passage.text, rules.entities.filter((entity) => entity.chunkId === passage.id))),
+      passages.filter((passage) => isThin(passage.text, read.filter((entity) => entity.chunkId === passage.id))),
       MAX_MODEL_PASSAGES_PER_ITEM,
     );
     const hashes = thin.map((passage) => passageHash(passage.text));
@@ -140,7 +143,7 @@ export class ModelExtractor {
         continue;
       }
       const inPassage = <T extends { chunkId: string }>(found: readonly T[]) => found.filter((one) => one.chunkId === passage.id);
-      const findings = readModelFindings(output, passage.text, { entities: inPassage(rules.entities), claims: inPassage(rules.claims) });
+      const findings = readModelFindings(output, passage.text, { entities: inPassage(read), claims: inPassage(rules.claims) });
       if (findings.malformed) this.tally.malformed += 1;
       this.tally.discarded += findings.discarded;
       this.tally.overlapping += findings.overlapping;
