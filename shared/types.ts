@@ -142,7 +142,7 @@ export interface ConceptView {
 
 /** Text in the file that a reader cannot see, left out of the passages (the parser's finding). */
 export interface HiddenTextView {
-  /** html_comment, hidden_element, vanish_run, white_text, tiny_text or invisible_render_mode. */
+  /** html_comment, hidden_element, vanish_run, white_text, tiny_text, invisible_render_mode, hidden_slide, hidden_sheet or hidden_cells. */
   kind: string;
   text: string;
   location: Location;

@@ -6,7 +6,7 @@ import type { ItemFlag, Location } from '../../../shared/types.ts';
 import { findInstructionAttempts } from '../answer/injection.ts';
 import { isWhitespace } from '../chunk/words.ts';
 import type { DocumentMetadata } from './metadata.ts';
-import { HIDDEN_TEXT_MAX_CHARS, type Block, type HiddenText, type HiddenTextKind, type ParsedDocument, type StructureMap } from './types.ts';
+import { HIDDEN_TEXT_MAX_CHARS, type Block, type HiddenText, type Hyperlink, type HiddenTextKind, type ParsedDocument, type StructureMap } from './types.ts';
 
 /**
  * A heading or title as a label: long enough for any real one. A heading's name travels with every
@@ -83,6 +83,7 @@ export function parsedDocument(parts: {
   hidden?: HiddenText[];
   truncated?: string | null;
   metadata?: DocumentMetadata;
+  hyperlinks?: Hyperlink[];
 }): ParsedDocument {
   const text = joinBlocks(parts.blocks);
   const hidden = parts.hidden ?? [];
@@ -97,5 +98,6 @@ export function parsedDocument(parts: {
   const title = parts.title === null ? null : cutLabel(parts.title.replace(/\s+/g, ' ').trim());
   const document: ParsedDocument = { title, text, blocks, structure, flags: [...flags], hidden, truncated };
   if (parts.metadata) document.metadata = parts.metadata;
+  if (parts.hyperlinks && parts.hyperlinks.length > 0) document.hyperlinks = parts.hyperlinks;
   return document;
 }

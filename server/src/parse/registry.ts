@@ -3,13 +3,14 @@
 
 import path from 'node:path';
 import { createDocxParser, docxParser } from './docx.ts';
+import { htmlParser } from './html.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
 import { textParser } from './text.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),

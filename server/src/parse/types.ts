@@ -50,7 +50,13 @@ export type HiddenTextKind =
   /** Text too small to read: a Word run of at most 2 pt, PDF text under 1 pt. */
   | 'tiny_text'
   /** PDF text drawn with render mode 3 or 7 (`3 Tr`): neither filled nor stroked. */
-  | 'invisible_render_mode';
+  | 'invisible_render_mode'
+  /** A slide marked hidden in its deck (PPTX `show="0"`, ODP `presentation:visibility="hidden"`): skipped in a slide show. */
+  | 'hidden_slide'
+  /** A worksheet marked hidden or very hidden (XLSX `state`, ODS `table:display="false"`). */
+  | 'hidden_sheet'
+  /** Spreadsheet rows or columns marked hidden or collapsed. */
+  | 'hidden_cells';
 
 /**
  * Text that is in the file but not on the page a reader sees. It is kept out of the blocks (so it
@@ -68,6 +74,18 @@ export interface HiddenText {
 
 export const HIDDEN_TEXT_MAX_CHARS = 500;
 
+/**
+ * A link the document makes (HTML `<a href>`, a hyperlink on a slide or in a cell), where it sits.
+ * Kept as the document wrote it: resolving it against the folder is not the parser's job.
+ */
+export interface Hyperlink {
+  /** The target as written (URL, relative path, `mailto:`), clipped to 2,048 characters. */
+  target: string;
+  /** The text the link is on, whitespace collapsed, clipped to 200 characters; may be empty. */
+  text: string;
+  location: Location;
+}
+
 export interface ParsedDocument {
   /** Best title the format offers (front matter, first heading, document metadata), else null. */
   title: string | null;
@@ -82,6 +100,8 @@ export interface ParsedDocument {
   truncated?: string | null;
   /** The metadata the document gives itself (front matter, core properties, document info); formats without any, and older documents, lack it. */
   metadata?: DocumentMetadata;
+  /** The links the document makes (HTML, slides, spreadsheets, e-books); formats without links, and older documents, lack it. */
+  hyperlinks?: Hyperlink[];
 }
 
 /**
