@@ -2,15 +2,18 @@
 // parse (what to run) agree.
 
 import path from 'node:path';
+import { csvParser } from './csv.ts';
 import { createDocxParser, docxParser } from './docx.ts';
 import { htmlParser } from './html.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
+import { createOdsParser, odsParser } from './ods.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
 import { textParser } from './text.ts';
+import { createXlsxParser, xlsxParser } from './xlsx.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
@@ -35,6 +38,8 @@ export async function parseFile(bytes: Uint8Array, fileName: string, limits: Par
 
 function withinLimits(parser: Parser, limits: Partial<ParserLimits>): Parser {
   if (parser === docxParser && limits.maxInflatedBytes !== undefined) return createDocxParser(limits);
+  if (parser === xlsxParser && limits.maxInflatedBytes !== undefined) return createXlsxParser(limits);
+  if (parser === odsParser && limits.maxInflatedBytes !== undefined) return createOdsParser(limits);
   if (parser === pdfParser && limits.maxPages !== undefined) return createPdfParser({ maxPages: limits.maxPages });
   return parser;
 }
