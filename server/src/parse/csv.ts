@@ -4,7 +4,7 @@
 // first line uses most (comma, semicolon, tab or bar: Excel writes semicolons in much of
 // Europe). The file is read up to the cell cap of every spreadsheet (sheetRows.ts).
 
-import { parse as parseCsv, CsvError } from 'csv-parse/sync';
+import { parse as parseCsv, CsvError, type Options } from 'csv-parse/sync';
 import path from 'node:path';
 import type { Location } from '../../../shared/types.ts';
 import { decodeText } from './decode.ts';
@@ -19,7 +19,7 @@ export const csvParser: Parser = {
   async parse(bytes, fileName) {
     const text = decodeText(bytes);
     const delimiter = path.extname(fileName).toLowerCase() === '.tsv' ? '\t' : separator(text);
-    const options = { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, info: true } as const;
+    const options: Options = { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, info: true };
     // The header's width sets how many records fit under the cell cap; only those are parsed.
     const columns = Math.max(1, records(text, { ...options, to: 1 })[0]?.record.length ?? 1);
     const limit = Math.floor(MAX_SHEET_CELLS / columns);
@@ -49,9 +49,9 @@ export const csvParser: Parser = {
 
 type CsvRecord = { record: string[]; info: { lines: number } };
 
-function records(text: string, options: Parameters<typeof parseCsv>[1]): CsvRecord[] {
+function records(text: string, options: Options): CsvRecord[] {
   try {
-    return parseCsv(text, options) as CsvRecord[];
+    return parseCsv(text, options) as unknown as CsvRecord[];
   } catch (error) {
     // The library's message quotes the offending characters; the reason names the line instead.
     if (error instanceof CsvError) {
