@@ -12,7 +12,7 @@ import { officeProperties } from './officeProperties.ts';
 import { Outline } from './outline.ts';
 import { columnIndex, SheetRows, type SheetCells } from './sheetRows.ts';
 import { DEFAULT_PARSER_LIMITS, type Parser, type ParserLimits } from './types.ts';
-import { attr, childElements, descendants, localName, parseXml } from './xmlTree.ts';
+import { attr, childElements, descendants, localName, parseXml, relationshipId } from './xmlTree.ts';
 import { ZipPackage } from './zipPackage.ts';
 
 export const xlsxParser = createXlsxParser();
@@ -34,7 +34,7 @@ export function createXlsxParser(limits: Partial<ParserLimits> = {}): Parser {
       const rows = new SheetRows(outline);
       for (const sheet of descendants(workbook, 'sheet')) {
         if (!rows.open) break;
-        const part = targets.get(attr(sheet, 'id') ?? '');
+        const part = targets.get(relationshipId(sheet) ?? '');
         if (part === undefined || !zip.has(part.path)) continue;
         const state = attr(sheet, 'state') ?? 'visible';
         rows.beginSheet(attr(sheet, 'name') ?? path.posix.basename(part.path, '.xml'), state !== 'visible');

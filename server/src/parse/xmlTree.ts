@@ -56,3 +56,23 @@ export function textOf(node: XmlNode): string {
 export function collapse(text: string): string {
   return text.replace(/\s+/gu, ' ').trim();
 }
+
+/** The relationship id an element points through (`r:id`, whatever the prefix), not its own `id`. */
+export function relationshipId(element: XmlElement): string | undefined {
+  for (const [key, value] of Object.entries(element.attribs)) if (key.includes(':') && localName(key) === 'id') return value;
+  return undefined;
+}
+
+/** The outermost descendants with any of these local names, in document order (one nested in another is its text, not a second one). */
+export function outermost(node: XmlElement | XmlDocument, names: ReadonlySet<string>): XmlElement[] {
+  const found: XmlElement[] = [];
+  const walk = (parent: XmlElement | XmlDocument): void => {
+    for (const child of parent.children) {
+      if (!isElement(child)) continue;
+      if (names.has(localName(child.name))) found.push(child);
+      else walk(child);
+    }
+  };
+  walk(node);
+  return found;
+}
