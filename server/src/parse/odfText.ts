@@ -3,12 +3,16 @@
 // (office:annotation) are not part of the text; a span or paragraph whose style hides it
 // (`text:display="none"`) is collected apart, so the caller can report it as hidden.
 
+import { ParseError } from './types.ts';
 import { attr, childElements, descendants, isElement, localName, type XmlDocument, type XmlElement, type XmlNode } from './xmlTree.ts';
+import type { ZipPackage } from './zipPackage.ts';
 
 export interface OdfText {
   text: string;
   hidden: string;
   links: { target: string; text: string }[];
+  /** Footnotes and endnotes anchored in the element: their own paragraphs, after it. */
+  notes: string[];
 }
 
 /** Style names (automatic and common) whose text properties hide the text. */
@@ -29,11 +33,20 @@ export function odfText(element: XmlElement, hiddenStyle: ReadonlySet<string>): 
   const visible: string[] = [];
   const hidden: string[] = [];
   const links: OdfText['links'] = [];
+  const notes: string[] = [];
   const walk = (node: XmlNode, into: string[]): void => {
     if (node.type === 'text') return void into.push(node.data.replace(/[\r\n]+/g, ' '));
     if (!isElement(node)) return;
     const name = localName(node.name);
-    if (name === 'annotation' || name === 'annotation-end' || name === 'bookmark' || name === 'soft-page-break') return;
+    if (name === 'annotation' || name === 'annotation-end' || name === 'bookmark' || name === 'soft-page-break' || name === 'note-citation') return;
+    // A shape's accessible name and description are not on the page.
+    if (node.name === 'svg:title' || node.name === 'svg:desc') return;
+    if (name === 'note-body' && node !== element) {
+      const note = odfText(node, hiddenStyle);
+      if (note.text !== '') notes.push(note.text.replace(/\n/g, ' '));
+      links.push(...note.links);
+      return;
+    }
     if (name === 'hidden-text' || name === 'hidden-paragraph' || attr(node, 'display') === 'none' || hiddenStyle.has(attr(node, 'style-name') ?? '')) {
       into = hidden;
     }
@@ -52,7 +65,7 @@ export function odfText(element: XmlElement, hiddenStyle: ReadonlySet<string>): 
     if ((name === 'p' || name === 'h') && node !== element) into.push('\n');
   };
   walk(element, visible);
-  return { text: tidy(visible.join('')), hidden: tidy(hidden.join(' ')), links };
+  return { text: tidy(visible.join('')), hidden: tidy(hidden.join(' ')), links, notes };
 }
 
 function tidy(text: string): string {
@@ -61,4 +74,12 @@ function tidy(text: string): string {
     .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
     .filter((line) => line !== '')
     .join('\n');
+}
+
+/** An OpenDocument file saved with a password keeps its parts encrypted, as its manifest says. */
+export async function refuseEncrypted(zip: ZipPackage): Promise<void> {
+  const manifest = await zip.text('META-INF/manifest.xml');
+  if (manifest !== null && /encryption-data/.test(manifest)) {
+    throw new ParseError(`encrypted ${zip.format}: the file is password-protected (Relata does not guess passwords)`);
+  }
 }

@@ -4,7 +4,7 @@
 // presentation:visibility="hidden" is left out and reported.
 
 import { parsedDocument } from './document.ts';
-import { hiddenStyles, odfText } from './odfText.ts';
+import { hiddenStyles, odfText, refuseEncrypted } from './odfText.ts';
 import { openDocumentProperties } from './officeProperties.ts';
 import { Outline } from './outline.ts';
 import { MAX_SLIDES } from './pptx.ts';
@@ -25,6 +25,7 @@ export function createOdpParser(limits: Partial<ParserLimits> = {}): Parser {
     extensions: ['.odp'],
     async parse(bytes) {
       const zip = await ZipPackage.open(bytes, 'ODP', maxInflatedBytes);
+      await refuseEncrypted(zip);
       const xml = await zip.text('content.xml');
       if (xml === null) throw new ParseError('not an ODP file: content.xml is missing (the ZIP archive holds no presentation)');
       const content = parseXml(xml, 'content.xml');

@@ -6,6 +6,7 @@
 
 import { Parser as XmlStream } from 'htmlparser2';
 import { parsedDocument } from './document.ts';
+import { refuseEncrypted } from './odfText.ts';
 import { openDocumentProperties } from './officeProperties.ts';
 import { Outline } from './outline.ts';
 import { SheetRows, type SheetCells } from './sheetRows.ts';
@@ -25,6 +26,7 @@ export function createOdsParser(limits: Partial<ParserLimits> = {}): Parser {
     extensions: ['.ods'],
     async parse(bytes) {
       const zip = await ZipPackage.open(bytes, 'ODS', maxInflatedBytes);
+      await refuseEncrypted(zip);
       const outline = new Outline();
       const rows = new SheetRows(outline);
       const reader = new SpreadsheetStream(rows, outline);

@@ -9,13 +9,14 @@ import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
 import { createOdpParser, odpParser } from './odp.ts';
 import { createOdsParser, odsParser } from './ods.ts';
+import { createOdtParser, odtParser } from './odt.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
 import { createPptxParser, pptxParser } from './pptx.ts';
 import { textParser } from './text.ts';
 import { createXlsxParser, xlsxParser } from './xlsx.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser, odtParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
@@ -44,6 +45,7 @@ function withinLimits(parser: Parser, limits: Partial<ParserLimits>): Parser {
   if (parser === odsParser && limits.maxInflatedBytes !== undefined) return createOdsParser(limits);
   if (parser === pptxParser && limits.maxInflatedBytes !== undefined) return createPptxParser(limits);
   if (parser === odpParser && limits.maxInflatedBytes !== undefined) return createOdpParser(limits);
+  if (parser === odtParser && limits.maxInflatedBytes !== undefined) return createOdtParser(limits);
   if (parser === pdfParser && limits.maxPages !== undefined) return createPdfParser({ maxPages: limits.maxPages });
   return parser;
 }

@@ -51,7 +51,7 @@ export class ZipPackage {
   /** A part that must be there, as text; its absence is the file's fault, said in `missing`. */
   async required(name: string, missing: string): Promise<string> {
     const text = await this.text(name);
-    if (text === null) throw new ParseError(`not a ${this.format} file: ${missing}`);
+    if (text === null) throw new ParseError(`not ${article(this.format)} file: ${missing}`);
     return text;
   }
 
@@ -77,10 +77,10 @@ function checkContainer(bytes: Uint8Array, format: string): void {
   if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
     throw new ParseError(
-      `not a ${format} file: this is an OLE compound file, either a password-protected ${format} (Relata does not guess passwords) or a legacy Office file renamed`,
+      `not ${article(format)} file: this is an OLE compound file, either a password-protected ${format} (Relata does not guess passwords) or a legacy Office file renamed`,
     );
   }
-  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) throw new ParseError(`not a ${format} file: the file is not a valid ZIP archive`);
+  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) throw new ParseError(`not ${article(format)} file: the file is not a valid ZIP archive`);
 }
 
 function zipFailure(error: unknown, bytes: Uint8Array, format: string): ParseError {
@@ -89,8 +89,13 @@ function zipFailure(error: unknown, bytes: Uint8Array, format: string): ParseErr
   if (/end of central directory/i.test(message)) {
     return bytes[2] === 0x03 && bytes[3] === 0x04
       ? new ParseError(`truncated ${format}: the ZIP archive has no central directory (incomplete download or copy?)`)
-      : new ParseError(`not a ${format} file: the file is not a valid ZIP archive`);
+      : new ParseError(`not ${article(format)} file: the file is not a valid ZIP archive`);
   }
   if (/encrypt/i.test(message)) return new ParseError(`encrypted ${format}: its ZIP entries are encrypted (Relata does not guess passwords)`);
   return new ParseError(`malformed ${format}: damaged ZIP archive (${message.replace(/\.$/, '')})`);
+}
+
+/** "an XLSX", "a PPTX": the article for a format's name as it is spelled out letter by letter. */
+export function article(format: string): string {
+  return `${/^[AEFHILMNORSX]/.test(format) ? 'an' : 'a'} ${format}`;
 }
