@@ -23,11 +23,12 @@ type HtmlElement = Parameters<typeof DomUtils.getAttributeValue>[0];
 export const htmlParser: Parser = {
   version: 'html@1',
   extensions: ['.html', '.htm', '.xhtml'],
-  async parse(bytes) {
+  async parse(bytes, fileName) {
     const { text } = decodeHtml(bytes);
     const lines = lineStarts(text);
     const outline = new Outline();
-    const page = readHtml(text, outline, (start, end) => ({ kind: 'lines', start: lineAt(lines, start), end: lineAt(lines, Math.max(start, end)) }));
+    const xhtml = fileName.toLowerCase().endsWith('.xhtml') || text.startsWith('<?xml');
+    const page = readHtml(text, outline, (start, end) => ({ kind: 'lines', start: lineAt(lines, start), end: lineAt(lines, Math.max(start, end)) }), xhtml);
     return parsedDocument({
       title: page.title ?? outline.headings.find((heading) => heading.level === 1)?.text ?? null,
       blocks: outline.blocks,
@@ -76,8 +77,9 @@ export interface HtmlPage {
  * Walks one HTML (or XHTML) text into `outline`. `locate` turns the source offsets a block spans
  * into its location: source lines for a web page, the block's ordinal for an e-book chapter.
  */
-export function readHtml(html: string, outline: Outline, locate: (start: number, end: number) => Location, xml = false): HtmlPage {
-  const tree = parseDocument(html, { withStartIndices: true, withEndIndices: true, decodeEntities: true, xmlMode: xml, lowerCaseTags: true });
+export function readHtml(html: string, outline: Outline, locate: (start: number, end: number) => Location, xhtml = false): HtmlPage {
+  // XHTML is read as HTML (named entities, any case) that may close elements with "/>".
+  const tree = parseDocument(html, { withStartIndices: true, withEndIndices: true, decodeEntities: true, recognizeSelfClosing: xhtml, lowerCaseTags: true });
   const walker = new HtmlWalker(outline, locate);
   try {
     walker.walkAll(tree.children);

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { csvParser } from './csv.ts';
 import { createDocxParser, docxParser } from './docx.ts';
+import { createEpubParser, epubParser } from './epub.ts';
 import { htmlParser } from './html.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
@@ -16,7 +17,7 @@ import { textParser } from './text.ts';
 import { createXlsxParser, xlsxParser } from './xlsx.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser, odtParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser, odtParser, epubParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
@@ -46,6 +47,7 @@ function withinLimits(parser: Parser, limits: Partial<ParserLimits>): Parser {
   if (parser === pptxParser && limits.maxInflatedBytes !== undefined) return createPptxParser(limits);
   if (parser === odpParser && limits.maxInflatedBytes !== undefined) return createOdpParser(limits);
   if (parser === odtParser && limits.maxInflatedBytes !== undefined) return createOdtParser(limits);
+  if (parser === epubParser && limits.maxInflatedBytes !== undefined) return createEpubParser(limits);
   if (parser === pdfParser && limits.maxPages !== undefined) return createPdfParser({ maxPages: limits.maxPages });
   return parser;
 }
