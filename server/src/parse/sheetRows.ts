@@ -55,7 +55,6 @@ export class SheetRows {
     this.outline.resetSections();
     this.sheetLocation = location;
     this.headed = false;
-    if (hidden) this.hiddenParts.push(`Sheet ${name}:`);
   }
 
   /** Whether the reader may go on: false once the cell cap is reached (the reason is in `truncated`). */
@@ -115,7 +114,8 @@ export class SheetRows {
 
   endSheet(): void {
     if (this.hiddenParts.length > 0 && this.sheetLocation !== null) {
-      this.outline.conceal(this.hiddenKind, this.hiddenParts.join(' '), this.sheetLocation);
+      const prefix = this.hiddenKind === 'hidden_sheet' ? `Sheet ${this.sheet}: ` : '';
+      this.outline.conceal(this.hiddenKind, prefix + this.hiddenParts.join('; '), this.sheetLocation);
     }
     if (this.firstRow !== null && this.lastRow !== null) {
       this.outline.table(this.rowCount, this.columnCount, { kind: this.firstRow.kind, start: this.firstRow.start, end: this.lastRow.end });
