@@ -19,7 +19,8 @@ export const csvParser: Parser = {
   async parse(bytes, fileName) {
     const text = decodeText(bytes);
     const delimiter = path.extname(fileName).toLowerCase() === '.tsv' ? '\t' : separator(text);
-    const options: Options = { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, info: true };
+    // Each record keeps only the line it ends on: the library's full info per record would cost more than the record.
+    const options: Options<CsvRecord, string[]> = { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, on_record: (record, context) => ({ record, lines: context.lines }) };
     // The header's width sets how many records fit under the cell cap; only those are parsed.
     const columns = Math.max(1, records(text, { ...options, to: 1 })[0]?.record.length ?? 1);
     const limit = Math.floor(MAX_SHEET_CELLS / columns);
@@ -28,9 +29,9 @@ export const csvParser: Parser = {
     const rows = new SheetRows(outline);
     rows.beginSheet(path.basename(fileName, path.extname(fileName)), false, { kind: 'lines', start: 1, end: 1 });
     let previousEnd = 0;
-    for (const [index, { record, info }] of parsed.entries()) {
-      const location: Location = { kind: 'lines', start: previousEnd + 1, end: Math.max(previousEnd + 1, info.lines) };
-      previousEnd = info.lines;
+    for (const [index, { record, lines }] of parsed.entries()) {
+      const location: Location = { kind: 'lines', start: previousEnd + 1, end: Math.max(previousEnd + 1, lines) };
+      previousEnd = lines;
       if (index === limit || !rows.row(index + 1, record, false, () => false, location)) {
         rows.truncated ??= `read up to ${MAX_SHEET_CELLS.toLocaleString('en-GB')} cells: the first ${limit.toLocaleString('en-GB')} records of ${columns} columns; the rest of the file was left out`;
         break;
@@ -47,11 +48,12 @@ export const csvParser: Parser = {
   },
 };
 
-type CsvRecord = { record: string[]; info: { lines: number } };
+type CsvRecord = { record: string[]; lines: number };
 
-function records(text: string, options: Options): CsvRecord[] {
+function records(text: string, options: Options<CsvRecord, string[]>): CsvRecord[] {
   try {
-    return parseCsv(text, options) as unknown as CsvRecord[];
+    // The typings offer no overload for on_record mapping to another type; this is what the function does.
+    return (parseCsv as unknown as (input: string, options: Options<CsvRecord, string[]>) => CsvRecord[])(text, options);
   } catch (error) {
     // The library's message quotes the offending characters; the reason names the line instead.
     if (error instanceof CsvError) {
