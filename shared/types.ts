@@ -28,7 +28,7 @@ export const ITEM_FLAGS = [
   'hidden_text',
   /** Some of that hidden text is addressed to an AI assistant; Ask warns about it whenever the item is a source. */
   'hidden_instructions',
-  /** Only part of the file was read (e.g. the first pages of a very long PDF); `relata item` says how much. */
+  /** Only part of the file was read (e.g. the first pages of a very long PDF, the first 200,000 cells of a spreadsheet); `relata item` says how much. */
   'truncated',
   /** Extraction found more than the per-item caps keep (key phrases, claims, entity mentions; server/src/extract/caps.ts): a bounded, representative set is stored. */
   'extraction_capped',
