@@ -8,7 +8,7 @@ import { officeProperties } from './officeProperties.ts';
 import { Outline } from './outline.ts';
 import { writeSlide, type SlideBox, type SlideContent } from './slides.ts';
 import { DEFAULT_PARSER_LIMITS, type Parser, type ParserLimits } from './types.ts';
-import { relationships } from './xlsx.ts';
+import { relationships } from './packageRelationships.ts';
 import { attr, childElements, collapse, descendants, firstChild, localName, parseXml, relationshipId, type XmlElement } from './xmlTree.ts';
 import { ZipPackage } from './zipPackage.ts';
 

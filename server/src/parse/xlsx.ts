@@ -14,6 +14,7 @@ import { columnIndex, SheetRows, type SheetCells } from './sheetRows.ts';
 import { DEFAULT_PARSER_LIMITS, type Parser, type ParserLimits } from './types.ts';
 import { attr, childElements, descendants, localName, parseXml, relationshipId } from './xmlTree.ts';
 import { ZipPackage } from './zipPackage.ts';
+import { relationships, type Target } from './packageRelationships.ts';
 
 export const xlsxParser = createXlsxParser();
 
@@ -56,34 +57,11 @@ export function createXlsxParser(limits: Partial<ParserLimits> = {}): Parser {
   };
 }
 
-interface Target {
-  path: string;
-  external: boolean;
-}
-
 /** The package's main part, named by its root relationships. */
 async function mainPart(zip: ZipPackage): Promise<string | null> {
   const rels = await relationships(zip, '');
   for (const target of rels.values()) if (/workbook\d*\.xml$/i.test(target.path)) return target.path;
   return null;
-}
-
-/** A part's relationships (Id → target), resolved against the part's folder; empty when it has none. */
-export async function relationships(zip: ZipPackage, part: string): Promise<Map<string, Target>> {
-  const folder = path.posix.dirname(part);
-  const relsPath = part === '' ? '_rels/.rels' : `${folder}/_rels/${path.posix.basename(part)}.rels`;
-  const xml = await zip.text(relsPath.replace(/^\.\//, ''));
-  const map = new Map<string, Target>();
-  if (xml === null) return map;
-  for (const rel of descendants(parseXml(xml, relsPath), 'Relationship')) {
-    const id = attr(rel, 'Id');
-    const target = attr(rel, 'Target');
-    if (id === undefined || target === undefined) continue;
-    const external = attr(rel, 'TargetMode') === 'External';
-    const resolved = external ? target : target.startsWith('/') ? target.slice(1) : path.posix.normalize(path.posix.join(folder === '.' ? '' : folder, target));
-    map.set(id, { path: resolved, external });
-  }
-  return map;
 }
 
 /** The shared string table, read as a stream; phonetic guides (`rPh`) are not part of the text. */
