@@ -8,8 +8,8 @@ import { ParseError } from './types.ts';
 
 /** Browsers look for the declaration in the first 1,024 bytes; pages with a long preamble put it later, so more is read. */
 const DECLARATION_WINDOW = 16 * 1024;
-/** Share of NUL bytes above which a file without a byte order mark is taken for binary; a few stray ones browsers ignore. */
-const MAX_NUL_SHARE = 0.01;
+/** Share of NUL bytes above which a file without a byte order mark is taken for binary (as for plain text); a few stray ones browsers ignore. */
+const MAX_NUL_SHARE = 0.05;
 
 export function decodeHtml(bytes: Uint8Array): { text: string; charset: string } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
