@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { csvParser } from '../../server/src/parse/csv.ts';
+import { odsParser } from '../../server/src/parse/ods.ts';
 import { parseFile } from '../../server/src/parse/registry.ts';
 import { MAX_SHEET_CELLS } from '../../server/src/parse/sheetRows.ts';
 import { ParseError } from '../../server/src/parse/types.ts';
 import { createXlsxParser, xlsxParser } from '../../server/src/parse/xlsx.ts';
-import { makeXlsx, zipBomb } from '../support/zipBuilders.ts';
+import { makeXlsx, makeZip, zipBomb } from '../support/zipBuilders.ts';
 import { DOCUMENTS_MORE_DIR, readMoreDocument, skipUnless } from './parse-eval.ts';
 
 const skip = skipUnless(DOCUMENTS_MORE_DIR);
@@ -103,4 +104,19 @@ test('a zip bomb in an XLSX fails with its reason before anything inflates', asy
 
 test('a password-protected XLSX (an OLE container) is refused, saying so', { skip }, async () => {
   await assert.rejects(parseFile(readMoreDocument('xlsx/protect.xlsx'), 'protect.xlsx'), /^ParseError: not an XLSX file: this is an OLE compound file, either a password-protected XLSX/);
+});
+
+test('an ODS row repeated a million times across every column is bounded by the repeat cap and the cell cap', async () => {
+  const content = `<?xml version="1.0"?><office:document-content xmlns:office="o" xmlns:table="t" xmlns:text="x"><office:body><office:spreadsheet>
+<table:table table:name="Flood"><table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell><table:table-cell><text:p>Cost</text:p></table:table-cell></table:table-row>
+<table:table-row table:number-rows-repeated="1000000"><table:table-cell table:number-columns-repeated="16384"><text:p>x</text:p></table:table-cell></table:table-row>
+</table:table></office:spreadsheet></office:body></office:document-content>`;
+  const doc = await odsParser.parse(await makeZip({ mimetype: 'application/vnd.oasis.opendocument.spreadsheet', 'content.xml': content }), 'flood.ods');
+  // Each repetition is written out as 1,000 cells (not 16,384), so 199 rows fit under the cap.
+  assert.match(doc.truncated ?? '', /^read up to 200,000 cells: sheet Flood stopped before row 2\d\d/);
+  assert.ok(doc.blocks.length < 300, `${doc.blocks.length} blocks`);
+});
+
+test('a zip bomb in an ODS fails with its reason before anything inflates', async () => {
+  await assert.rejects(odsParser.parse(await zipBomb({ mimetype: 'x' }, 'content.xml'), 'bomb.ods'), /^ParseError: ODS part content\.xml inflates from .* \(zip bomb\?\)$/);
 });
