@@ -28,7 +28,7 @@ export const ITEM_FLAGS = [
   'hidden_text',
   /** Some of that hidden text is addressed to an AI assistant; Ask warns about it whenever the item is a source. */
   'hidden_instructions',
-  /** Only part of the file was read (e.g. the first pages of a very long PDF); `relata item` says how much. */
+  /** Only part of the file was read (e.g. the first pages of a very long PDF, the first 200,000 cells of a spreadsheet); `relata item` says how much. */
   'truncated',
   /** Extraction found more than the per-item caps keep (key phrases, claims, entity mentions; server/src/extract/caps.ts): a bounded, representative set is stored. */
   'extraction_capped',
@@ -163,7 +163,7 @@ export interface ConceptView {
 
 /** Text in the file that a reader cannot see, left out of the passages (the parser's finding). */
 export interface HiddenTextView {
-  /** html_comment, hidden_element, vanish_run, white_text, tiny_text or invisible_render_mode. */
+  /** html_comment, hidden_element, vanish_run, white_text, tiny_text, invisible_render_mode, hidden_slide, hidden_sheet or hidden_cells. */
   kind: string;
   text: string;
   location: Location;

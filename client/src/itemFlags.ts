@@ -10,7 +10,7 @@ export const FLAG_WORDS: Record<ItemFlag, string> = {
   encrypted_no_password: 'encrypted, but opens without a password',
   hidden_text: 'hidden text left out (text a reader cannot see)',
   hidden_instructions: 'hidden text addressed to an AI assistant: Ask warns when this file is a source',
-  truncated: 'only partly read (e.g. the first pages of a very long PDF)',
+  truncated: 'only partly read (e.g. the first pages of a very long PDF, the first 200,000 cells of a spreadsheet)',
   extraction_capped: 'more facts than are kept: a representative set is stored',
   metadata_left_out: 'some of its front matter or document properties not read (too large, nested or too many values)',
 };

@@ -2,10 +2,7 @@
 
 import type { Location } from '../../shared/types.ts';
 
-export function describeLocation(location: Location): string {
-  const noun = { lines: 'line', pages: 'page', blocks: 'paragraph' }[location.kind];
-  return location.start === location.end ? `${noun} ${location.start}` : `${noun}s ${location.start}-${location.end}`;
-}
+export { describeLocation } from '../../shared/locationWords.ts';
 
 /** 0-based line range to select when a file opens at this passage; null when the format has no lines. */
 export function lineSelection(location: Location | null | undefined): { startLine: number; endLine: number } | null {

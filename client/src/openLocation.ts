@@ -39,5 +39,5 @@ export async function openAt(folder: string, relativePath: string, location?: Lo
     return;
   }
   await vscode.commands.executeCommand('vscode.open', uri, column);
-  void vscode.window.showInformationMessage(`Relata: the passage is at ${describeLocation(location)} of ${relativePath}.`);
+  void vscode.window.showInformationMessage(`Relata: the passage is at ${describeLocation(location, relativePath)} of ${relativePath}.`);
 }

@@ -112,7 +112,7 @@ export function namedReasons(result: SearchResultView): string[] {
 
 export function describeResult(result: SearchResultView, query: string, folderName: string | null): { description: string; detail: string } {
   const similarity = result.semantic_similarity === null ? 'similarity n/a' : `similarity ${figure(result.semantic_similarity)}`;
-  const where = [result.path, ...(result.passage ? [describeLocation(result.passage.location)] : []), ...(folderName ? [`in ${folderName}`] : [])];
+  const where = [result.path, ...(result.passage ? [describeLocation(result.passage.location, result.path)] : []), ...(folderName ? [`in ${folderName}`] : [])];
   const snippet = result.passage ? [passageSnippet(result.passage.text, query)] : [];
   return {
     description: `${plainText(where.join(' · '))} · relevance ${figure(result.query_relevance)} (relative to these results) · ${similarity}`,
@@ -175,7 +175,7 @@ export function whyInFull(row: SearchRow): { message: string; detail: string } {
     .sort(([, a], [, b]) => (b ?? 0) - (a ?? 0))
     .map(([path, value]) => `  ${PATH_NAMES[path] ?? path}: ${figure(value ?? 0)}`);
   const lines = [
-    `${result.path}${result.passage ? `, ${describeLocation(result.passage.location)}` : ''} in ${row.folderName}`,
+    `${result.path}${result.passage ? `, ${describeLocation(result.passage.location, result.path)}` : ''} in ${row.folderName}`,
     '',
     'Why it matched:',
     ...result.why_matched.map((reason) => `• ${reason}`),

@@ -79,7 +79,7 @@ test('the file status list explains every flag in words, never by its code name'
   assert.equal(scanned.description, 'indexed');
   assert.match(scanned.detail ?? '', /^no text layer: scanned\? no OCR/);
   const both = fileStatusWords({ status: 'indexed', flags: ['hidden_text', 'truncated'], reason: 'read 2,000 of 9,000 pages', duplicateOf: null });
-  assert.equal(both.detail, 'read 2,000 of 9,000 pages · hidden text left out (text a reader cannot see); only partly read (e.g. the first pages of a very long PDF)');
+  assert.equal(both.detail, 'read 2,000 of 9,000 pages · hidden text left out (text a reader cannot see); only partly read (e.g. the first pages of a very long PDF, the first 200,000 cells of a spreadsheet)');
   assert.equal(fileStatusWords({ status: 'duplicate', flags: [], reason: null, duplicateOf: 'a.md' }).detail, 'identical to a.md, its original');
   assert.equal(fileStatusWords({ status: 'indexed', flags: [], reason: null, duplicateOf: null }).detail, undefined);
   assert.equal(fileStatusWords({ status: 'indexed', flags: [], reason: null, duplicateOf: null, brokenLinks: 2 }).detail, '2 links to files that are not in the folder');

@@ -16,3 +16,10 @@ export function skipUnless(dir: string): false | string {
 export function readDocument(relative: string): Uint8Array {
   return new Uint8Array(fs.readFileSync(path.join(DOCUMENTS_DIR, relative)));
 }
+
+/** Real files of the formats beyond PDF and DOCX (HTML, slides, spreadsheets, e-books, ODF), from Apache Tika's test suite. */
+export const DOCUMENTS_MORE_DIR = path.join(EVAL_ROOT, 'documents-more');
+
+export function readMoreDocument(relative: string): Uint8Array {
+  return new Uint8Array(fs.readFileSync(path.join(DOCUMENTS_MORE_DIR, relative)));
+}

@@ -114,7 +114,7 @@ function sourceParts(folder: string, result: AnswerResult, question: string): Ch
     const target = { folder, path: source.path, location: source.location };
     // The chat draws an anchor as the file's name, so the title goes before it as text; a text
     // file's anchor already names its lines, other formats' locations are said after it.
-    const place = source.location.kind === 'lines' ? '' : ` · ${escapeMarkdown(describeLocation(source.location))}`;
+    const place = source.location.kind === 'lines' ? '' : ` · ${escapeMarkdown(describeLocation(source.location, source.path))}`;
     parts.push(
       markdown(`- **${escapeMarkdown(source.label)}**${cited.has(source.label) ? ' (cited)' : ''} ${source.title ? `${escapeMarkdown(source.title)} ` : ''}`),
       anchorOr(target, source.path),
@@ -208,7 +208,7 @@ export function searchParts(folders: readonly FolderSearch[]): ChatPart[] {
       parts.push(
         markdown(`${index + 1}. ${result.title ? `${escapeMarkdown(result.title)} ` : ''}`),
         anchorOr({ folder: folder.folder, path: result.path, location }, result.path),
-        markdown(`${location ? ` · ${escapeMarkdown(describeLocation(location))}` : ''}\n   ${numbers.join(' · ')}\n`),
+        markdown(`${location ? ` · ${escapeMarkdown(describeLocation(location, result.path))}` : ''}\n   ${numbers.join(' · ')}\n`),
       );
       if (result.why_matched.length > 0) parts.push(markdown(`   Why it matched: ${escapeMarkdown(result.why_matched.join(' '))}\n`));
       if (result.passage) parts.push(quote(result.passage.text));

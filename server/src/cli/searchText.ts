@@ -3,15 +3,10 @@
 // the command prints its own, without loading the command line.
 
 import { describeAlso } from '../../../shared/alsoText.ts';
+import { describeLocation } from '../../../shared/locationWords.ts';
 import { WEAK_MATCH_NOTICE } from '../../../shared/searchText.ts';
-import type { Location, SearchResponse } from '../../../shared/types.ts';
+import type { SearchResponse } from '../../../shared/types.ts';
 import { terminalLine } from './terminalText.ts';
-
-export function locationText(location: Location): string {
-  const range = location.start === location.end ? `${location.start}` : `${location.start}-${location.end}`;
-  const unit = { lines: 'line', pages: 'page', blocks: 'paragraph' }[location.kind];
-  return `${unit}${location.start === location.end ? '' : 's'} ${range}`;
-}
 
 function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -31,7 +26,7 @@ export function renderSearch(response: SearchResponse): string {
     lines.push(
       '',
       `${index + 1}. ${terminalLine(result.title ?? result.path)}`,
-      `   ${terminalLine(result.path)}${result.passage ? `, ${locationText(result.passage.location)}` : ''}`,
+      `   ${terminalLine(result.path)}${result.passage ? `, ${describeLocation(result.passage.location, result.path)}` : ''}`,
       ...(result.also ? [`   ${terminalLine(describeAlso(result.also))}`] : []),
       `   relevance ${result.query_relevance.toFixed(2)} (relative to this result set) · similarity ${similarity}`,
       ...result.why_matched.map((reason) => `   - ${terminalLine(reason)}`),

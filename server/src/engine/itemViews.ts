@@ -45,6 +45,9 @@ const HIDDEN_KIND_NAMES: Record<string, string> = {
   white_text: 'white text',
   tiny_text: 'tiny text',
   invisible_render_mode: 'invisible PDF text',
+  hidden_slide: 'hidden slide',
+  hidden_sheet: 'hidden sheet',
+  hidden_cells: 'hidden rows or columns',
 };
 
 /** What was left out when the file was read, in words: "hidden text: 2 passages a reader cannot see (HTML comment) were left out". */

@@ -2,14 +2,22 @@
 // parse (what to run) agree.
 
 import path from 'node:path';
+import { csvParser } from './csv.ts';
 import { createDocxParser, docxParser } from './docx.ts';
+import { createEpubParser, epubParser } from './epub.ts';
+import { htmlParser } from './html.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
+import { createOdpParser, odpParser } from './odp.ts';
+import { createOdsParser, odsParser } from './ods.ts';
+import { createOdtParser, odtParser } from './odt.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
+import { createPptxParser, pptxParser } from './pptx.ts';
 import { textParser } from './text.ts';
+import { createXlsxParser, xlsxParser } from './xlsx.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser, odtParser, epubParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
@@ -34,6 +42,12 @@ export async function parseFile(bytes: Uint8Array, fileName: string, limits: Par
 
 function withinLimits(parser: Parser, limits: Partial<ParserLimits>): Parser {
   if (parser === docxParser && limits.maxInflatedBytes !== undefined) return createDocxParser(limits);
+  if (parser === xlsxParser && limits.maxInflatedBytes !== undefined) return createXlsxParser(limits);
+  if (parser === odsParser && limits.maxInflatedBytes !== undefined) return createOdsParser(limits);
+  if (parser === pptxParser && limits.maxInflatedBytes !== undefined) return createPptxParser(limits);
+  if (parser === odpParser && limits.maxInflatedBytes !== undefined) return createOdpParser(limits);
+  if (parser === odtParser && limits.maxInflatedBytes !== undefined) return createOdtParser(limits);
+  if (parser === epubParser && limits.maxInflatedBytes !== undefined) return createEpubParser(limits);
   if (parser === pdfParser && limits.maxPages !== undefined) return createPdfParser({ maxPages: limits.maxPages });
   return parser;
 }

@@ -50,7 +50,13 @@ export type HiddenTextKind =
   /** Text too small to read: a Word run of at most 2 pt, PDF text under 1 pt. */
   | 'tiny_text'
   /** PDF text drawn with render mode 3 or 7 (`3 Tr`): neither filled nor stroked. */
-  | 'invisible_render_mode';
+  | 'invisible_render_mode'
+  /** A slide marked hidden in its deck (PPTX `show="0"`, ODP `presentation:visibility="hidden"`): skipped in a slide show. */
+  | 'hidden_slide'
+  /** A worksheet marked hidden or very hidden (XLSX `state`, ODS `table:display="false"`). */
+  | 'hidden_sheet'
+  /** Spreadsheet rows or columns marked hidden or collapsed. */
+  | 'hidden_cells';
 
 /**
  * Text that is in the file but not on the page a reader sees. It is kept out of the blocks (so it
@@ -84,7 +90,7 @@ export type LinkKind =
   | 'wiki'
   /** A front-matter list such as `related:` or `see_also:` naming another file. */
   | 'front_matter'
-  /** A hyperlink in a Word document. */
+  /** A hyperlink in a Word, HTML, OpenDocument, slide, spreadsheet or e-book document. */
   | 'hyperlink'
   /** A link annotation on a PDF page. */
   | 'annotation';

@@ -1,4 +1,4 @@
-// A DOCX is a ZIP archive, and a ZIP of one megabyte can inflate to gigabytes. Before anything is
+// DOCX, XLSX, PPTX, OpenDocument and EPUB files are ZIP archives, and a ZIP of one megabyte can inflate to gigabytes. Before anything is
 // inflated, the sizes every entry declares are checked against a budget; while an entry inflates,
 // its bytes are counted, so an archive whose headers understate what is inside (a lying header)
 // is stopped as soon as it outgrows them rather than when memory runs out.
@@ -56,18 +56,18 @@ export function declaredEntries(bytes: Uint8Array): DeclaredEntry[] | null {
 }
 
 /** Refuses, before inflating anything, an archive whose entries declare more than `maxBytes` or a bomb's ratio. */
-export function checkDeclaredSizes(entries: readonly DeclaredEntry[], maxBytes: number): void {
+export function checkDeclaredSizes(entries: readonly DeclaredEntry[], maxBytes: number, format = 'DOCX'): void {
   let total = 0;
   for (const entry of entries) {
     total += entry.uncompressed;
     if (entry.uncompressed > RATIO_CHECKED_ABOVE && entry.uncompressed > MAX_COMPRESSION_RATIO * Math.max(entry.compressed, 1)) {
       throw new ParseError(
-        `DOCX part ${entry.name} inflates from ${entry.compressed.toLocaleString('en-GB')} bytes to ${megabytes(entry.uncompressed)}, more than ${MAX_COMPRESSION_RATIO} times its size (zip bomb?)`,
+        `${format} part ${entry.name} inflates from ${entry.compressed.toLocaleString('en-GB')} bytes to ${megabytes(entry.uncompressed)}, more than ${MAX_COMPRESSION_RATIO} times its size (zip bomb?)`,
       );
     }
   }
   if (total > maxBytes) {
-    throw new ParseError(`DOCX inflates to more than ${megabytes(maxBytes)} (its ZIP entries declare ${megabytes(total)}; zip bomb?)`);
+    throw new ParseError(`${format} inflates to more than ${megabytes(maxBytes)} (its ZIP entries declare ${megabytes(total)}; zip bomb?)`);
   }
 }
 
@@ -78,20 +78,38 @@ export class InflateBudget {
   constructor(
     private readonly maxBytes: number,
     private readonly declared: ReadonlyMap<string, number>,
+    private readonly format = 'DOCX',
   ) {
     this.left = maxBytes;
   }
 
-  read(file: JSZip.JSZipObject): Promise<Buffer> {
+  async read(file: JSZip.JSZipObject): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    await this.stream(file, (chunk) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      return true;
+    });
+    return Buffer.concat(chunks, size);
+  }
+
+  /**
+   * Inflates an entry chunk by chunk, handing each to `take`; when `take` returns false, inflating
+   * stops there, so a reader that has all it will read (a sheet at its cell cap) costs no more.
+   */
+  stream(file: JSZip.JSZipObject, take: (chunk: Buffer) => boolean): Promise<void> {
     const declared = this.declared.get(file.name);
     return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
       let size = 0;
       const stream = file.nodeStream('nodebuffer');
-      const stop = (error: ParseError): void => {
+      const halt = (): void => {
         stream.removeAllListeners('data');
         stream.pause();
         (stream as { destroy?: () => void }).destroy?.();
+      };
+      const stop = (error: ParseError): void => {
+        halt();
         reject(error);
       };
       stream.on('data', (chunk: Buffer) => {
@@ -99,17 +117,28 @@ export class InflateBudget {
         if (declared !== undefined && size > declared) {
           return stop(
             new ParseError(
-              `malformed DOCX: part ${file.name} inflates to more than the ${declared.toLocaleString('en-GB')} bytes its ZIP header declares (a damaged or crafted archive)`,
+              `malformed ${this.format}: part ${file.name} inflates to more than the ${declared.toLocaleString('en-GB')} bytes its ZIP header declares (a damaged or crafted archive)`,
             ),
           );
         }
-        if (size > this.left) return stop(new ParseError(`DOCX inflates to more than ${megabytes(this.maxBytes)} (zip bomb?)`));
-        chunks.push(chunk);
+        if (size > this.left) return stop(new ParseError(`${this.format} inflates to more than ${megabytes(this.maxBytes)} (zip bomb?)`));
+        let more: boolean;
+        try {
+          more = take(chunk);
+        } catch (error) {
+          halt();
+          return reject(error);
+        }
+        if (!more) {
+          halt();
+          this.left -= size;
+          resolve();
+        }
       });
       stream.on('error', reject);
       stream.on('end', () => {
         this.left -= size;
-        resolve(Buffer.concat(chunks, size));
+        resolve();
       });
     });
   }

@@ -16,7 +16,7 @@ import { MODEL_OPTIONS, providerFromFlags } from '../modelFlags.ts';
 import { openExistingStore } from '../openStore.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
-import { locationText } from '../searchText.ts';
+import { describeLocation } from '../../../../shared/locationWords.ts';
 
 const EXCERPT = 160;
 
@@ -90,7 +90,7 @@ export function renderAnswer(result: AnswerResult): string {
   for (const source of result.sources) {
     lines.push(
       `  ${source.label}${cited.has(source.label) ? ' (cited)' : ''}  ${terminalLine(source.title ?? source.path)}`,
-      `      ${terminalLine(source.path)}, ${locationText(source.location)}`,
+      `      ${terminalLine(source.path)}, ${describeLocation(source.location, source.path)}`,
       ...(source.also ? [`      ${terminalLine(describeAlso(source.also))}`] : []),
       `      > ${excerpt(source.passage)}`,
     );
