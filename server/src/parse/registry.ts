@@ -6,10 +6,11 @@ import { createDocxParser, docxParser } from './docx.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
+import { rtfParser } from './rtf.ts';
 import { textParser } from './text.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, rtfParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
