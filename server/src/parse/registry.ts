@@ -3,6 +3,7 @@
 
 import path from 'node:path';
 import { createDocxParser, docxParser } from './docx.ts';
+import { emailParser } from './email.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
@@ -10,7 +11,7 @@ import { rtfParser } from './rtf.ts';
 import { textParser } from './text.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, rtfParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, rtfParser, emailParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
