@@ -145,7 +145,8 @@ class MessageReader {
     this.attachmentsRead++;
     const { parseFile } = await import('./registry.ts');
     try {
-      const document = await parseFile(new Uint8Array(content), name);
+      // No OCR inside a message: its budget belongs to files of their own, and the message has a time limit of its own.
+      const document = await parseFile(new Uint8Array(content), name, { ocr: false });
       for (const block of document.blocks) this.add(block.kind, block.text, [...section, ...block.headingPath]);
       const at = { kind: 'blocks', start: this.blocks.length, end: this.blocks.length } as const;
       this.hidden.push(...(document.hidden ?? []).map((finding) => ({ ...finding, location: at })));

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { createDocxParser, docxParser } from './docx.ts';
 import { emailParser } from './email.ts';
+import { createImageParser, imageParser } from './image.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
@@ -11,7 +12,7 @@ import { rtfParser } from './rtf.ts';
 import { textParser } from './text.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, rtfParser, emailParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, rtfParser, emailParser, imageParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
@@ -36,6 +37,7 @@ export async function parseFile(bytes: Uint8Array, fileName: string, limits: Par
 
 function withinLimits(parser: Parser, limits: Partial<ParserLimits>): Parser {
   if (parser === docxParser && limits.maxInflatedBytes !== undefined) return createDocxParser(limits);
-  if (parser === pdfParser && limits.maxPages !== undefined) return createPdfParser({ maxPages: limits.maxPages });
+  if (parser === pdfParser && Object.keys(limits).length > 0) return createPdfParser(limits);
+  if (parser === imageParser && Object.keys(limits).length > 0) return createImageParser(limits);
   return parser;
 }

@@ -8,7 +8,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorkerThread } from '../../embed/workerThread.ts';
 import { withJoinedText } from '../../parse/document.ts';
-import { ParseError, ParseTimeoutError, type Block, type ParsedDocument, type ParserLimits } from '../../parse/types.ts';
+import { mayReadByOcr } from '../../parse/image.ts';
+import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type ParsedDocument, type ParserLimits } from '../../parse/types.ts';
 import type { ChunkRecord, ItemExtraction } from '../../store/contract.ts';
 import type { ExtractJob, StageJob, StageReply, StageRequest, StageResults } from './protocol.ts';
 
@@ -52,7 +53,10 @@ export class StageThreads {
    */
   parse(bytes: Uint8Array, fileName: string): Promise<ParsedDocument> {
     const copy = new Uint8Array(bytes); // Transferred to the thread; the caller keeps its own bytes.
-    return this.run({ kind: 'parse', bytes: copy, fileName, limits: this.limits.parser ?? {} }, [copy.buffer]).then(withJoinedText);
+    const parser = { ...DEFAULT_PARSER_LIMITS, ...this.limits.parser };
+    // A scan read by OCR takes seconds a page: its file gets the OCR budget on top of the parse limit.
+    const timeoutMs = this.limits.timeoutMs + (parser.ocr && mayReadByOcr(fileName) ? parser.ocrTimeMs : 0);
+    return this.run({ kind: 'parse', bytes: copy, fileName, limits: this.limits.parser ?? {} }, [copy.buffer], timeoutMs).then(withJoinedText);
   }
 
   /** Chunk an item's blocks into passages with their ids. Rejects with a ThreadLimitError at a limit. */
@@ -92,9 +96,9 @@ export class StageThreads {
     await Promise.all(this.idle.splice(0).map((thread) => thread.stop()));
   }
 
-  private async run<J extends StageJob>(work: J, transfer: ArrayBuffer[] = []): Promise<StageResults[J['kind']]> {
+  private async run<J extends StageJob>(work: J, transfer: ArrayBuffer[] = [], timeoutMs = this.limits.timeoutMs): Promise<StageResults[J['kind']]> {
     const thread = await this.acquire();
-    const outcome = await thread.run(work, transfer, this.limits);
+    const outcome = await thread.run(work, transfer, { ...this.limits, timeoutMs });
     this.release(thread, outcome.threadAlive);
     if ('error' in outcome) throw outcome.error;
     return outcome.result as StageResults[J['kind']];
