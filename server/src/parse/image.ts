@@ -38,11 +38,6 @@ export function createImageParser(limits: Partial<ParserLimits> = {}): Parser {
   };
 }
 
-/** Files whose parse may run OCR, and so gets the OCR budget on top of the parse time limit. */
-export function mayReadByOcr(fileName: string): boolean {
-  return /\.(pdf|png|jpe?g|tiff?)$/i.test(fileName);
-}
-
 /** Refuses an image or page that would decode to more than `maxPixels`, naming its size. */
 export function checkPixels(width: number, height: number, maxPixels: number, what: string): void {
   if (width * height <= maxPixels) return;

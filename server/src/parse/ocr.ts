@@ -30,9 +30,19 @@ export interface OcrResult {
 }
 
 let worker: Promise<TesseractWorker> | undefined;
+let ocrStarting: () => void = () => undefined;
+
+/**
+ * Called whenever OCR of an image starts: a stage thread tells its owner, which grows the parse's
+ * time limit by the OCR budget (seconds a page), so the parse limit stays tight for every other file.
+ */
+export function onOcrStart(listener: () => void): void {
+  ocrStarting = listener;
+}
 
 /** The words of one image (PNG, JPEG, TIFF, BMP, GIF bytes), by paragraph. */
 export async function recognise(image: Buffer): Promise<OcrResult> {
+  ocrStarting();
   const tesseract = await ocrWorker();
   let data: Awaited<ReturnType<TesseractWorker['recognize']>>['data'];
   try {

@@ -21,6 +21,8 @@ import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type 
 /** Below this many non-space characters per page on average, the PDF is taken for a scan. */
 export const LITTLE_TEXT_CHARS_PER_PAGE = 20;
 export const PDF_TIMEOUT_MS = 60_000;
+/** Time beyond the OCR budget for the page OCR was reading when the budget ran out to finish. */
+const OCR_BUDGET_MARGIN_MS = 10_000;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type TextContentItem = Awaited<ReturnType<Awaited<ReturnType<PDFDocumentProxy['getPage']>>['getTextContent']>>['items'][number];
@@ -29,8 +31,7 @@ export const pdfParser = createPdfParser();
 
 export function createPdfParser(options: { timeoutMs?: number } & Partial<Omit<ParserLimits, 'maxInflatedBytes'>> = {}): Parser {
   const limits: PdfOcrLimits & Pick<ParserLimits, 'maxPages'> = { ...DEFAULT_PARSER_LIMITS, ...options };
-  // OCR has its own budget (pdfOcr.ts) on top of the text pass's.
-  const timeoutMs = (options.timeoutMs ?? PDF_TIMEOUT_MS) + (limits.ocr ? limits.ocrTimeMs : 0);
+  const timeoutMs = options.timeoutMs ?? PDF_TIMEOUT_MS;
   const maxPages = limits.maxPages;
   return {
     version: 'pdf@4',
@@ -51,19 +52,27 @@ export function createPdfParser(options: { timeoutMs?: number } & Partial<Omit<P
         ...assetPaths(),
       });
       let timer: NodeJS.Timeout | undefined;
+      let giveUp: () => void = () => undefined;
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new ParseTimeoutError(`PDF took longer than ${timeoutMs / 1000} s to read; gave up`)),
-          timeoutMs,
-        );
+        giveUp = () => reject(new ParseTimeoutError(`PDF took longer than ${timeoutMs / 1000} s to read; gave up`));
+        timer = setTimeout(giveUp, timeoutMs);
       });
-      const reading = readDocument(pdfjs, task, bytes, maxPages, limits);
+      // OCR keeps its own budget (pdfOcr.ts): once it starts, the text pass's limit no longer applies.
+      let settled = false;
+      const ocrStarts = () => {
+        // A read abandoned at the time limit must not go on to OCR in the background.
+        if (settled) throw new ParseTimeoutError('PDF read abandoned');
+        clearTimeout(timer);
+        timer = setTimeout(giveUp, limits.ocrTimeMs + OCR_BUDGET_MARGIN_MS);
+      };
+      const reading = readDocument(pdfjs, task, bytes, maxPages, limits, ocrStarts);
       reading.catch(() => undefined); // If the timeout wins, the abandoned read must not surface as unhandled.
       try {
         return await Promise.race([reading, timedOut]);
       } catch (error) {
         throw asParseError(error, bytes);
       } finally {
+        settled = true;
         clearTimeout(timer);
         await task.destroy().catch(() => undefined);
       }
@@ -71,7 +80,7 @@ export function createPdfParser(options: { timeoutMs?: number } & Partial<Omit<P
   };
 }
 
-async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: Uint8Array, maxPages: number, limits: PdfOcrLimits) {
+async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: Uint8Array, maxPages: number, limits: PdfOcrLimits, ocrStarts: () => void) {
   const doc = await task.promise;
   const pagesRead = Math.min(doc.numPages, maxPages);
   const pageBlocks: Block[][] = [];
@@ -111,6 +120,7 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
   }
   if (pagesRead > 0 && failedPages === pagesRead) throw asParseError(firstPageError, bytes);
 
+  if (limits.ocr && withoutText.length > 0) ocrStarts();
   const ocr = await readScannedPages(pdfjs, bytes, withoutText, limits, assetPaths());
   for (const [pageNumber, blocks] of ocr.pages) {
     pageBlocks[pageNumber - 1] = blocks;

@@ -109,7 +109,7 @@ export const DEFAULT_PARSER_LIMITS: ParserLimits = {
   ocr: true,
   maxOcrPages: DEFAULT_MAX_OCR_PAGES,
   maxOcrPixels: 40_000_000,
-  ocrTimeMs: 40_000,
+  ocrTimeMs: 120_000,
 };
 
 export interface Parser {
