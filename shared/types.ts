@@ -313,6 +313,8 @@ export interface Passage {
   text: string;
   location: Location;
   chunk_id: string;
+  /** "read by OCR (96% confidence)" when the passage was read from page images (shared/ocrLabel.ts); absent otherwise. */
+  read_by_ocr?: string;
 }
 
 /** How another member of a result's near-duplicate group is a copy of it. */

@@ -70,3 +70,10 @@ test('a 10,000-page image-only PDF: OCR stops at the page cap and the file fails
     message: /^no text: the PDF's pages are images \(a scan\?\) and OCR found no words on the 3 pages it read; 1,997 of 2,000 pages without a text layer not read by OCR: stopped at the cap of 3 pages read by OCR per file/,
   });
 });
+
+test('the OCR label the parsers write is the one search results show beside the passage', async () => {
+  const { ocrLabel, ocrLabelOf } = await import('../../shared/ocrLabel.ts');
+  assert.equal(ocrLabelOf([ocrLabel(91, 3)]), 'read by OCR (91% confidence)');
+  assert.equal(ocrLabelOf(['Introduction', ocrLabel(74)]), 'read by OCR (74% confidence)');
+  assert.equal(ocrLabelOf(['Read by OCR (a chapter about scanners)']), null, 'a heading that merely mentions OCR is no label');
+});

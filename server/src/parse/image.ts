@@ -6,7 +6,8 @@
 import { parsedDocument } from './document.ts';
 import { imageSize } from './imageSize.ts';
 import { MetadataReader } from './metadata.ts';
-import { closeOcr, ocrLabel, OCR_WORD_CONFIDENCE_FLOOR, recognise, type OcrResult } from './ocr.ts';
+import { ocrLabel } from '../../../shared/ocrLabel.ts';
+import { closeOcr, OCR_WORD_CONFIDENCE_FLOOR, recognise, type OcrResult } from './ocr.ts';
 import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type Parser, type ParserLimits } from './types.ts';
 
 export const OCR_OFF_REASON = 'OCR is turned off (relata index --no-ocr, or the relata.index.ocr setting)';

@@ -83,11 +83,6 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
   return { paragraphs, confidence: characters > 0 ? Math.round(weighted / characters) : 0, wordsKept, wordsLeftOut };
 }
 
-/** How a passage read by OCR is labelled wherever it is shown or quoted (its heading path). */
-export function ocrLabel(confidence: number, page?: number): string {
-  return `${page === undefined ? 'Read' : `Page ${page}, read`} by OCR (${confidence}% confidence)`;
-}
-
 /** Stops this thread's Tesseract worker (tests; a stage thread's worker ends with the thread). */
 export async function closeOcr(): Promise<void> {
   const running = worker;

@@ -7,7 +7,8 @@
 
 import type { Block } from './types.ts';
 import { checkPixels, leftOutNote, OCR_OFF_REASON, withinTime } from './image.ts';
-import { ocrLabel, recognise, type OcrResult } from './ocr.ts';
+import { ocrLabel } from '../../../shared/ocrLabel.ts';
+import { recognise, type OcrResult } from './ocr.ts';
 import { ParseError, type ParserLimits } from './types.ts';
 
 export type PdfOcrLimits = Pick<ParserLimits, 'ocr' | 'maxOcrPages' | 'maxOcrPixels' | 'ocrTimeMs'>;
