@@ -20,6 +20,11 @@ const external = [
   'onnxruntime-node',
   'pdfjs-dist',
   'pdfjs-dist/*',
+  // Tesseract starts its own worker thread from its package folder and reads the English model from
+  // its data package; pdf.js draws scanned pages for OCR on @napi-rs/canvas, a compiled binary.
+  'tesseract.js',
+  '@tesseract.js-data/*',
+  '@napi-rs/canvas',
   '@energetic-ai/*',
   'node-llama-cpp',
   'hnswlib-node',

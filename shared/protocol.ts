@@ -53,6 +53,8 @@ export interface ServerSettings {
   maxFileMb: number;
   /** A PDF is read up to this many pages; the rest is left out and the item flagged `truncated`. */
   maxPdfPages: number;
+  /** Read images and scanned PDF pages by OCR (`relata.index.ocr`; `relata index --no-ocr`). */
+  ocr: boolean;
   /** "default", "none" or a local ONNX model folder, as for `relata index --embedding-model`. */
   embeddingModel: string;
   /** Local GGUF model file for answers; empty for none. */
@@ -95,6 +97,7 @@ export namespace Initialization {
     exclude: array(string({ minLength: 1, maxLength: 1000 }), { maxItems: 1000 }),
     maxFileMb: number({ min: 0.001, max: 10_000 }),
     maxPdfPages: number({ min: 1, max: 10_000_000 }),
+    ocr: boolean(),
     embeddingModel: string({ minLength: 1, maxLength: 4096 }),
     llmModelPath: string({ maxLength: 4096 }),
     llmEndpoint: string({ maxLength: 4096 }),

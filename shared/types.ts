@@ -18,9 +18,12 @@ export type ItemStatus = (typeof ITEM_STATUSES)[number];
 /** A PDF is read up to this many pages by default (`relata.index.maxPdfPages`, `--max-pdf-pages`). */
 export const DEFAULT_MAX_PDF_PAGES = 2_000;
 
+/** A PDF's pages without a text layer are read by OCR up to this many per file (`RELATA_OCR_MAX_PAGES`). */
+export const DEFAULT_MAX_OCR_PAGES = 50;
+
 /** Flags a parser or a stage may set on an item. */
 export const ITEM_FLAGS = [
-  /** The file has (almost) no extractable text: a scanned PDF with no text layer, an empty document. No OCR is attempted. */
+  /** The file has (almost) no extractable text: an empty document, or a scan of which OCR read little. */
   'little_text',
   /** The PDF is encrypted but opens without a password (owner password only). */
   'encrypted_no_password',
@@ -34,6 +37,8 @@ export const ITEM_FLAGS = [
   'extraction_capped',
   /** Some of the metadata the file gives itself (front matter, document properties) was not read: too large, nested, malformed or over the caps; `relata item` says what. */
   'metadata_left_out',
+  /** Some of the text was read by OCR from page images: its passages say so with their confidence, and words OCR was unsure of were left out. */
+  'read_by_ocr',
 ] as const;
 export type ItemFlag = (typeof ITEM_FLAGS)[number];
 
@@ -335,6 +340,8 @@ export interface Passage {
   text: string;
   location: Location;
   chunk_id: string;
+  /** "read by OCR (96% confidence)" when the passage was read from page images (shared/ocrLabel.ts); absent otherwise. */
+  read_by_ocr?: string;
 }
 
 /** How another member of a result's near-duplicate group is a copy of it. */

@@ -1,17 +1,18 @@
 // What each flag on an item means, in words a person reads in the file status list and the
-// item's views: "no text layer: scanned? no OCR" rather than `little_text`. A Record over every
+// item's views: "read by OCR from page images" rather than `read_by_ocr`. A Record over every
 // flag, so a flag added to the engine without words here is a compile error.
 
 import { brokenLinksWords } from '../../shared/linkText.ts';
 import type { ItemFlag, ItemView } from '../../shared/types.ts';
 
 export const FLAG_WORDS: Record<ItemFlag, string> = {
-  little_text: 'no text layer: scanned? no OCR (little or no text could be read)',
+  little_text: 'little or no text could be read (a scan OCR could barely read, or an empty document)',
   encrypted_no_password: 'encrypted, but opens without a password',
   hidden_text: 'hidden text left out (text a reader cannot see)',
   hidden_instructions: 'hidden text addressed to an AI assistant: Ask warns when this file is a source',
   truncated: 'only partly read (e.g. the first pages of a very long PDF, the first 200,000 cells of a spreadsheet)',
   extraction_capped: 'more facts than are kept: a representative set is stored',
+  read_by_ocr: 'read by OCR from page images: words may be misread; words it was unsure of were left out',
   metadata_left_out: 'some of its front matter or document properties not read (too large, nested or too many values)',
 };
 

@@ -70,6 +70,7 @@ export function serverSettings(read: SettingReader): ServerSettings {
     exclude: Array.isArray(exclude) ? exclude.filter((pattern): pattern is string => typeof pattern === 'string' && pattern.trim() !== '') : [],
     maxFileMb: optionalNumber('index.maxFileMb', 0.001, 10_000) ?? 50,
     maxPdfPages: Math.floor(optionalNumber('index.maxPdfPages', 1, 10_000_000) ?? DEFAULT_MAX_PDF_PAGES),
+    ocr: read<unknown>('index.ocr', true) !== false,
     embeddingModel: text('embedding.model', 'default') || 'default',
     llmModelPath: text('answers.llmModelPath'),
     llmEndpoint: text('answers.llmEndpoint'),

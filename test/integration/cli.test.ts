@@ -50,7 +50,7 @@ test('indexing the real edge-case documents reports every file with a status and
   assert.match(byPath.get('docx/malformed-truncated-tables.docx')?.reason ?? '', /truncated/);
   for (const scanned of ['pdf/scanned-image-only-3pp.pdf', 'pdf/scanned-image-only-2pp.pdf']) {
     assert.equal(byPath.get(scanned)?.status, 'indexed');
-    assert.ok(byPath.get(scanned)?.flags.includes('little_text'));
+    assert.ok(byPath.get(scanned)?.flags.includes('read_by_ocr'), 'scanned pages are read by OCR');
   }
   assert.equal(byPath.get('MANIFEST.tsv')?.status, 'skipped');
   assert.equal(report.items.indexed + report.items.failed + report.items.skipped + report.items.duplicates, report.files.length);

@@ -157,12 +157,12 @@ test('a malformed file fails with a reason naming the problem and costs the othe
 });
 
 test('unsupported and oversized files are skipped with a reason', async (t) => {
-  const folder = setup(t, { 'image.png': 'not really a png', 'big.txt': 'x'.repeat(2048), 'small.txt': 'tiny note' });
+  const folder = setup(t, { 'clip.mp4': 'not really a video', 'big.txt': 'x'.repeat(2048), 'small.txt': 'tiny note' });
   const index = await openIndex(t, folder, { settings: { maxFileBytes: 1024 } });
   const report = await index.index();
   const byPath = Object.fromEntries(report.files.map((file) => [file.path, file]));
-  assert.equal(byPath['image.png']?.status, 'skipped');
-  assert.match(byPath['image.png']?.reason ?? '', /unsupported file type \.png/);
+  assert.equal(byPath['clip.mp4']?.status, 'skipped');
+  assert.match(byPath['clip.mp4']?.reason ?? '', /unsupported file type \.mp4/);
   assert.equal(byPath['big.txt']?.status, 'skipped');
   assert.match(byPath['big.txt']?.reason ?? '', /size limit/);
   assert.equal(byPath['small.txt']?.status, 'indexed');

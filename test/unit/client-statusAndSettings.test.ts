@@ -75,9 +75,9 @@ test('the file status list explains every flag in words, never by its code name'
     assert.ok(!words.includes(flag), `${flag} is explained, not repeated`);
     assert.doesNotMatch(words, /_/, `${flag}: plain words`);
   }
-  const scanned = fileStatusWords({ status: 'indexed', flags: ['little_text'], reason: null, duplicateOf: null });
+  const scanned = fileStatusWords({ status: 'indexed', flags: ['read_by_ocr'], reason: null, duplicateOf: null });
   assert.equal(scanned.description, 'indexed');
-  assert.match(scanned.detail ?? '', /^no text layer: scanned\? no OCR/);
+  assert.match(scanned.detail ?? '', /^read by OCR from page images/);
   const both = fileStatusWords({ status: 'indexed', flags: ['hidden_text', 'truncated'], reason: 'read 2,000 of 9,000 pages', duplicateOf: null });
   assert.equal(both.detail, 'read 2,000 of 9,000 pages · hidden text left out (text a reader cannot see); only partly read (e.g. the first pages of a very long PDF, the first 200,000 cells of a spreadsheet)');
   assert.equal(fileStatusWords({ status: 'duplicate', flags: [], reason: null, duplicateOf: 'a.md' }).detail, 'identical to a.md, its original');
@@ -104,7 +104,7 @@ test('settings map onto the server settings, with defaults for unset or malforme
   };
   const settings = serverSettings(<T>(key: string, fallback: T) => (key in values ? (values[key] as T) : fallback));
   assert.deepEqual(settings, {
-    dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, maxPdfPages: 2_000, embeddingModel: 'none',
+    dataLocation: '', exclude: ['drafts/'], maxFileMb: 50, maxPdfPages: 2_000, ocr: true, embeddingModel: 'none',
     llmModelPath: '', llmEndpoint: '', allowInsecureEndpoint: false, answersProvider: 'auto', extractWithModel: false, minScore: 0.2, storeScore: null, forgetDeleted: false,
   });
 });

@@ -12,6 +12,7 @@ const DEFAULTS: ServerSettings = {
   exclude: [],
   maxFileMb: 50,
   maxPdfPages: 2_000,
+  ocr: true,
   embeddingModel: 'default',
   llmModelPath: '',
   llmEndpoint: '',

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { EVAL_ROOT } from '../support/tempFolder.ts';
 
 export const DOCUMENTS_DIR = path.join(EVAL_ROOT, 'documents');
+/** Apache Tika's test documents (HTML, Office, e-mail, RTF, OCR images): the formats of issue 30. */
+export const DOCUMENTS_MORE_DIR = path.join(EVAL_ROOT, 'documents-more');
 export const KNOWLEDGE_BASES_DIR = path.join(EVAL_ROOT, 'knowledge-bases');
 
 /** `false` when the folder exists, else a reason for node:test's `skip`. */
@@ -16,9 +18,6 @@ export function skipUnless(dir: string): false | string {
 export function readDocument(relative: string): Uint8Array {
   return new Uint8Array(fs.readFileSync(path.join(DOCUMENTS_DIR, relative)));
 }
-
-/** Real files of the formats beyond PDF and DOCX (HTML, slides, spreadsheets, e-books, ODF), from Apache Tika's test suite. */
-export const DOCUMENTS_MORE_DIR = path.join(EVAL_ROOT, 'documents-more');
 
 export function readMoreDocument(relative: string): Uint8Array {
   return new Uint8Array(fs.readFileSync(path.join(DOCUMENTS_MORE_DIR, relative)));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
+import { closeOcr } from '../../server/src/parse/ocr.ts';
 import { createPdfParser, pdfParser } from '../../server/src/parse/pdf.ts';
 import { ParseError, ParseTimeoutError } from '../../server/src/parse/types.ts';
 import { DOCUMENTS_DIR, readDocument, skipUnless } from './parse-eval.ts';
@@ -35,13 +36,16 @@ test('a PDF encrypted with an owner password only opens, with text, flagged encr
   assert.equal(doc.structure.pages, 2);
 });
 
-test('scanned PDFs with no text layer are indexed, flagged little_text', { skip }, async () => {
-  for (const [file, pages] of [['scanned-image-only-2pp.pdf', 2], ['scanned-image-only-3pp.pdf', 3]] as const) {
-    const doc = await pdfParser.parse(readDocument(`pdf/${file}`), file);
-    assert.ok(doc.flags.includes('little_text'), file);
-    assert.equal(doc.structure.pages, pages);
-  }
+test('a scanned PDF with no text layer is read by OCR, flagged read_by_ocr, its pages located', { skip }, async () => {
+  const doc = await pdfParser.parse(readDocument('pdf/scanned-image-only-2pp.pdf'), 'scanned-image-only-2pp.pdf');
+  assert.ok(doc.flags.includes('read_by_ocr'));
+  assert.ok(!doc.flags.includes('little_text'));
+  assert.match(doc.text, /ACCESSORY KIT/);
+  assert.equal(doc.structure.pages, 2);
+  assert.deepEqual([...new Set(doc.blocks.map((block) => block.location.start))], [1, 2]);
 });
+
+after(closeOcr); // Tesseract's worker thread would keep the test process alive.
 
 test('empty, truncated and malformed PDFs fail with a reason naming the problem', { skip }, async () => {
   assert.equal(await failure('malformed-empty-0-bytes.pdf'), 'empty file (0 bytes)');

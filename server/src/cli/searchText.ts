@@ -32,6 +32,7 @@ export function renderSearch(response: SearchResponse): string {
       ...result.why_matched.map((reason) => `   - ${terminalLine(reason)}`),
     );
     if (result.passage) lines.push(`   > ${excerpt(result.passage.text)}`);
+    if (result.passage?.read_by_ocr) lines.push(`     ${result.passage.read_by_ocr}`);
   });
   if (response.results.length === 0) lines.push('', 'No item matched.');
   return lines.join('\n');

@@ -193,7 +193,7 @@ export class FolderSession {
           settings: {
             exclude: this.settings.exclude,
             maxFileBytes: this.settings.maxFileMb * MEBIBYTE,
-            parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: this.settings.maxPdfPages },
+            parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: this.settings.maxPdfPages, ocr: this.settings.ocr },
             forgetDeleted: this.settings.forgetDeleted,
             thresholds: thresholdsFor(this.settings),
           },

@@ -44,6 +44,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   exclude: [],
   maxFileMb: 50,
   maxPdfPages: DEFAULT_MAX_PDF_PAGES,
+  ocr: true,
   embeddingModel: process.env.RELATA_EMBEDDING_MODEL ?? 'default',
   llmModelPath: '',
   llmEndpoint: '',

@@ -1,7 +1,8 @@
 // PDFs hold positioned glyphs, not paragraphs: this rebuilds lines and paragraphs from pdf.js text
 // items page by page, so passages can say which page they came from. It also turns pdf.js's
-// failure modes (password, broken structure, truncation) into reasons a user can act on, and
-// flags files with no text layer instead of pretending they were read (no OCR is attempted).
+// failure modes (password, broken structure, truncation) into reasons a user can act on. Pages
+// without a text layer (scans) are rendered and read by OCR (pdfOcr.ts), within a page cap and a
+// time budget; a PDF of which not one word could be read fails saying why, never counts as indexed.
 // Text drawn invisibly is left out and reported (pdfHidden.ts); a PDF longer than the page cap is
 // read up to the cap and flagged, so one huge file costs bounded time.
 
@@ -11,24 +12,29 @@ import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy
 import type { ItemFlag } from '../../../shared/types.ts';
 import { parsedDocument } from './document.ts';
 import { MetadataReader, type DocumentMetadata } from './metadata.ts';
+import { ocrMetadata } from './image.ts';
 import { describeStructuralDamage } from './pdfDamage.ts';
+import { readScannedPages, type PdfOcrLimits } from './pdfOcr.ts';
 import { separateHiddenText, type OperatorList } from './pdfHidden.ts';
 import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type HiddenText, type Parser, type ParserLimits } from './types.ts';
 
 /** Below this many non-space characters per page on average, the PDF is taken for a scan. */
 export const LITTLE_TEXT_CHARS_PER_PAGE = 20;
 export const PDF_TIMEOUT_MS = 60_000;
+/** Time beyond the OCR budget for the page OCR was reading when the budget ran out to finish. */
+const OCR_BUDGET_MARGIN_MS = 10_000;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type TextContentItem = Awaited<ReturnType<Awaited<ReturnType<PDFDocumentProxy['getPage']>>['getTextContent']>>['items'][number];
 
 export const pdfParser = createPdfParser();
 
-export function createPdfParser(options: { timeoutMs?: number } & Partial<Pick<ParserLimits, 'maxPages'>> = {}): Parser {
+export function createPdfParser(options: { timeoutMs?: number } & Partial<Omit<ParserLimits, 'maxInflatedBytes'>> = {}): Parser {
+  const limits: PdfOcrLimits & Pick<ParserLimits, 'maxPages'> = { ...DEFAULT_PARSER_LIMITS, ...options };
   const timeoutMs = options.timeoutMs ?? PDF_TIMEOUT_MS;
-  const maxPages = options.maxPages ?? DEFAULT_PARSER_LIMITS.maxPages;
+  const maxPages = limits.maxPages;
   return {
-    version: 'pdf@3',
+    version: 'pdf@4',
     extensions: ['.pdf'],
     async parse(bytes) {
       if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
@@ -46,19 +52,27 @@ export function createPdfParser(options: { timeoutMs?: number } & Partial<Pick<P
         ...assetPaths(),
       });
       let timer: NodeJS.Timeout | undefined;
+      let giveUp: () => void = () => undefined;
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new ParseTimeoutError(`PDF took longer than ${timeoutMs / 1000} s to read; gave up`)),
-          timeoutMs,
-        );
+        giveUp = () => reject(new ParseTimeoutError(`PDF took longer than ${timeoutMs / 1000} s to read; gave up`));
+        timer = setTimeout(giveUp, timeoutMs);
       });
-      const reading = readDocument(pdfjs, task, bytes, maxPages);
+      // OCR keeps its own budget (pdfOcr.ts): once it starts, the text pass's limit no longer applies.
+      let settled = false;
+      const ocrStarts = () => {
+        // A read abandoned at the time limit must not go on to OCR in the background.
+        if (settled) throw new ParseTimeoutError('PDF read abandoned');
+        clearTimeout(timer);
+        timer = setTimeout(giveUp, limits.ocrTimeMs + OCR_BUDGET_MARGIN_MS);
+      };
+      const reading = readDocument(pdfjs, task, bytes, maxPages, limits, ocrStarts);
       reading.catch(() => undefined); // If the timeout wins, the abandoned read must not surface as unhandled.
       try {
         return await Promise.race([reading, timedOut]);
       } catch (error) {
         throw asParseError(error, bytes);
       } finally {
+        settled = true;
         clearTimeout(timer);
         await task.destroy().catch(() => undefined);
       }
@@ -66,10 +80,11 @@ export function createPdfParser(options: { timeoutMs?: number } & Partial<Pick<P
   };
 }
 
-async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: Uint8Array, maxPages: number) {
+async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: Uint8Array, maxPages: number, limits: PdfOcrLimits, ocrStarts: () => void) {
   const doc = await task.promise;
   const pagesRead = Math.min(doc.numPages, maxPages);
-  const blocks: Block[] = [];
+  const pageBlocks: Block[][] = [];
+  const withoutText: number[] = [];
   const hidden: HiddenText[] = [];
   let visibleChars = 0;
   let firstPageError: unknown;
@@ -84,8 +99,10 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
         .then((text) => separateHiddenText(text.items, () => page.getOperatorList() as Promise<OperatorList>, pdfjs.OPS, location))
         .finally(() => page.cleanup());
       hidden.push(...content.hidden);
+      const blocks: Block[] = (pageBlocks[pageNumber - 1] = []);
+      let pageChars = 0;
       for (const paragraph of paragraphs(content.visible as TextContentItem[])) {
-        visibleChars += paragraph.replace(/\s+/gu, '').length;
+        pageChars += paragraph.replace(/\s+/gu, '').length;
         blocks.push({
           kind: 'paragraph',
           text: paragraph,
@@ -93,6 +110,8 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
           location: { kind: 'pages', start: pageNumber, end: pageNumber },
         });
       }
+      visibleChars += pageChars;
+      if (pageChars < LITTLE_TEXT_CHARS_PER_PAGE) withoutText.push(pageNumber);
     } catch (error) {
       // One corrupt page should not cost the reader the others.
       failedPages++;
@@ -101,11 +120,27 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
   }
   if (pagesRead > 0 && failedPages === pagesRead) throw asParseError(firstPageError, bytes);
 
+  if (limits.ocr && withoutText.length > 0) ocrStarts();
+  const ocr = await readScannedPages(pdfjs, bytes, withoutText, limits, assetPaths());
+  for (const [pageNumber, blocks] of ocr.pages) {
+    pageBlocks[pageNumber - 1] = blocks;
+    visibleChars += blocks.reduce((sum, block) => sum + block.text.replace(/\s+/gu, '').length, 0);
+  }
+  if (visibleChars === 0 && withoutText.length > 0) throw new ParseError(`no text: ${ocr.noTextReason}`);
+  const blocks = pageBlocks.flatMap((page) => page ?? []);
+
   const metadata = await doc.getMetadata().catch(() => null);
   const info = (metadata?.info ?? {}) as { Title?: unknown; EncryptFilterName?: unknown } & Record<string, unknown>;
   const flags: ItemFlag[] = [];
   if (info.EncryptFilterName) flags.push('encrypted_no_password');
   if (visibleChars < LITTLE_TEXT_CHARS_PER_PAGE * Math.max(pagesRead, 1)) flags.push('little_text');
+  if (ocr.pages.size > 0) flags.push('read_by_ocr');
+  const documentMetadata = documentInfoMetadata(info);
+  const pageCap =
+    pagesRead < doc.numPages
+      ? `only the first ${pagesRead.toLocaleString('en-GB')} of ${doc.numPages.toLocaleString('en-GB')} pages were indexed`
+      : null;
+  const truncated = [pageCap, ocr.leftOut].filter((note): note is string => note !== null).join('; ') || null;
   const xmpTitle = metadata?.metadata?.get('dc:title');
   return parsedDocument({
     title: cleanTitle(info.Title) ?? cleanTitle(xmpTitle),
@@ -113,11 +148,8 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
     structure: { headings: [], tables: [], pages: doc.numPages },
     flags,
     hidden,
-    metadata: documentInfoMetadata(info),
-    truncated:
-      pagesRead < doc.numPages
-        ? `only the first ${pagesRead.toLocaleString('en-GB')} of ${doc.numPages.toLocaleString('en-GB')} pages were indexed`
-        : null,
+    metadata: ocr.results.length > 0 ? { entries: [...documentMetadata.entries, ...ocrMetadata(ocr.results).entries], note: documentMetadata.note } : documentMetadata,
+    truncated,
   });
 }
 

@@ -6,6 +6,8 @@ import { csvParser } from './csv.ts';
 import { createDocxParser, docxParser } from './docx.ts';
 import { createEpubParser, epubParser } from './epub.ts';
 import { htmlParser } from './html.ts';
+import { emailParser } from './email.ts';
+import { createImageParser, imageParser } from './image.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
 import { createOdpParser, odpParser } from './odp.ts';
@@ -13,11 +15,12 @@ import { createOdsParser, odsParser } from './ods.ts';
 import { createOdtParser, odtParser } from './odt.ts';
 import { createPdfParser, pdfParser } from './pdf.ts';
 import { createPptxParser, pptxParser } from './pptx.ts';
+import { rtfParser } from './rtf.ts';
 import { textParser } from './text.ts';
 import { createXlsxParser, xlsxParser } from './xlsx.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
-export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser, odtParser, epubParser];
+export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser, odtParser, epubParser, rtfParser, emailParser, imageParser];
 
 const byExtension = new Map<string, Parser>(
   PARSERS.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)),
@@ -48,6 +51,7 @@ function withinLimits(parser: Parser, limits: Partial<ParserLimits>): Parser {
   if (parser === odpParser && limits.maxInflatedBytes !== undefined) return createOdpParser(limits);
   if (parser === odtParser && limits.maxInflatedBytes !== undefined) return createOdtParser(limits);
   if (parser === epubParser && limits.maxInflatedBytes !== undefined) return createEpubParser(limits);
-  if (parser === pdfParser && limits.maxPages !== undefined) return createPdfParser({ maxPages: limits.maxPages });
+  if (parser === pdfParser && Object.keys(limits).length > 0) return createPdfParser(limits);
+  if (parser === imageParser && Object.keys(limits).length > 0) return createImageParser(limits);
   return parser;
 }

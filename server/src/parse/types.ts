@@ -2,7 +2,7 @@
 // text plus a structure map, expressed as an ordered list of blocks (headings, paragraphs, list
 // items, table rows, pages' text) that the chunker can group into passages without re-parsing.
 
-import { DEFAULT_MAX_PDF_PAGES, type ItemFlag, type Location } from '../../../shared/types.ts';
+import { DEFAULT_MAX_OCR_PAGES, DEFAULT_MAX_PDF_PAGES, type ItemFlag, type Location } from '../../../shared/types.ts';
 import type { DocumentMetadata } from './metadata.ts';
 
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'table_row' | 'code';
@@ -142,11 +142,23 @@ export interface ParserLimits {
   maxInflatedBytes: number;
   /** A PDF is read up to this many pages; the rest is left out and the item flagged `truncated`. */
   maxPages: number;
+  /** Read images and PDF pages without a text layer by OCR (`relata index --no-ocr`, `relata.index.ocr`). */
+  ocr: boolean;
+  /** Pages of one PDF read by OCR; later pages without text are left out and the item flagged `truncated`. */
+  maxOcrPages: number;
+  /** An image (or a rendered page) over this many pixels is not read by OCR. */
+  maxOcrPixels: number;
+  /** OCR of one file stops after this long (ms), keeping what it read, before the stage thread's own limit stops the file. */
+  ocrTimeMs: number;
 }
 
 export const DEFAULT_PARSER_LIMITS: ParserLimits = {
   maxInflatedBytes: 200 * 1024 * 1024,
   maxPages: DEFAULT_MAX_PDF_PAGES,
+  ocr: true,
+  maxOcrPages: DEFAULT_MAX_OCR_PAGES,
+  maxOcrPixels: 40_000_000,
+  ocrTimeMs: 120_000,
 };
 
 export interface Parser {

@@ -30,7 +30,10 @@ export interface PipelineSettings {
   parseTimeoutMs: number;
   /** Stage threads, hence files parsed, chunked or extracted at the same time (RELATA_PARSE_LANES; default: min(2, cores)). */
   parseLanes: number;
-  /** The parsers' own caps: PDF pages read (RELATA_PDF_MAX_PAGES), DOCX inflated size (RELATA_DOCX_MAX_INFLATED_MB). */
+  /**
+   * The parsers' own caps: PDF pages read (RELATA_PDF_MAX_PAGES), DOCX inflated size (RELATA_DOCX_MAX_INFLATED_MB),
+   * and OCR: on unless RELATA_OCR=0, pages per PDF (RELATA_OCR_MAX_PAGES), time per file on top of the parse limit (RELATA_OCR_TIME_MS).
+   */
   parserLimits: ParserLimits;
 }
 
@@ -51,6 +54,10 @@ export function defaultPipelineSettings(env: NodeJS.ProcessEnv = process.env): P
     parserLimits: {
       maxPages: Math.floor(positiveNumber(env.RELATA_PDF_MAX_PAGES) ?? DEFAULT_PARSER_LIMITS.maxPages),
       maxInflatedBytes: (positiveNumber(env.RELATA_DOCX_MAX_INFLATED_MB) ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes / MEBIBYTE) * MEBIBYTE,
+      ocr: env.RELATA_OCR !== '0' && env.RELATA_OCR !== 'false',
+      maxOcrPages: Math.floor(positiveNumber(env.RELATA_OCR_MAX_PAGES) ?? DEFAULT_PARSER_LIMITS.maxOcrPages),
+      maxOcrPixels: DEFAULT_PARSER_LIMITS.maxOcrPixels,
+      ocrTimeMs: positiveNumber(env.RELATA_OCR_TIME_MS) ?? DEFAULT_PARSER_LIMITS.ocrTimeMs,
     },
   };
 }

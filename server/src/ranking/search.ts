@@ -7,7 +7,8 @@
 // and a result set none of whose items is a strong match says so (`weak_match`).
 
 import { namedWords, wordsFound } from '../../../shared/queryWords.ts';
-import type { AlsoItem, MatchedTerms, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
+import { ocrLabelOf } from '../../../shared/ocrLabel.ts';
+import type { AlsoItem, Location, MatchedTerms, Passage, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import type { SearchItemInfo, WorkspaceStore } from '../store/contract.ts';
 import { duplicateLinksAmong } from './duplicateLinks.ts';
@@ -285,8 +286,14 @@ async function presentResults(
             status: expansion.relationship.status,
           }
         : null,
-      passage: chunk ? { text: chunk.text, location: chunk.location, chunk_id: chunk.id } : null,
+      passage: chunk ? passageOf(chunk) : null,
       ...(terms ? { matched: terms } : {}),
     };
   });
+}
+
+/** A result's passage, labelled when OCR read it. */
+function passageOf(chunk: { text: string; location: Location; id: string; headingPath: string[] }): Passage {
+  const label = ocrLabelOf(chunk.headingPath);
+  return { text: chunk.text, location: chunk.location, chunk_id: chunk.id, ...(label ? { read_by_ocr: label } : {}) };
 }

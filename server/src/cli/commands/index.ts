@@ -26,7 +26,7 @@ import { UsageError } from '../usage.ts';
 export const indexCommand: Command = {
   name: 'index',
   summary: 'index a folder (ingest → parse → chunk → embed → extract → discover), then print a summary',
-  usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N]
+  usage: `relata index <folder> [--data DIR] [--workspace NAME] [--json] [--watch] [--exclude PATTERN]... [--max-file-mb N] [--no-ocr]
        [--embedding-model default|none|DIR] [--embedding-threads N]
        [--classify] [--extract-with-model] [--model PATH | --endpoint URL [--endpoint-model NAME]]
        [--forget-deleted] [--rebuild] [--ingest-only]
@@ -35,6 +35,8 @@ ${COMMON_USAGE}
   --watch           keep running and index changes as they happen (Ctrl+C to stop)
   --exclude PATTERN skip paths matching a gitignore-style pattern (repeatable)
   --max-file-mb N   skip files larger than N MB (default 50)
+  --no-ocr          do not read images and scanned PDF pages by OCR (default: on, up to 50 pages per
+                    PDF; RELATA_OCR=0 also turns it off); such files then fail, saying so
   --embedding-model default (offline Universal Sentence Encoder lite), none (lexical search only),
                     or a local ONNX sentence-transformer folder (default: RELATA_EMBEDDING_MODEL, else default)
   --embedding-threads N  worker threads that embed (default: one per core)
@@ -61,6 +63,7 @@ ${COMMON_USAGE}
     exclude: { type: 'string', multiple: true },
     'max-file-mb': { type: 'string' },
     'max-pdf-pages': { type: 'string' },
+    'no-ocr': { type: 'boolean' },
     'embedding-model': { type: 'string' },
     'embedding-threads': { type: 'string' },
     classify: { type: 'boolean' },
@@ -133,7 +136,15 @@ ${COMMON_USAGE}
         settings: {
           exclude: (values.exclude as string[] | undefined) ?? [],
           maxFileBytes: maxFileMb * MEBIBYTE,
-          ...(maxPdfPages === undefined ? {} : { parserLimits: { ...defaultPipelineSettings().parserLimits, maxPages: maxPdfPages } }),
+          ...(maxPdfPages === undefined && !values['no-ocr']
+            ? {}
+            : {
+                parserLimits: {
+                  ...defaultPipelineSettings().parserLimits,
+                  ...(maxPdfPages === undefined ? {} : { maxPages: maxPdfPages }),
+                  ...(values['no-ocr'] ? { ocr: false } : {}),
+                },
+              }),
           ...(values['forget-deleted'] ? { forgetDeleted: true } : {}),
         },
       });

@@ -58,5 +58,7 @@ export type StageReply =
   /** The thread has loaded the parsers: a job's time limit starts only once it can run. */
   | { kind: 'ready' }
   | { kind: 'done'; job: number; result: StageResults[StageJob['kind']] }
+  /** The parse has started reading pages by OCR: its time limit grows by the OCR budget (ParserLimits.ocrTimeMs). */
+  | { kind: 'ocr'; job: number }
   /** `itemAtFault`: the parser rejected the file (a ParseError), so a retry would fail the same way. */
   | { kind: 'failed'; job: number; message: string; itemAtFault: boolean };

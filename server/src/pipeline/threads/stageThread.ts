@@ -4,6 +4,7 @@
 // Bundled by esbuild as dist/stageThread.js; see ../../embed/workerThread.ts for how it is found.
 
 import { parentPort } from 'node:worker_threads';
+import { onOcrStart } from '../../parse/ocr.ts';
 import { parseFile } from '../../parse/registry.ts';
 import { ParseError, type Block } from '../../parse/types.ts';
 import { passagesOf } from '../stages/chunk.ts';
@@ -19,7 +20,12 @@ if (port === null) throw new Error('stageThread must run in a worker thread');
 
 port.on('message', (request: StageRequest) => void handle(request));
 
+/** The job this thread runs (one at a time), for the OCR notice. */
+let current = 0;
+onOcrStart(() => port!.postMessage({ kind: 'ocr', job: current } satisfies StageReply));
+
 async function handle({ job, work }: StageRequest): Promise<void> {
+  current = job;
   let reply: StageReply;
   try {
     reply = { kind: 'done', job, result: await perform(work) };

@@ -8,7 +8,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorkerThread } from '../../embed/workerThread.ts';
 import { withJoinedText } from '../../parse/document.ts';
-import { ParseError, ParseTimeoutError, type Block, type ParsedDocument, type ParserLimits } from '../../parse/types.ts';
+import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type ParsedDocument, type ParserLimits } from '../../parse/types.ts';
 import type { ChunkRecord, ItemExtraction } from '../../store/contract.ts';
 import type { ExtractJob, StageJob, StageReply, StageRequest, StageResults } from './protocol.ts';
 
@@ -185,8 +185,20 @@ class StageThread {
         this.worker.unref();
         resolve(outcome);
       };
+      let deadline = Date.now() + limits.timeoutMs;
+      let allowedMs = limits.timeoutMs;
       const replied = (reply: StageReply) => {
         if (reply.kind === 'ready' || reply.job !== job) return;
+        if (reply.kind === 'ocr') {
+          // The file's pages are being read by OCR, seconds a page: its limit grows by the OCR budget, once.
+          const ocrMs = limits.parser?.ocrTimeMs ?? DEFAULT_PARSER_LIMITS.ocrTimeMs;
+          if (allowedMs > limits.timeoutMs) return;
+          allowedMs += ocrMs;
+          deadline += ocrMs;
+          clearTimeout(timer);
+          timer = setTimeout(timedOut, Math.max(0, deadline - Date.now()));
+          return;
+        }
         if (reply.kind === 'done') return settle({ result: reply.result, threadAlive: true });
         settle({ error: reply.itemAtFault ? new ParseError(reply.message) : new Error(reply.message), threadAlive: true });
       };
@@ -201,13 +213,13 @@ class StageThread {
       };
       const exited = (code: number) =>
         settle({ error: new Error(`the stage thread stopped unexpectedly while ${doing.while} (exit code ${code})`), threadAlive: false });
-      const timer = setTimeout(() => {
+      const timedOut = () => {
         void this.worker.terminate();
-        settle({
-          error: atFault(`took longer than ${seconds(limits.timeoutMs)} s to ${doing.to}; stopped (RELATA_PARSE_TIMEOUT_MS sets the limit)`, true),
-          threadAlive: false,
-        });
-      }, limits.timeoutMs);
+        const ocr = allowedMs > limits.timeoutMs ? ' with OCR' : '';
+        const setting = ocr ? 'RELATA_PARSE_TIMEOUT_MS and RELATA_OCR_TIME_MS set the limit' : 'RELATA_PARSE_TIMEOUT_MS sets the limit';
+        settle({ error: atFault(`took longer than ${seconds(allowedMs)} s to ${doing.to}${ocr}; stopped (${setting})`, true), threadAlive: false });
+      };
+      let timer = setTimeout(timedOut, limits.timeoutMs);
       this.worker.on('message', replied);
       this.worker.once('error', crashed);
       this.worker.once('exit', exited);

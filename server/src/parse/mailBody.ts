@@ -1,0 +1,128 @@
+// An e-mail's body is what its sender wrote followed, most of the time, by the whole thread it
+// answers. This splits a body into the sender's own paragraphs and the quoted earlier messages
+// (`>` lines, "On … wrote:", Outlook's "-----Original Message-----" or From/Sent header block,
+// an HTML <blockquote> or Gmail quote), so a claim from a quote is never taken for what this
+// message says. HTML bodies are read as a browser shows them: hidden elements (htmlVisibility.ts)
+// are left out and reported, and block elements end paragraphs.
+
+import { Parser } from 'htmlparser2';
+import type { Location } from '../../../shared/types.ts';
+import { hiddenText } from './document.ts';
+import { isHiddenElement } from './htmlVisibility.ts';
+import type { HiddenText } from './types.ts';
+
+export interface BodyParagraph {
+  text: string;
+  /** Part of an earlier message the sender quoted, not the sender's own words. */
+  quoted: boolean;
+}
+
+/** Elements after which a browser starts a new line. */
+const BLOCK_ELEMENTS = new Set(
+  'address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul'.split(' '),
+);
+/** Elements whose content is a quoted earlier message (Gmail, Outlook web, Apple Mail, Thunderbird). */
+function quotesEarlierMessage(name: string, attributes: Readonly<Record<string, string>>): boolean {
+  if (name === 'blockquote') return true;
+  const className = attributes.class ?? '';
+  return /\b(gmail_quote|yahoo_quoted|moz-cite-prefix)\b/.test(className) || attributes.id === 'divRplyFwdMsg' || attributes.id === 'appendonsend';
+}
+
+/**
+ * The visible text of an HTML body as lines, quoted parts prefixed with "> " as a plain-text
+ * mailer would; hidden elements and comments reported. A streaming parser, so a body nested
+ * thousands of elements deep costs no stack.
+ */
+export function htmlBodyText(html: string, location: Location): { text: string; hidden: HiddenText[] } {
+  const lines: string[] = [];
+  let line = '';
+  const hidden: HiddenText[] = [];
+  const open: { hidden: boolean; quote: boolean }[] = [];
+  let hiddenDepth = 0;
+  let silentDepth = 0;
+  let quoteDepth = 0;
+  let hiddenParts: string[] = [];
+  const endLine = () => {
+    const text = line.replace(/\s+/g, ' ').trim();
+    lines.push(text === '' ? '' : `${'> '.repeat(quoteDepth)}${text}`);
+    line = '';
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        // A style sheet is formatting, never words: dropped without a report (mailers put one in every HTML mail).
+        const hides = hiddenDepth === 0 && isHiddenElement(name, attributes) && name !== 'style';
+        if (name === 'style' || name === 'title') silentDepth++;
+        const quote = quotesEarlierMessage(name, attributes);
+        if (BLOCK_ELEMENTS.has(name)) endLine();
+        open.push({ hidden: hides, quote });
+        if (hides) hiddenDepth++;
+        if (quote) quoteDepth++;
+      },
+      onclosetag(name) {
+        const element = open.pop();
+        if (name === 'style' || name === 'title') silentDepth = Math.max(0, silentDepth - 1);
+        if (BLOCK_ELEMENTS.has(name)) endLine();
+        if (element?.quote) quoteDepth--;
+        if (element?.hidden) {
+          hiddenDepth--;
+          const finding = hiddenText('hidden_element', hiddenParts.join(' '), location);
+          if (finding) hidden.push(finding);
+          hiddenParts = [];
+        }
+      },
+      ontext(text) {
+        if (silentDepth > 0) return;
+        if (hiddenDepth > 0) hiddenParts.push(text);
+        else line += text;
+      },
+      oncomment(text) {
+        if (/^\s*\[if\b|\[endif\]\s*$/i.test(text)) return; // Outlook's conditional markup, not text.
+        const finding = hiddenText('html_comment', text, location);
+        if (finding) hidden.push(finding);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  endLine();
+  return { text: lines.join('\n'), hidden };
+}
+
+/** A line that introduces a quote: "On Tue, 3 May 2023, Carla <c@x.com> wrote:", "Le … a écrit :". */
+const ATTRIBUTION = /^(On|Am|Le|El|Il|Op)\b.{0,300}\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef)\s*:\s*$/i;
+/** Lines after which everything is the forwarded or answered message (Outlook, Apple Mail). */
+const EARLIER_MESSAGE = /^(-{2,}\s*(Original Message|Forwarded message|Ursprüngliche Nachricht|Message d'origine)\s*-{2,}|Begin forwarded message:)\s*$/i;
+/** Outlook's header block for the quoted message: "From: …" followed closely by "Sent:" or "Date:". */
+const OUTLOOK_FROM = /^\*?From:\*?\s+\S/;
+const OUTLOOK_SENT = /^\*?(Sent|Date):\*?\s+\S/;
+
+/** The body's paragraphs in order, each marked as the sender's own words or quoted. */
+export function splitQuoted(body: string): BodyParagraph[] {
+  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  const paragraphs: BodyParagraph[] = [];
+  let current: string[] = [];
+  let currentQuoted = false;
+  let restQuoted = false;
+  const flush = () => {
+    const text = current.join('\n').trim();
+    if (text !== '') paragraphs.push({ text, quoted: currentQuoted });
+    current = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trimEnd();
+    if (!restQuoted && (EARLIER_MESSAGE.test(raw.trim()) || (OUTLOOK_FROM.test(raw) && lines.slice(i + 1, i + 4).some((next) => OUTLOOK_SENT.test(next.trim()))))) {
+      restQuoted = true;
+    }
+    const isQuoteLine = /^\s*>/.test(raw);
+    const startsQuote = ATTRIBUTION.test(raw.trim()) && lines.slice(i + 1, i + 3).some((next) => /^\s*>/.test(next));
+    const quoted = restQuoted || isQuoteLine || startsQuote;
+    const text = isQuoteLine ? raw.replace(/^(\s*>)+ ?/, '') : raw;
+    if (quoted !== currentQuoted || text.trim() === '') flush();
+    currentQuoted = quoted;
+    if (text.trim() !== '') current.push(text);
+  }
+  flush();
+  return paragraphs;
+}
