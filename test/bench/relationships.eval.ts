@@ -19,6 +19,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { createEmbedder, DEFAULT_EMBEDDING } from '../../server/src/embed/choice.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
+import { relatedTo } from '../../server/src/engine/related.ts';
 import { listRelationshipViews } from '../../server/src/engine/relationships.ts';
 import { FileBlobStore } from '../../server/src/store/blobs.ts';
 import { defaultPipelineSettings, type PipelineSettings } from '../../server/src/pipeline/settings.ts';
@@ -56,62 +57,23 @@ const RELATED_LIMIT = 5;
 // What the build offers: its scoring versions, and Related
 
 /**
- * The scoring versions to compare. A build with several exports `SCORE_VERSIONS` from
- * server/src/scoring/ (strings, or objects with a `version` or `id`) and lets the pipeline choose
- * one through the `RELATA_SCORE_VERSION` environment variable (read into the pipeline settings
- * like the thresholds); with one version there is one column.
+ * The scoring versions to compare: one column per version discovery can score with. Today that is
+ * the live version only (server/src/scoring/model.ts has no switch): v1's figures are the baseline
+ * measured on main before v2 (docs/EVALUATION.md).
  */
 function scoreVersions(): string[] {
-  const exported = (scoring as Record<string, unknown>).SCORE_VERSIONS;
-  const list = Array.isArray(exported) ? exported : exported instanceof Map ? [...exported.keys()] : exported && typeof exported === 'object' ? Object.keys(exported) : [];
-  const names = list
-    .map((entry: unknown) => (typeof entry === 'string' ? entry : ((entry as { version?: string; id?: string })?.version ?? (entry as { id?: string })?.id)))
-    .filter((name): name is string => typeof name === 'string');
-  return names.length > 0 ? [...new Set(names)] : [scoring.SCORE_VERSION];
+  return [scoring.SCORE_VERSION];
 }
 
 interface RelatedEntry {
   path: string;
 }
 
-type RelatedFn = (dataDir: string, itemPath: string) => Promise<RelatedEntry[]>;
+type RelatedFn = (store: WorkspaceStore, itemPath: string) => Promise<RelatedEntry[]>;
 
-/**
- * Related, when the build has it: the `relata related <path> --json` command, run in this process
- * through its Command module (server/src/cli/commands/related.ts). Its JSON is read leniently: an
- * array of entries, or the first array under `related`/`items`/`results`/`neighbours`, each
- * entry naming its file as `path`, `item.path` or `to.path`.
- */
-async function relatedCommand(): Promise<RelatedFn | null> {
-  const file = path.join(REPO_ROOT, 'server', 'src', 'cli', 'commands', 'related.ts');
-  if (!existsSync(file)) return null;
-  const module = (await import(file)) as Record<string, unknown>;
-  const command = Object.values(module).find(
-    (value): value is { name: string; run: (input: unknown) => Promise<number> } =>
-      value !== null && typeof value === 'object' && (value as { name?: unknown }).name === 'related' && typeof (value as { run?: unknown }).run === 'function',
-  );
-  if (!command) return null;
-  return async (dataDir, itemPath) => {
-    let text = '';
-    const code = await command.run({
-      values: { data: dataDir, workspace: WORKSPACE, json: true, limit: String(RELATED_LIMIT) },
-      positionals: [itemPath],
-      log: () => undefined,
-      out: (chunk: string) => {
-        text += chunk;
-      },
-    });
-    if (code !== 0) throw new Error(`relata related ${itemPath} exited with ${code}`);
-    const parsed: unknown = JSON.parse(text);
-    const record = parsed as Record<string, unknown>;
-    const entries = Array.isArray(parsed) ? parsed : (['related', 'items', 'results', 'neighbours', 'neighbors'].map((key) => record[key]).find(Array.isArray) ?? []);
-    return (entries as Record<string, unknown>[])
-      .map((entry) => entry.path ?? (entry.item as { path?: unknown })?.path ?? (entry.to as { path?: unknown })?.path)
-      .filter((p): p is string => typeof p === 'string')
-      .slice(0, RELATED_LIMIT)
-      .map((p) => ({ path: p }));
-  };
-}
+/** Related for one file, as `relata related` and the editor give it (server/src/engine/related.ts). */
+const relatedFiles: RelatedFn = async (store, itemPath) =>
+  (await relatedTo(store, itemPath, { limit: RELATED_LIMIT })).entries.map((entry) => ({ path: entry.item.path }));
 
 // ---------------------------------------------------------------------------------------------
 // Index once (vectors from the cache), then discover afresh under each scoring version
@@ -185,7 +147,7 @@ async function discoverUnder(folder: EvalFolder, dataDir: string, version: strin
     let relatedLists: Map<string, string[]> | null = null;
     if (related) {
       relatedLists = new Map();
-      for (const item of items) relatedLists.set(item.path, (await related(dataDir, item.path)).map((entry) => entry.path));
+      for (const item of items) relatedLists.set(item.path, (await related(index.store, item.path)).map((entry) => entry.path));
     }
     return { version, items, views, related: relatedLists, nearest, discoverSeconds };
   } finally {
@@ -381,9 +343,9 @@ const started = performance.now();
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
 console.log(`load average at start: ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
 const versions = scoreVersions();
-const related = await relatedCommand();
+const related = relatedFiles;
 console.log(`scoring versions: ${versions.join(', ')}${versions.length === 1 ? ' (one column)' : ''}`);
-console.log(`Related: ${related ? 'relata related (server/src/cli/commands/related.ts)' : 'not available in this build'}`);
+console.log('Related: relatedTo (server/src/engine/related.ts), as `relata related` gives it');
 
 const cacheFolders = path.join(ROOT, 'folders');
 const dataRoot = path.join(ROOT, 'stores', sourceHash());
