@@ -3,7 +3,7 @@
 // the document's code blocks and author field): the Rust book, the Open Source Guides, and 200
 // SciFact abstracts. Names that are evidence only when shared (product, code, person without an
 // honorific) are sampled among those at least two files mention, as discovery uses them;
-// identifiers, URLs, domains and e-mail addresses among all. A seeded sample of 40 keys per
+// identifiers, URLs, domains and e-mail addresses among all. A seeded sample of 50 keys per
 // folder is written to test/bench/labels/names.tsv; a person labels each row right or wrong with
 // a note, and the labels are kept when the sample is written again (by folder and key).
 //
@@ -19,7 +19,7 @@ import type { ItemExtraction } from '../../server/src/store/contract.ts';
 
 const EVAL = path.resolve(import.meta.dirname, '../../../shared/eval');
 const LABELS = path.resolve(import.meta.dirname, 'labels/names.tsv');
-const PER_FOLDER = 40;
+const PER_FOLDER = 50;
 const KINDS = new Set(['identifier', 'code', 'url', 'domain', 'email', 'product', 'person']);
 /** Evidence only once two files share them (names.ts, code.ts). */
 const SHARED_ONLY = new Set(['product', 'code', 'person']);

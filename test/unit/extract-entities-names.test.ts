@@ -52,19 +52,19 @@ test('names written as code: snake_case and paths, not in a code block', () => {
   assert.deepEqual(of(text, 'code', { code: [[0, text.length]] }), []);
 });
 
-test('product and tool names in mid-sentence; sentence-initial and heading words are not names', () => {
-  const text = 'We build it with Cargo and publish to Stack Overflow.\nHowever, the build is slow. Open the file in Visual Studio Code.\nFinally, it works.\n\nGetting Started With Cargo\n\nSee Listing 8-1 and the “Comparing the Guess to the Secret Number” section, written in English on Monday.';
-  assert.deepEqual(of(text, 'product').map(([s]) => s), ['Cargo', 'Stack Overflow', 'Visual Studio Code']);
+test('product and tool names are written in mixed case; capitals alone, sentence-initial and heading words are not names', () => {
+  const text = 'We build it with Cargo and CocoaPods, and ask on Stack Overflow.\nHowever, the build is slow. Open the file in JavaScript Studio.\nFinally, it works on iOS.\n\nGetting Started With CocoaPods\n\nSee Listing 8-1 and the “Comparing the Guess to the Secret Number” section, written in English on Monday.';
+  assert.deepEqual(of(text, 'product').map(([s]) => s), ['CocoaPods', 'JavaScript Studio', 'iOS']);
 });
 
-test('a word the passage also writes in lower case is not a name; a CamelCase one still is', () => {
-  const text = 'Structs that look like tuples are called tuple structs. Read about Tuple structs in the book; a JoinHandle holds a joinhandle-like value, and we build it with Cargo.';
-  assert.deepEqual(of(text, 'product').map(([s]) => s), ['JoinHandle', 'Cargo']);
+test('a contract\'s defined terms are not product names', () => {
+  const text = 'This Agreement takes effect on the Effective Date. The Company shall keep the Confidential Information secret until Termination.';
+  assert.deepEqual(of(text, 'product'), []);
 });
 
 test('a run ending in a role or a part of an organisation is not a product name', () => {
-  const text = 'Send it to the Facilities Team and copy the Project Engineer; the build uses Visual Studio Code.';
-  assert.deepEqual(of(text, 'product').map(([s]) => s), ['Visual Studio Code']);
+  const text = 'Send it to the GitHub Team and copy the DevOps Engineer; the build uses JavaScript.';
+  assert.deepEqual(of(text, 'product').map(([s]) => s), ['JavaScript']);
 });
 
 test('a full name with a known first name is a person, keyed like the honorific rule', () => {

@@ -1,9 +1,9 @@
-// Names with no legal form or honorific to vouch for them: a capitalised word in mid-sentence
-// ("written in Rust", "push to GitHub", "Visual Studio Code"), a CamelCase word, and a person's
+// Names with no legal form or honorific to vouch for them: a product or tool name, a run in
+// mid-sentence with a word in mixed case ("JavaScript", "iOS", "GitHub Sponsors"), and a person's
 // full name whose first word is a known first name ("Carla Mendes") or that the document's own
-// author field gives. English capitalises a word in mid-sentence because it is a name; the rules
-// below remove the other reasons (a sentence's first word, a title-case heading, "Listing 8-1",
-// months, days, nationalities, places).
+// author field gives. Capitals alone make no name (a contract capitalises its defined terms, a
+// title its words); the rules below also remove the other reasons a word is capitalised (a
+// sentence's first word, a title-case heading, "Listing 8-1", months, days, nationalities, places).
 //
 // These are per-passage candidates: extraction runs per item, with no view of the folder. What
 // makes a candidate evidence is the folder: a name counts between two items only when both
@@ -35,6 +35,8 @@ const ROLE_OR_UNIT = new Set([
   'team', 'teams', 'department', 'office', 'committee', 'board', 'group', 'division', 'unit', 'desk', 'engineer', 'manager',
   'officer', 'director', 'lead', 'coordinator', 'supervisor', 'assistant', 'analyst', 'specialist', 'administrator', 'procurement',
 ]);
+/** A lower-case letter followed by a capital, or two capitals followed by a lower-case letter: "GitHub", "iOS", "JSONValue". */
+const MIXED_CASE = /\p{Ll}\p{Lu}|\p{Lu}{2}\p{Ll}/u;
 /** A capitalised word before a number is a reference: "Listing 8-1", "Chapter 3", "Table 2", "Step 4". */
 const BEFORE_NUMBER = /^[^\S\n]+(?:\d|[IVX]+\b|[A-Z]\b)/u;
 const SPECIES_AFTER = /^[^\S\n]\p{Ll}{2,}(?:is|us|um|ae|ii|ensis|ana|ica|ans|oides|ata|ens|li|ei)\b/u;
@@ -119,9 +121,6 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
   }
   if (run.length > 0) runs.push(run);
 
-  // A word the passage also writes in lower case ("Tuple structs" … "tuples", "Errors" … "errors")
-  // is capitalised for where it stands, not because it names something.
-  const lowerCase = new Set(text.match(/(?<![\p{L}\p{N}_])\p{Ll}[\p{Ll}\p{N}]*(?![\p{L}\p{N}_])/gu) ?? []);
   const midSentence = new Set<string>();
   for (const words of runs) for (const [i, w] of words.entries()) if (i > 0 || !opensSentence(text, w.start)) midSentence.add(w.text);
 
@@ -152,7 +151,11 @@ export function findNames(text: string, authors: readonly string[] = []): Found[
     // without a legal form not one the rules claim (organisations.ts).
     if (words.length === 1 && tagsOf(name).includes('Organization')) continue;
     if (ROLE_OR_UNIT.has(words[words.length - 1]!.text.toLowerCase())) continue;
-    if (words.length === 1 && !/\p{Ll}\p{Lu}/u.test(name) && lowerCase.has(name.toLowerCase())) continue;
+    // Capitals alone do not make a name: contracts capitalise their defined terms ("Agreement",
+    // "Effective Date", "Confidential Information"), titles and emphasis capitalise common words.
+    // A product or tool name counts when a word of it is written in mixed case ("GitHub",
+    // "JavaScript", "iOS", "JoinHandle"), which no common word is.
+    if (!words.some((word) => MIXED_CASE.test(word.text))) continue;
     found.push({ type: 'product', surface: name, key: `product:${name.toLowerCase()}`, start: words[0]!.start, end });
   }
 
