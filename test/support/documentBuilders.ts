@@ -65,9 +65,9 @@ export function pdfText(text: string, y: number, state = '', size = 12): string 
 /**
  * A PDF with one page per content stream. `repeat` pages share the last stream, so a PDF of
  * thousands of pages stays small. `info` is its document information dictionary (Title,
- * Subject, Keywords…), when given.
+ * Subject, Keywords…), when given; `annotations`, dictionaries written on the first page (links).
  */
-export function makePdf(pages: string[], repeat = 0, info: Record<string, string> = {}): Uint8Array {
+export function makePdf(pages: string[], repeat = 0, info: Record<string, string> = {}, annotations: string[] = []): Uint8Array {
   const streams = pages.map((content) => `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
   const pageCount = pages.length + repeat;
   const firstStream = 4;
@@ -79,7 +79,8 @@ export function makePdf(pages: string[], repeat = 0, info: Record<string, string
   const kids: string[] = [];
   for (let i = 0; i < pageCount; i++) {
     const content = firstStream + Math.min(i, streams.length - 1);
-    objects[firstPage + i] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`;
+    const annots = i === 0 && annotations.length > 0 ? ` /Annots [${annotations.join(' ')}]` : '';
+    objects[firstPage + i] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R${annots} >>`;
     kids.push(`${firstPage + i} 0 R`);
   }
   objects[2] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pageCount} >>`;

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { docxParser } from '../../server/src/parse/docx.ts';
 import { markdownDocument, markdownParser } from '../../server/src/parse/markdown.ts';
-import { makeDocx, wPara, wRun } from '../support/documentBuilders.ts';
+import { pdfParser } from '../../server/src/parse/pdf.ts';
+import { makeDocx, makePdf, pdfText, wPara, wRun } from '../support/documentBuilders.ts';
 import { MAX_LINKS_PER_DOCUMENT, type DocumentLink } from '../../server/src/parse/types.ts';
 
 const links = (source: string): DocumentLink[] => markdownDocument(source).links ?? [];
@@ -120,4 +121,21 @@ test('a Word hyperlink is a link at its paragraph; a link to a bookmark inside t
   const document = await docxParser.parse(await makeDocx(body, { extra: { 'word/_rels/document.xml.rels': rels } }), 'a.docx');
   assert.deepEqual(document.links, [{ target: '../specs/build-guide.docx', text: 'the build guide', kind: 'hyperlink', location: { kind: 'blocks', start: 2, end: 2 } }]);
   assert.equal(docxParser.version, 'docx@5');
+});
+
+test('a PDF link annotation to a file is a link on its page; a link inside the PDF is not', async () => {
+  const annotations = [
+    '<< /Type /Annot /Subtype /Link /Rect [72 700 300 720] /A << /S /URI /URI (../handbook/cranes.pdf) >> >>',
+    '<< /Type /Annot /Subtype /Link /Rect [72 650 300 670] /A << /S /GoToR /F (budget.pdf) /D [0 /Fit] >> >>',
+    '<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Dest [0 /Fit] >>',
+  ];
+  const pdf = makePdf([pdfText('See the crane handbook and the budget.', 710)], 0, {}, annotations);
+  const document = await pdfParser.parse(pdf, 'report.pdf');
+  assert.deepEqual(
+    (document.links ?? []).map((link) => [link.target, link.kind, link.location.kind, link.location.start]),
+    [
+      ['../handbook/cranes.pdf', 'annotation', 'pages', 1],
+      ['budget.pdf', 'annotation', 'pages', 1],
+    ],
+  );
 });

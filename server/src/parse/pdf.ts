@@ -9,14 +9,26 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ItemFlag } from '../../../shared/types.ts';
+import type { ItemFlag, Location } from '../../../shared/types.ts';
 import { parsedDocument } from './document.ts';
 import { MetadataReader, type DocumentMetadata } from './metadata.ts';
 import { ocrMetadata } from './image.ts';
 import { describeStructuralDamage } from './pdfDamage.ts';
 import { readScannedPages, type PdfOcrLimits } from './pdfOcr.ts';
 import { separateHiddenText, type OperatorList } from './pdfHidden.ts';
-import { DEFAULT_PARSER_LIMITS, ParseError, ParseTimeoutError, type Block, type HiddenText, type Parser, type ParserLimits } from './types.ts';
+import {
+  DEFAULT_PARSER_LIMITS,
+  LINK_TARGET_MAX_CHARS,
+  LINK_TEXT_MAX_CHARS,
+  MAX_LINKS_PER_DOCUMENT,
+  ParseError,
+  ParseTimeoutError,
+  type Block,
+  type DocumentLink,
+  type HiddenText,
+  type Parser,
+  type ParserLimits,
+} from './types.ts';
 
 /** Below this many non-space characters per page on average, the PDF is taken for a scan. */
 export const LITTLE_TEXT_CHARS_PER_PAGE = 20;
@@ -86,6 +98,7 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
   const pageBlocks: Block[][] = [];
   const withoutText: number[] = [];
   const hidden: HiddenText[] = [];
+  const links: DocumentLink[] = [];
   let visibleChars = 0;
   let firstPageError: unknown;
   let failedPages = 0;
@@ -98,6 +111,7 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
         .getTextContent()
         .then((text) => separateHiddenText(text.items, () => page.getOperatorList() as Promise<OperatorList>, pdfjs.OPS, location))
         .finally(() => page.cleanup());
+      if (links.length < MAX_LINKS_PER_DOCUMENT) links.push(...linkAnnotations(await page.getAnnotations().catch(() => []), location));
       hidden.push(...content.hidden);
       const blocks: Block[] = (pageBlocks[pageNumber - 1] = []);
       let pageChars = 0;
@@ -148,9 +162,29 @@ async function readDocument(pdfjs: PdfJs, task: PDFDocumentLoadingTask, bytes: U
     structure: { headings: [], tables: [], pages: doc.numPages },
     flags,
     hidden,
+    links,
     metadata: ocr.results.length > 0 ? { entries: [...documentMetadata.entries, ...ocrMetadata(ocr.results).entries], note: documentMetadata.note } : documentMetadata,
     truncated,
   });
+}
+
+/**
+ * A page's link annotations as the document's links: the target as the PDF writes it (a URI
+ * action's address, or a file another document names: pdf.js gives both as `unsafeUrl`); the
+ * words under a link are not read, so its text is its target. A link to a place in the same PDF
+ * has no such target and is left out.
+ */
+function linkAnnotations(annotations: readonly { subtype?: unknown; unsafeUrl?: unknown; url?: unknown }[], location: Location): DocumentLink[] {
+  const links: DocumentLink[] = [];
+  for (const annotation of annotations) {
+    const raw = typeof annotation.unsafeUrl === 'string' ? annotation.unsafeUrl : typeof annotation.url === 'string' ? annotation.url : null;
+    // pdf.js writes a link into another PDF's page as `file.pdf#[0,{"name":"Fit"}]`: the file is the target.
+    const target = raw?.replace(/#\[.*$/su, '') ?? null;
+    if (annotation.subtype !== 'Link' || target === null || target.trim() === '') continue;
+    const clipped = target.slice(0, LINK_TARGET_MAX_CHARS);
+    links.push({ target: clipped, text: clipped.slice(0, LINK_TEXT_MAX_CHARS), kind: 'annotation', location });
+  }
+  return links;
 }
 
 interface Line {
