@@ -169,7 +169,7 @@ test('claims carry their sentence, its offsets, entity keys, producer and versio
   assert.ok(claim);
   assert.equal(claim.text, 'The refurbishment of gantry crane GC-2 by Example Ltd cost EUR 51,500.');
   assert.equal(text.slice(claim.start, claim.end), claim.text);
-  assert.deepEqual(claim.entityKeys, ['organisation:example ltd']);
+  assert.deepEqual(claim.entityKeys, ['identifier:gc2', 'organisation:example ltd']);
   assert.equal(claim.producer, 'deterministic');
   assert.equal(claim.extractorVersion, CLAIM_EXTRACTOR_VERSION);
   assert.equal(CLAIM_EXTRACTOR_VERSION, 'claims@1');

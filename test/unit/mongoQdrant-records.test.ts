@@ -45,7 +45,7 @@ test('a new job is what the SQLite queue inserts: queued, generation 1, no attem
 
 test('a job document maps to exactly the contract record (no scope, no times)', () => {
   const document = { ...SCOPE, ...newJob(7, 'embed', 'item-2', '2026-01-01T00:00:00.000Z'), status: 'leased' as const, owner: 'host/1/a', leaseExpiresAt: 99, attempts: 2 };
-  assert.deepEqual(Object.keys(toJobRecord(document)).sort(), ['attempts', 'generation', 'id', 'lastError', 'leaseExpiresAt', 'owner', 'stage', 'status', 'subject']);
+  assert.deepEqual(Object.keys(toJobRecord(document)).sort(), ['attempts', 'generation', 'id', 'lastError', 'leaseExpiresAt', 'lostLeases', 'owner', 'stage', 'status', 'subject']);
   assert.equal(toJobRecord(document).owner, 'host/1/a');
 });
 
