@@ -30,6 +30,13 @@ export interface OcrResult {
 }
 
 let worker: Promise<TesseractWorker> | undefined;
+/**
+ * Tesseract runs in a worker of its own, which keeps a process alive: one idle this long is
+ * stopped, so a process that parsed a scan in its own thread (a test, an evaluation) still ends.
+ * A stage thread reading one scan after another keeps its worker, started once.
+ */
+const OCR_IDLE_MS = 10_000;
+let idleTimer: NodeJS.Timeout | undefined;
 let ocrStarting: () => void = () => undefined;
 
 /**
@@ -43,6 +50,7 @@ export function onOcrStart(listener: () => void): void {
 /** The words of one image (PNG, JPEG, TIFF, BMP, GIF bytes), by paragraph. */
 export async function recognise(image: Buffer): Promise<OcrResult> {
   ocrStarting();
+  clearTimeout(idleTimer);
   const tesseract = await ocrWorker();
   let data: Awaited<ReturnType<TesseractWorker['recognize']>>['data'];
   try {
@@ -51,6 +59,8 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
     // Tesseract's own decoder (Leptonica) refused the pixels: the file is damaged, not the machine.
     if (/read image|cannot be read/i.test(String((error as Error | undefined)?.message ?? error))) throw new ParseError('damaged image: its pixels could not be decoded for OCR');
     throw error;
+  } finally {
+    idleTimer = setTimeout(() => void closeOcr(), OCR_IDLE_MS).unref();
   }
   const paragraphs: OcrParagraph[] = [];
   let weighted = 0;
@@ -85,6 +95,7 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
 
 /** Stops this thread's Tesseract worker (tests; a stage thread's worker ends with the thread). */
 export async function closeOcr(): Promise<void> {
+  clearTimeout(idleTimer);
   const running = worker;
   worker = undefined;
   if (running) await (await running).terminate().catch(() => undefined);
