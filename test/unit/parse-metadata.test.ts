@@ -203,5 +203,5 @@ test('PDF document information: Subject, Keywords (a list) and Author; the Title
       'Author=Amara Osei (author: amara osei)',
     ],
   );
-  assert.equal(pdfParser.version, 'pdf@3');
+  assert.equal(pdfParser.version, 'pdf@4');
 });
