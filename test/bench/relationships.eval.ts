@@ -56,13 +56,9 @@ const RELATED_LIMIT = 5;
 // ---------------------------------------------------------------------------------------------
 // What the build offers: its scoring versions, and Related
 
-/**
- * The scoring versions to compare: one column per version discovery can score with. Today that is
- * the live version only (server/src/scoring/model.ts has no switch): v1's figures are the baseline
- * measured on main before v2 (docs/EVALUATION.md).
- */
+/** The scoring versions to compare: one column per version discovery can score with, oldest first. */
 function scoreVersions(): string[] {
-  return [scoring.SCORE_VERSION];
+  return scoring.SCORE_VERSIONS.map((version) => version.version);
 }
 
 interface RelatedEntry {
@@ -132,8 +128,7 @@ interface Snapshot {
 }
 
 async function discoverUnder(folder: EvalFolder, dataDir: string, version: string, related: RelatedFn | null, withNearest: boolean): Promise<Snapshot> {
-  process.env.RELATA_SCORE_VERSION = version;
-  const settings = { scoreVersion: version } as Partial<PipelineSettings>;
+  const settings: Partial<PipelineSettings> = { scoreVersion: scoring.scoreVersion(version)! };
   const index = await FolderIndex.open({ folder: folder.folder, dataDir, workspace: WORKSPACE, embedding: DEFAULT_EMBEDDING, settings });
   try {
     const started = performance.now();

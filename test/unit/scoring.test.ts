@@ -58,9 +58,11 @@ test('v1 keeps its twelve weights, untouched, beside the live v2', () => {
 test('v2 is v1 plus document_link and a name guessed from capitals at half, and is the live version', () => {
   assert.equal(SCORE_VERSION, 'relationship-score-v2');
   assert.deepEqual(SIGNAL_WEIGHTS, { ...SIGNAL_WEIGHTS_V1, document_link: 0.3 });
-  const { version: _v1, weights: _w1, guessedNameFactor: guessedV1, ...v1Factors } = RELATIONSHIP_SCORE_V1;
-  const { version: _v2, weights: _w2, guessedNameFactor: guessedV2, ...v2Factors } = RELATIONSHIP_SCORE_V2;
+  const { version: _v1, weights: _w1, guessedNameFactor: guessedV1, rules: rulesV1, ...v1Factors } = RELATIONSHIP_SCORE_V1;
+  const { version: _v2, weights: _w2, guessedNameFactor: guessedV2, rules: rulesV2, ...v2Factors } = RELATIONSHIP_SCORE_V2;
   assert.deepEqual(v2Factors, v1Factors, 'every other factor is v1’s');
+  assert.equal(rulesV1.similarity, 'fixed_floor');
+  assert.equal(rulesV2.similarity, 'within_folder', 'v2 judges evidence within the folder');
   assert.equal(guessedV1, 1, 'v1 counts every shared name whole');
   assert.equal(guessedV2, 0.5);
   const vouched = sharedEntitySignal('Harbourline Engineering Ltd', 'organisation', 2);

@@ -11,6 +11,7 @@ import { describeLocation, type StoreLocation } from '../store/location.ts';
 import type { CommandValues } from './command.ts';
 import { existingStoreLocation, storeChoice } from './storeFlags.ts';
 import { UsageError } from './usage.ts';
+import type { PipelineSettings } from '../pipeline/settings.ts';
 
 export interface OpenedStore {
   store: WorkspaceStore;
@@ -52,6 +53,7 @@ export async function openRecordedFolderIndex<T>(
   values: CommandValues,
   near: string,
   resolve: (store: WorkspaceStore, root: string) => Promise<T>,
+  settings?: Partial<PipelineSettings>,
 ): Promise<{ index: FolderIndex; resolved: T }> {
   // To write, though only read here: the index opened next upgrades an older store, so this must not refuse one.
   const opened = await openExistingStore(values, near, 'write');
@@ -69,6 +71,7 @@ export async function openRecordedFolderIndex<T>(
     location,
     workspace: values.workspace as string | undefined,
     embedding: embeddingModel === undefined ? undefined : parseEmbeddingChoice(embeddingModel),
+    settings,
   });
   return { index, resolved };
 }

@@ -5,13 +5,14 @@
 
 import type { SignalView } from '../../../shared/types.ts';
 import {
-  aliasEntitySignal,
   countedSignals,
   inferType,
-  modelSignal,
+  LIVE_SCORE_VERSION,
   ruleFoundScore,
-  SCORE_VERSION,
   scoreSignals,
+  signalsFor,
+  type ScoreConstants,
+  type SignalBuilders,
   type Thresholds,
 } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
@@ -30,6 +31,8 @@ export interface DiscoverOptions {
   /** The embedding model whose vectors give neighbours and similarity; null when embedding is off. */
   modelId: string | null;
   thresholds: Thresholds;
+  /** The scoring version to weigh evidence under; the live one unless a person asked for another. */
+  version?: ScoreConstants;
   limits?: CandidateLimits;
   classifier?: RelationshipClassifier | null;
 }
@@ -49,6 +52,8 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   const item = await store.getItem(itemId);
   if (!item || item.deletedAt || !item.contentHash) return outcome;
   const limits = options.limits ?? DEFAULT_LIMITS;
+  const version = options.version ?? LIVE_SCORE_VERSION;
+  const builders = signalsFor(version);
   const [subject] = await loadProfiles(store, [item], options.modelId);
   // Links are resolved against the folder's live items as they are now (discover/links).
   const linkable = linkableItems(await store.listItems());
@@ -81,8 +86,8 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     const existing = related.get(profile.item.id) ?? null;
     // Evidence is read in the relationship's direction, so the pair gives the same signals from either end.
     const [from, to] = orient(subject!, profile, existing);
-    const evidence = pairEvidence(from, to, frequencies);
-    const found = [...evidence.signals, ...aliasSignals(from, to, aliases)];
+    const evidence = pairEvidence(from, to, frequencies, { rules: version.rules, signals: builders });
+    const found = [...evidence.signals, ...aliasSignals(from, to, aliases, builders)];
     // A model cannot manufacture a relationship: what the model stage found counts only on a pair
     // that rule-found evidence alone brings to the minimum score, as the classifier's opinion does.
     const ruleScore = ruleFoundScore(found);
@@ -99,7 +104,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
       const opinion = await options.classifier.classify(await classifierInput(store, from.item), await classifierInput(store, to.item));
       if (opinion) {
         modelType = opinion.type;
-        signals = [...signals, modelSignal(opinion.type, opinion.confidence, options.classifier.name)];
+        signals = [...signals, builders.modelSignal(opinion.type, opinion.confidence, options.classifier.name)];
         proposedScore = scoreSignals(signals).score;
       }
     }
@@ -115,7 +120,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
         type,
         score: proposedScore,
         proposedScore,
-        scoreVersion: SCORE_VERSION,
+        scoreVersion: version.version,
         nearDuplicate: evidence.cosine !== null && evidence.cosine >= options.thresholds.nearDuplicateSimilarity,
         signals,
         producedBy: DISCOVER_VERSION,
@@ -159,7 +164,7 @@ function nameKeys(profile: ItemProfile): string[] {
  * not already shared). Read from the relationship's first item, with both items' own spellings,
  * so the pair gives the same signal from either end.
  */
-function aliasSignals(from: ItemProfile, to: ItemProfile, aliases: Map<string, { key: string }[]>): SignalView[] {
+function aliasSignals(from: ItemProfile, to: ItemProfile, aliases: Map<string, { key: string }[]>, builders: SignalBuilders): SignalView[] {
   const linked = new Set<string>();
   for (const [key, forms] of aliases) for (const form of forms) linked.add(`${key}|${form.key}`).add(`${form.key}|${key}`);
   const toKeys = new Set(to.entities.map((entity) => entity.key));
@@ -171,7 +176,7 @@ function aliasSignals(from: ItemProfile, to: ItemProfile, aliases: Map<string, {
       const pair = `${mine.key}|${theirs.key}`;
       if (!linked.has(pair) || said.has(pair)) continue;
       said.add(pair);
-      signals.push(aliasEntitySignal(mine.surface, theirs.surface));
+      signals.push(builders.aliasEntitySignal(mine.surface, theirs.surface));
     }
   }
   return signals;

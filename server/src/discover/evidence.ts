@@ -6,16 +6,7 @@
 
 import type { SignalView } from '../../../shared/types.ts';
 import { compareItemClaims } from '../extract/claims/compare.ts';
-import {
-  claimSignal,
-  conceptSignal,
-  contentHashSignal,
-  documentLinkSignal,
-  metadataSignal,
-  sharedEntitySignal,
-  similaritySignal,
-  temporalSignal,
-} from '../scoring/index.ts';
+import type { EvidenceRules, SignalBuilders } from '../scoring/index.ts';
 import { metadataValueKey } from '../parse/metadata.ts';
 import { linkAsWritten, linkPlace } from './links/itemLinks.ts';
 import { subjectMetadata, topicsOf, type ItemProfile } from './profile.ts';
@@ -40,7 +31,14 @@ export interface Frequencies {
   cap: number;
 }
 
-export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): PairEvidence {
+/** The scoring version the evidence is read under: its rules and its signal builders. */
+export interface EvidenceVersion {
+  rules: EvidenceRules;
+  signals: SignalBuilders;
+}
+
+export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Frequencies, version: EvidenceVersion): PairEvidence {
+  const { claimSignal, conceptSignal, contentHashSignal, similaritySignal, temporalSignal } = version.signals;
   const signals: SignalView[] = [];
   if (a.item.contentHash && a.item.contentHash === b.item.contentHash) signals.push(contentHashSignal());
 
@@ -50,7 +48,7 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     if (similarity.strength > 0) signals.push(similarity);
   }
 
-  signals.push(...strongest(sharedEntities(a, b, frequencies)));
+  signals.push(...strongest(sharedEntities(a, b, frequencies, version.signals)));
 
   for (const finding of compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b) })) {
     const byModel = finding.a.producer === 'model' || finding.b.producer === 'model';
@@ -71,27 +69,28 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     if (temporal) signals.push(temporal);
   }
 
-  signals.push(...strongest(sharedMetadata(a, b, frequencies)));
-  signals.push(...linkSignals(a, b), ...linkSignals(b, a));
-  return { signals, cosine };
+  signals.push(...strongest(sharedMetadata(a, b, frequencies, version.signals)));
+  signals.push(...linkSignals(a, b, version.signals), ...linkSignals(b, a, version.signals));
+  // A version weighs only the evidence it knows (v1 knew no links).
+  return { signals: signals.filter((signal) => signal.weight !== 0), cosine };
 }
 
 /** Where `from` links to `to`, in document order, each as its author wrote it (the first few: more could not count). */
-export function linkSignals(from: ItemProfile, to: ItemProfile): SignalView[] {
+export function linkSignals(from: ItemProfile, to: ItemProfile, builders: SignalBuilders): SignalView[] {
   return (from.links ?? [])
     .filter((link) => link.toItemId === to.item.id)
     .slice(0, SIGNALS_KEPT_PER_TYPE)
-    .map((link) => documentLinkSignal(from.item.path, to.item.path, linkPlace(link.link.location), linkAsWritten(link.link)));
+    .map((link) => builders.documentLinkSignal(from.item.path, to.item.path, linkPlace(link.link.location), linkAsWritten(link.link)));
 }
 
 /** Values both items give under a key that says what they are about, in the first item's words. */
-function sharedMetadata(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): SignalView[] {
+function sharedMetadata(a: ItemProfile, b: ItemProfile, frequencies: Frequencies, builders: SignalBuilders): SignalView[] {
   const valuesB = new Set(subjectMetadata(b).map(metadataValueKey));
   return subjectMetadata(a)
     .filter((entry) => valuesB.has(metadataValueKey(entry)))
     .map((entry) => {
       const count = frequencies.metadataItems.get(metadataValueKey(entry)) ?? 2;
-      return metadataSignal(entry.label, entry.text, count, count >= frequencies.cap);
+      return builders.metadataSignal(entry.label, entry.text, count, count >= frequencies.cap);
     });
 }
 
@@ -100,7 +99,7 @@ function sharedMetadata(a: ItemProfile, b: ItemProfile, frequencies: Frequencies
  * that either item knows only from the model stage gives a model-found signal; the surface shown
  * is a rule's when there is one.
  */
-function sharedEntities(a: ItemProfile, b: ItemProfile, frequencies: Frequencies): SignalView[] {
+function sharedEntities(a: ItemProfile, b: ItemProfile, frequencies: Frequencies, builders: SignalBuilders): SignalView[] {
   const keysB = new Set(b.entities.map((entity) => entity.key));
   const ruleKeys = (profile: ItemProfile) =>
     new Set(profile.entities.filter((entity) => entity.producer === 'deterministic').map((entity) => entity.key));
@@ -114,7 +113,7 @@ function sharedEntities(a: ItemProfile, b: ItemProfile, frequencies: Frequencies
     seen.add(entity.key);
     const count = frequencies.entityItems.get(entity.key) ?? 2;
     const byModel = !ruleA.has(entity.key) || !ruleB.has(entity.key);
-    signals.push(sharedEntitySignal(entity.surface, entity.type, count, count >= frequencies.cap, byModel));
+    signals.push(builders.sharedEntitySignal(entity.surface, entity.type, count, count >= frequencies.cap, byModel));
   }
   return signals;
 }

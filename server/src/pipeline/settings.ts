@@ -3,7 +3,7 @@
 
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PARSER_LIMITS, type ParserLimits } from '../parse/types.ts';
-import { thresholdsFromEnv, type Thresholds } from '../scoring/index.ts';
+import { scoreVersionFromEnv, thresholdsFromEnv, type ScoreConstants, type Thresholds } from '../scoring/index.ts';
 
 export interface PipelineSettings {
   /** Files larger than this are skipped with a reason (bytes). */
@@ -20,6 +20,8 @@ export interface PipelineSettings {
   maxLostLeases: number;
   /** Extra exclude patterns (gitignore syntax) on top of .gitignore and the built-in list. */
   exclude: string[];
+  /** The relationship-score version discovery scores with (RELATA_SCORE_VERSION=v1|v2; default: the live one). */
+  scoreVersion: ScoreConstants;
   /** Discovery's thresholds (RELATA_REL_MIN_SCORE, RELATA_REL_STORE_SCORE, RELATA_NEAR_DUPLICATE_SIMILARITY). */
   thresholds: Thresholds;
   /** Forget a deleted document as soon as it is tombstoned (`relata forget`); off by default (RELATA_FORGET_DELETED=1). */
@@ -46,6 +48,7 @@ export function defaultPipelineSettings(env: NodeJS.ProcessEnv = process.env): P
     maxAttempts: 3,
     maxLostLeases: 3,
     exclude: [],
+    scoreVersion: scoreVersionFromEnv(env),
     thresholds: thresholdsFromEnv(env),
     forgetDeleted: env.RELATA_FORGET_DELETED === '1' || env.RELATA_FORGET_DELETED === 'true',
     parseMemoryMb: positiveNumber(env.RELATA_PARSE_MEMORY_MB) ?? 512,

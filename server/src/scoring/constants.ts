@@ -3,6 +3,25 @@
 
 import type { SignalType } from '../../../shared/types.ts';
 
+/**
+ * How a version reads the evidence between two items, beyond its numbers: v1's rules, or v2's
+ * rules judged within the folder (docs/SCORING.md gives each and the measurement behind it).
+ */
+export interface EvidenceRules {
+  /** `fixed_floor`: cosine rebased against one floor; `within_folder`: against each item's own distribution in the folder. */
+  similarity: 'fixed_floor' | 'within_folder';
+  /** `most_frequent`: an item's most frequent phrases; `tf_idf`: the phrases that set it apart in the folder. */
+  concepts: 'most_frequent' | 'tf_idf';
+  /** Figures are compared only on a pair a specific shared subject already ties (a rare name, an identifier, a link). */
+  claimsNeedTie: boolean;
+  /** `best_chunk_cosine`: flagged by the cosine of the closest windows; `shared_text`: by the overlap of the texts' word shingles. */
+  nearDuplicates: 'best_chunk_cosine' | 'shared_text';
+  /** Chronology needs a specific shared name and a date each item states about an event. */
+  chronologyNeedsSpecificName: boolean;
+  /** A name in the same place across a set of files (header, footer, sign-off) is the template's, not evidence. */
+  templateNamesDiscounted: boolean;
+}
+
 export interface ScoreConstants {
   version: string;
   /** How much each kind of evidence can contribute before diminishing returns; a signal a version does not know is absent. */
@@ -19,4 +38,5 @@ export interface ScoreConstants {
   guessedNameFactor: number;
   /** Documents dated this many days apart or more get no temporal_proximity. */
   temporalWindowDays: number;
+  rules: EvidenceRules;
 }

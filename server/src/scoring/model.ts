@@ -8,12 +8,14 @@ import type { ScoreConstants } from './constants.ts';
 import { RELATIONSHIP_SCORE_V1 } from './v1.ts';
 import { RELATIONSHIP_SCORE_V2 } from './v2.ts';
 
-export type { ScoreConstants } from './constants.ts';
+export type { EvidenceRules, ScoreConstants } from './constants.ts';
 
 /** Every version Relata can print, oldest first; the last is the one discovery scores with. */
 export const SCORE_VERSIONS: readonly ScoreConstants[] = Object.freeze([RELATIONSHIP_SCORE_V1, RELATIONSHIP_SCORE_V2]);
 
+/** The version discovery scores with unless told otherwise (settings.scoreVersion, RELATA_SCORE_VERSION). */
 const CURRENT = RELATIONSHIP_SCORE_V2;
+export const LIVE_SCORE_VERSION: ScoreConstants = CURRENT;
 
 export const SCORE_VERSION = CURRENT.version;
 export const SIGNAL_WEIGHTS: Readonly<Record<SignalType, number>> = CURRENT.weights;

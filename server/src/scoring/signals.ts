@@ -1,19 +1,11 @@
-// Builders for each signal of relationship-score-v1, with the plain-words detail a person reads
-// beside it. Strength rules live here: rebased similarity, the frequency discount of entities and
+// Builders for each signal, under one relationship-score version, with the plain-words detail a
+// person reads beside it. Strength rules live here: rebased similarity, the frequency discount of entities and
 // metadata values, the concept base strength, temporal decay.
 
 import { MODEL_FOUND_LABEL, type EntityType, type SignalType, type SignalView } from '../../../shared/types.ts';
 import { round } from './score.ts';
-import { CONCEPT_BASE_STRENGTH, GUESSED_NAME_FACTOR, MODEL_FOUND_FACTOR, SIGNAL_WEIGHTS, SIMILARITY_FLOOR, TEMPORAL_WINDOW_DAYS } from './model.ts';
-
-function signal(type: SignalType, value: string, strength: number, detail: string): SignalView {
-  return { type, value, strength: round(Math.min(1, Math.max(0, strength))), weight: SIGNAL_WEIGHTS[type], detail };
-}
-
-/** Ordinary similarity within one corpus counts for little: strength = max(0, (cos − 0.55) / 0.45). */
-export function rebasedSimilarity(cosine: number): number {
-  return Math.max(0, (cosine - SIMILARITY_FLOOR) / (1 - SIMILARITY_FLOOR));
-}
+import type { ScoreConstants } from './constants.ts';
+import { LIVE_SCORE_VERSION } from './model.ts';
 
 /**
  * An entity shared by many items says little about any pair: strength ×= 1 / (1 + ln f), where f
@@ -23,19 +15,6 @@ export function rebasedSimilarity(cosine: number): number {
 export function frequencyDiscount(itemsMentioning: number): number {
   const frequency = Math.max(1, itemsMentioning - 1);
   return 1 / (1 + Math.log(frequency));
-}
-
-export function contentHashSignal(): SignalView {
-  return signal('content_hash_match', 'identical bytes', 1, 'The two files have byte-identical content.');
-}
-
-export function similaritySignal(cosine: number): SignalView {
-  return signal(
-    'semantic_similarity',
-    `${cosine.toFixed(2)} cosine`,
-    rebasedSimilarity(cosine),
-    'How alike the wording and subject matter are. Similar wording is not evidence that two items describe the same thing.',
-  );
 }
 
 const ENTITY_NOUNS: Record<EntityType, string> = {
@@ -51,110 +30,156 @@ const ENTITY_NOUNS: Record<EntityType, string> = {
   domain: 'domain',
 };
 
-/**
- * Evidence resting on the model stage's reading: its strength is discounted (MODEL_FOUND_FACTOR)
- * and its detail says who found it, whatever screen shows it.
- */
-function foundByModel(evidence: SignalView, which: string): SignalView {
-  return {
-    ...evidence,
-    strength: round(evidence.strength * MODEL_FOUND_FACTOR),
-    detail: `${evidence.detail} ${which} was ${MODEL_FOUND_LABEL}, so it counts for half.`,
-    found_by_model: true,
-  };
+/** The signal builders of one scoring version: each signal carries that version's weight. */
+export function signalsFor(version: ScoreConstants) {
+  function signal(type: SignalType, value: string, strength: number, detail: string): SignalView {
+    return { type, value, strength: round(Math.min(1, Math.max(0, strength))), weight: version.weights[type] ?? 0, detail };
+  }
+
+  /** Ordinary similarity within one corpus counts for little: strength = max(0, (cos − 0.55) / 0.45). */
+  function rebasedSimilarity(cosine: number): number {
+    return Math.max(0, (cosine - version.similarityFloor) / (1 - version.similarityFloor));
+  }
+
+  function contentHashSignal(): SignalView {
+    return signal('content_hash_match', 'identical bytes', 1, 'The two files have byte-identical content.');
+  }
+
+  function similaritySignal(cosine: number): SignalView {
+    return signal(
+      'semantic_similarity',
+      `${cosine.toFixed(2)} cosine`,
+      rebasedSimilarity(cosine),
+      'How alike the wording and subject matter are. Similar wording is not evidence that two items describe the same thing.',
+    );
+  }
+
+
+  /**
+   * Evidence resting on the model stage's reading: its strength is discounted (MODEL_FOUND_FACTOR)
+   * and its detail says who found it, whatever screen shows it.
+   */
+  function foundByModel(evidence: SignalView, which: string): SignalView {
+    return {
+      ...evidence,
+      strength: round(evidence.strength * version.modelFoundFactor),
+      detail: `${evidence.detail} ${which} was ${MODEL_FOUND_LABEL}, so it counts for half.`,
+      found_by_model: true,
+    };
+  }
+
+  /**
+   * `countStopped`: the count stopped at a cap, so the entity is in at least that many items.
+   * `byModel`: at least one of the two items names it only through the model stage.
+   */
+  function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number, countStopped = false, byModel = false): SignalView {
+    const discounted = itemsMentioning > 2 ? ` It appears in ${countStopped ? 'at least ' : ''}${itemsMentioning} items, so it counts for less.` : '';
+    const guessed = type === 'product' && version.guessedNameFactor < 1;
+    const shared = signal(
+      'shared_entity',
+      surface,
+      frequencyDiscount(itemsMentioning) * (guessed ? version.guessedNameFactor : 1),
+      `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}${guessed ? ' The name is guessed from its capitals, so it counts for half.' : ''}`,
+    );
+    return byModel ? foundByModel(shared, 'It') : shared;
+  }
+
+  function aliasEntitySignal(surfaceA: string, surfaceB: string): SignalView {
+    return signal('alias_entity', `${surfaceA} = ${surfaceB}`, 1, `A person confirmed that ${surfaceA} and ${surfaceB} are the same.`);
+  }
+
+  /**
+   * The comparison's detail already names both figures and, for a contradiction, says Relata does not decide.
+   * `byModel`: either figure was read by the model stage.
+   */
+  function claimSignal(relation: 'supports' | 'contradicts', attribute: string, detail: string, byModel = false): SignalView {
+    const compared = signal(relation === 'supports' ? 'claim_support' : 'claim_contradiction', attribute, 1, detail);
+    return byModel ? foundByModel(compared, 'One of the figures') : compared;
+  }
+
+  function conceptSignal(phrase: string, itemsMentioning: number): SignalView {
+    return signal(
+      'shared_concept',
+      phrase,
+      version.conceptBaseStrength * frequencyDiscount(itemsMentioning),
+      'Both items use this phrase prominently. Concepts overlap by nature, so this counts for less than a shared name.',
+    );
+  }
+
+  function temporalSignal(dateA: string, dateB: string): SignalView | null {
+    const days = Math.abs(Date.parse(dateA) - Date.parse(dateB)) / 86_400_000;
+    if (!Number.isFinite(days) || days >= version.temporalWindowDays) return null;
+    const when = days < 1 ? 'the same day' : `${Math.round(days)} day${Math.round(days) === 1 ? '' : 's'} apart`;
+    return signal(
+      'temporal_proximity',
+      `${dateA} and ${dateB}`,
+      1 - days / version.temporalWindowDays,
+      `The items are dated ${when}. Closeness in time is not evidence that one caused or explains the other.`,
+    );
+  }
+
+  /**
+   * The same value under the same key in both items' own metadata (front matter, document
+   * properties): discounted as a shared entity is, by the items giving themselves that value.
+   * `countStopped`: the count stopped at a cap.
+   */
+  function metadataSignal(key: string, value: string, itemsSharing: number, countStopped = false): SignalView {
+    const discounted = itemsSharing > 2 ? ` ${countStopped ? 'At least ' : ''}${itemsSharing} items give it, so it counts for less.` : '';
+    return signal(
+      'shared_metadata',
+      `${key}: ${value}`,
+      frequencyDiscount(itemsSharing),
+      `Both items give ${key}: ${value} in their own metadata (front matter or document properties).${discounted}`,
+    );
+  }
+
+  /**
+   * One file links to the other, as its author wrote (relationship-score-v2). `value` says which way
+   * and where: "a.md links to b.md at line 12: [the build guide](../b/)". Full strength: the author
+   * said it; several links between one pair diminish as any repeated signal does.
+   */
+  function documentLinkSignal(fromPath: string, toPath: string, place: string, asWritten: string): SignalView {
+    return signal(
+      'document_link',
+      `${fromPath} links to ${toPath} at ${place}: ${asWritten}`,
+      1,
+      `The author of ${fromPath} links to ${toPath}. A link says the files belong together, not that they agree.`,
+    );
+  }
+
+  function modelSignal(type: string, confidence: number, model: string): SignalView {
+    return signal(
+      'model_classification',
+      type,
+      confidence,
+      `A language model (${model}) suggested this type. A model's opinion is one weak signal, never the score.`,
+    );
+  }
+
+  function decisionSignal(status: 'confirmed' | 'rejected', by: string, note: string | null): SignalView {
+    const suffix = note ? ` Note: ${note}` : '';
+    return status === 'confirmed'
+      ? signal('user_confirmation', by, 1, `Confirmed by ${by}.${suffix}`)
+      : signal('user_rejection', by, 1, `Rejected by ${by}. Nothing was deleted; the proposal and its evidence are kept.${suffix}`);
+  }
+
+  return { rebasedSimilarity, contentHashSignal, similaritySignal, sharedEntitySignal, aliasEntitySignal, claimSignal, conceptSignal, temporalSignal, metadataSignal, documentLinkSignal, modelSignal, decisionSignal };
 }
 
-/**
- * `countStopped`: the count stopped at a cap, so the entity is in at least that many items.
- * `byModel`: at least one of the two items names it only through the model stage.
- */
-export function sharedEntitySignal(surface: string, type: EntityType, itemsMentioning: number, countStopped = false, byModel = false): SignalView {
-  const discounted = itemsMentioning > 2 ? ` It appears in ${countStopped ? 'at least ' : ''}${itemsMentioning} items, so it counts for less.` : '';
-  const guessed = type === 'product' && GUESSED_NAME_FACTOR < 1;
-  const shared = signal(
-    'shared_entity',
-    surface,
-    frequencyDiscount(itemsMentioning) * (guessed ? GUESSED_NAME_FACTOR : 1),
-    `Both items refer to this ${ENTITY_NOUNS[type]}.${discounted}${guessed ? ' The name is guessed from its capitals, so it counts for half.' : ''}`,
-  );
-  return byModel ? foundByModel(shared, 'It') : shared;
-}
+export type SignalBuilders = ReturnType<typeof signalsFor>;
 
-export function aliasEntitySignal(surfaceA: string, surfaceB: string): SignalView {
-  return signal('alias_entity', `${surfaceA} = ${surfaceB}`, 1, `A person confirmed that ${surfaceA} and ${surfaceB} are the same.`);
-}
-
-/**
- * The comparison's detail already names both figures and, for a contradiction, says Relata does not decide.
- * `byModel`: either figure was read by the model stage.
- */
-export function claimSignal(relation: 'supports' | 'contradicts', attribute: string, detail: string, byModel = false): SignalView {
-  const compared = signal(relation === 'supports' ? 'claim_support' : 'claim_contradiction', attribute, 1, detail);
-  return byModel ? foundByModel(compared, 'One of the figures') : compared;
-}
-
-export function conceptSignal(phrase: string, itemsMentioning: number): SignalView {
-  return signal(
-    'shared_concept',
-    phrase,
-    CONCEPT_BASE_STRENGTH * frequencyDiscount(itemsMentioning),
-    'Both items use this phrase prominently. Concepts overlap by nature, so this counts for less than a shared name.',
-  );
-}
-
-export function temporalSignal(dateA: string, dateB: string): SignalView | null {
-  const days = Math.abs(Date.parse(dateA) - Date.parse(dateB)) / 86_400_000;
-  if (!Number.isFinite(days) || days >= TEMPORAL_WINDOW_DAYS) return null;
-  const when = days < 1 ? 'the same day' : `${Math.round(days)} day${Math.round(days) === 1 ? '' : 's'} apart`;
-  return signal(
-    'temporal_proximity',
-    `${dateA} and ${dateB}`,
-    1 - days / TEMPORAL_WINDOW_DAYS,
-    `The items are dated ${when}. Closeness in time is not evidence that one caused or explains the other.`,
-  );
-}
-
-/**
- * The same value under the same key in both items' own metadata (front matter, document
- * properties): discounted as a shared entity is, by the items giving themselves that value.
- * `countStopped`: the count stopped at a cap.
- */
-export function metadataSignal(key: string, value: string, itemsSharing: number, countStopped = false): SignalView {
-  const discounted = itemsSharing > 2 ? ` ${countStopped ? 'At least ' : ''}${itemsSharing} items give it, so it counts for less.` : '';
-  return signal(
-    'shared_metadata',
-    `${key}: ${value}`,
-    frequencyDiscount(itemsSharing),
-    `Both items give ${key}: ${value} in their own metadata (front matter or document properties).${discounted}`,
-  );
-}
-
-/**
- * One file links to the other, as its author wrote (relationship-score-v2). `value` says which way
- * and where: "a.md links to b.md at line 12: [the build guide](../b/)". Full strength: the author
- * said it; several links between one pair diminish as any repeated signal does.
- */
-export function documentLinkSignal(fromPath: string, toPath: string, place: string, asWritten: string): SignalView {
-  return signal(
-    'document_link',
-    `${fromPath} links to ${toPath} at ${place}: ${asWritten}`,
-    1,
-    `The author of ${fromPath} links to ${toPath}. A link says the files belong together, not that they agree.`,
-  );
-}
-
-export function modelSignal(type: string, confidence: number, model: string): SignalView {
-  return signal(
-    'model_classification',
-    type,
-    confidence,
-    `A language model (${model}) suggested this type. A model's opinion is one weak signal, never the score.`,
-  );
-}
-
-export function decisionSignal(status: 'confirmed' | 'rejected', by: string, note: string | null): SignalView {
-  const suffix = note ? ` Note: ${note}` : '';
-  return status === 'confirmed'
-    ? signal('user_confirmation', by, 1, `Confirmed by ${by}.${suffix}`)
-    : signal('user_rejection', by, 1, `Rejected by ${by}. Nothing was deleted; the proposal and its evidence are kept.${suffix}`);
-}
+/** The live version's builders, as screens and decisions use them. */
+export const {
+  rebasedSimilarity,
+  contentHashSignal,
+  similaritySignal,
+  sharedEntitySignal,
+  aliasEntitySignal,
+  claimSignal,
+  conceptSignal,
+  temporalSignal,
+  metadataSignal,
+  documentLinkSignal,
+  modelSignal,
+  decisionSignal,
+} = signalsFor(LIVE_SCORE_VERSION);

@@ -1,7 +1,7 @@
-// Reads the discovery thresholds from settings or the environment, refusing values that would
+// Reads the discovery thresholds and the scoring version from settings or the environment, refusing values that would
 // make them meaningless (outside 0-1, or a storage threshold below the discard threshold).
 
-import { DEFAULT_THRESHOLDS, THRESHOLD_ENV, type Thresholds } from './model.ts';
+import { DEFAULT_THRESHOLDS, LIVE_SCORE_VERSION, SCORE_VERSIONS, scoreVersion, THRESHOLD_ENV, type ScoreConstants, type Thresholds } from './model.ts';
 
 export function thresholdsFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Thresholds> = {}): Thresholds {
   const read = (key: keyof Thresholds): number => {
@@ -26,3 +26,12 @@ function checkUnit(value: number, key: keyof Thresholds): number {
   return value;
 }
 export type { Thresholds } from './model.ts';
+
+/** The scoring version RELATA_SCORE_VERSION names (v1, v2 or in full); the live one when unset. */
+export function scoreVersionFromEnv(env: NodeJS.ProcessEnv = process.env): ScoreConstants {
+  const asked = env.RELATA_SCORE_VERSION?.trim();
+  if (!asked) return LIVE_SCORE_VERSION;
+  const version = scoreVersion(asked);
+  if (!version) throw new Error(`RELATA_SCORE_VERSION=${asked}: no such scoring version (${SCORE_VERSIONS.map((known) => known.version).join(', ')})`);
+  return version;
+}

@@ -59,4 +59,12 @@ export const RELATIONSHIP_SCORE_V1: ScoreConstants = Object.freeze({
   // v1 knew no name guessed from capitals alone: what it reads counts whole.
   guessedNameFactor: 1,
   temporalWindowDays: TEMPORAL_WINDOW_DAYS_V1,
+  rules: Object.freeze({
+    similarity: 'fixed_floor',
+    concepts: 'most_frequent',
+    claimsNeedTie: false,
+    nearDuplicates: 'best_chunk_cosine',
+    chronologyNeedsSpecificName: false,
+    templateNamesDiscounted: false,
+  }),
 });

@@ -29,4 +29,12 @@ export const RELATIONSHIP_SCORE_V2 = Object.freeze({
   version: SCORE_VERSION_V2,
   weights: SIGNAL_WEIGHTS_V2,
   guessedNameFactor: GUESSED_NAME_FACTOR_V2,
+  rules: Object.freeze({
+    similarity: 'within_folder',
+    concepts: 'tf_idf',
+    claimsNeedTie: true,
+    nearDuplicates: 'shared_text',
+    chronologyNeedsSpecificName: true,
+    templateNamesDiscounted: true,
+  }),
 }) satisfies ScoreConstants;

@@ -1,4 +1,5 @@
-// `relata reprocess [<path>...|--all]`: recompute relationships under the current scoring model.
+// `relata reprocess [<path>...|--all] [--score-version v1|v2]`: recompute relationships under the
+// live scoring model, or under an earlier version a person asks for (to compare, or to go back).
 // New weights never rescore anything by themselves (each relationship keeps the version that
 // produced it); this is how a person asks for it. Proposals update in place, decisions stay,
 // rejected pairs stay rejected. A job that fails is listed and the command exits 1 (failedJobs.ts).
@@ -10,21 +11,29 @@ import { openRecordedFolderIndex } from '../openStore.ts';
 import { terminalProgress } from '../progressBar.ts';
 import { terminalLine } from '../terminalText.ts';
 import { UsageError } from '../usage.ts';
+import { SCORE_VERSION, SCORE_VERSIONS, scoreVersion } from '../../scoring/index.ts';
 
 export const reprocessCommand: Command = {
   name: 'reprocess',
   summary: 'recompute relationships under the current scoring model',
-  usage: `relata reprocess (<path>... | --all) [--embedding-model default|none|DIR] [--data DIR] [--workspace NAME] [--json]
+  usage: `relata reprocess (<path>... | --all) [--score-version V] [--embedding-model default|none|DIR] [--data DIR] [--workspace NAME] [--json]
 
   <path>...         items whose relationships to recompute
   --all             every item of the workspace
+  --score-version   the scoring version to score with (${SCORE_VERSIONS.map((known) => known.version).join(', ')}); default: the live one, ${SCORE_VERSION}
   --embedding-model the model whose vectors give similarity (as given to relata index)
 ${COMMON_USAGE}`,
-  options: { ...COMMON_OPTIONS, all: { type: 'boolean' }, 'embedding-model': { type: 'string' } },
+  options: { ...COMMON_OPTIONS, all: { type: 'boolean' }, 'score-version': { type: 'string' }, 'embedding-model': { type: 'string' } },
   async run({ values, positionals, out }) {
     if (Boolean(values.all) === positionals.length > 0) throw new UsageError('give either item paths or --all');
-    const { index, resolved: paths } = await openRecordedFolderIndex(values, process.cwd(), async (store, root) =>
-      values.all ? null : Promise.all(positionals.map(async (given) => (await itemAtPath(store, root, given)).path)),
+    const asked = values['score-version'] as string | undefined;
+    const version = asked === undefined ? undefined : scoreVersion(asked);
+    if (version === null) throw new UsageError(`--score-version ${asked}: no such scoring version (${SCORE_VERSIONS.map((known) => known.version).join(', ')})`);
+    const { index, resolved: paths } = await openRecordedFolderIndex(
+      values,
+      process.cwd(),
+      async (store, root) => (values.all ? null : Promise.all(positionals.map(async (given) => (await itemAtPath(store, root, given)).path))),
+      version ? { scoreVersion: version } : undefined,
     );
     try {
       const progress = terminalProgress('reprocessing');

@@ -1,5 +1,5 @@
 // Discover: propose relationships between this item and a bounded set of candidates, scored under
-// relationship-score-v1 (server/src/discover, server/src/scoring). Runs once the queue is idle, so
+// the settings' relationship-score version (server/src/discover, server/src/scoring). Runs once the queue is idle, so
 // every item it weighs against has been extracted and embedded.
 
 import { discoverItem, DISCOVER_VERSION } from '../../discover/discoverItem.ts';
@@ -14,6 +14,7 @@ export async function discover(context: StageContext, itemId: string): Promise<v
   await discoverItem(store, itemId, {
     modelId,
     thresholds: context.settings.thresholds,
+    version: context.settings.scoreVersion,
     classifier: context.classifier ?? null,
   });
   await store.recordDiscovery(itemId, item.contentHash, discoveryBasis(modelId, extractionVersions(context.modelExtractor?.version)));
