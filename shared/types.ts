@@ -240,6 +240,8 @@ export const SIGNAL_TYPES = [
   'shared_metadata',
   /** One file links to the other (relationship-score-v2). */
   'document_link',
+  /** The texts share most of their word sequences: near-copies, or a draft of the other (relationship-score-v2). */
+  'shared_text',
   'user_confirmation',
   'user_rejection',
 ] as const;

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spreadOver } from '../../server/src/discover/evidence.ts';
+import { spreadOver } from '../../server/src/discover/itemCosine.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { aggregateWindows, relatedTo, type RelatedOptions, type WindowAggregation } from '../../server/src/engine/related.ts';
 import { EVAL_ROOT, writeFiles } from '../support/tempFolder.ts';

@@ -55,11 +55,13 @@ test('v1 keeps its twelve weights, untouched, beside the live v2', () => {
   assert.deepEqual(DEFAULT_THRESHOLDS, { minScore: 0.18, storeScore: 0.25, nearDuplicateSimilarity: 0.94 });
 });
 
-test('v2 is v1 plus document_link and a name guessed from capitals at half, and is the live version', () => {
+test('v2 is v1 plus links, shared text, a name guessed from capitals at half and evidence judged within the folder, and is the live version', () => {
   assert.equal(SCORE_VERSION, 'relationship-score-v2');
-  assert.deepEqual(SIGNAL_WEIGHTS, { ...SIGNAL_WEIGHTS_V1, document_link: 0.3 });
-  const { version: _v1, weights: _w1, guessedNameFactor: guessedV1, rules: rulesV1, ...v1Factors } = RELATIONSHIP_SCORE_V1;
-  const { version: _v2, weights: _w2, guessedNameFactor: guessedV2, rules: rulesV2, ...v2Factors } = RELATIONSHIP_SCORE_V2;
+  assert.deepEqual(SIGNAL_WEIGHTS, { ...SIGNAL_WEIGHTS_V1, document_link: 0.3, shared_text: 0.45 });
+  const { version: _v1, weights: _w1, guessedNameFactor: guessedV1, rules: rulesV1, similarityStanding: standingV1, ...v1Factors } = RELATIONSHIP_SCORE_V1;
+  const { version: _v2, weights: _w2, guessedNameFactor: guessedV2, rules: rulesV2, similarityStanding: standingV2, ...v2Factors } = RELATIONSHIP_SCORE_V2;
+  assert.equal(standingV1, null, 'v1 rebases against its fixed floor alone');
+  assert.deepEqual(standingV2, { from: 2, full: 5 });
   assert.deepEqual(v2Factors, v1Factors, 'every other factor is v1’s');
   assert.equal(rulesV1.similarity, 'fixed_floor');
   assert.equal(rulesV2.similarity, 'within_folder', 'v2 judges evidence within the folder');

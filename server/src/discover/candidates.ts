@@ -8,7 +8,7 @@
 import type { StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { CandidateLimits } from './limits.ts';
 import { metadataValueKey, type MetadataValue } from '../parse/metadata.ts';
-import { spreadOver } from './evidence.ts';
+import { spreadOver } from './itemCosine.ts';
 import { subjectMetadata, type ItemProfile } from './profile.ts';
 
 export type CandidateSource = 'vector' | 'entity' | 'alias' | 'claim' | 'metadata' | 'content_hash' | 'link' | 'existing';

@@ -20,7 +20,10 @@ import { gatherCandidates } from './candidates.ts';
 import { itemLinks, linkableItems } from './links/itemLinks.ts';
 import { reviewAgainstDecision } from './decisionReview.ts';
 import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
-import { pairEvidence, type Frequencies } from './evidence.ts';
+import { pairEvidence, type Frequencies, type PairReading } from './evidence.ts';
+import { similarityBaselines } from './folderSimilarity.ts';
+import { itemCosine } from './itemCosine.ts';
+import { copyKind, shingledItem, textOverlap, type TextOverlap } from './sharedText.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
 import { loadProfiles, subjectMetadata, type ItemProfile } from './profile.ts';
 
@@ -56,7 +59,8 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   const builders = signalsFor(version);
   const [subject] = await loadProfiles(store, [item], options.modelId);
   // Links are resolved against the folder's live items as they are now (discover/links).
-  const linkable = linkableItems(await store.listItems());
+  const folder = await store.listItems();
+  const linkable = linkableItems(folder);
   subject!.links = (await itemLinks(store, item, linkable)).resolved;
   const frequencies: Frequencies = {
     entityItems: await store.entityItemCounts(nameKeys(subject!), limits.frequencyCap),
@@ -80,13 +84,22 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     if (other && !other.deletedAt) others.push(other);
   }
 
-  for (const profile of await loadProfiles(store, others, options.modelId)) {
+  const profiles = await loadProfiles(store, others, options.modelId);
+  if (version.rules.similarity === 'within_folder' && options.modelId) {
+    const baselines = await similarityBaselines(store, options.modelId, [subject!, ...profiles], folder);
+    for (const profile of [subject!, ...profiles]) profile.baseline = baselines.get(profile.item.id) ?? null;
+  }
+
+  for (const profile of profiles) {
     // The other item's links too, so the pair gives the same evidence from either end.
     profile.links = (await itemLinks(store, profile.item, linkable)).resolved;
     const existing = related.get(profile.item.id) ?? null;
     // Evidence is read in the relationship's direction, so the pair gives the same signals from either end.
-    const [from, to] = orient(subject!, profile, existing);
-    const evidence = pairEvidence(from, to, frequencies, { rules: version.rules, signals: builders });
+    const reading = await readPair(store, subject!, profile, version);
+    const [from, to] = orient(subject!, profile, existing, reading.overlap);
+    // The overlap was read from the subject's end; the evidence reads from the relationship's.
+    const oriented = from === subject || !reading.overlap ? reading : { ...reading, overlap: { ...reading.overlap, shorter: reading.overlap.shorter === 'a' ? ('b' as const) : ('a' as const) } };
+    const evidence = pairEvidence(from, to, frequencies, { rules: version.rules, signals: builders }, oriented);
     const found = [...evidence.signals, ...aliasSignals(from, to, aliases, builders)];
     // A model cannot manufacture a relationship: what the model stage found counts only on a pair
     // that rule-found evidence alone brings to the minimum score, as the classifier's opinion does.
@@ -121,7 +134,10 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
         score: proposedScore,
         proposedScore,
         scoreVersion: version.version,
-        nearDuplicate: evidence.cosine !== null && evidence.cosine >= options.thresholds.nearDuplicateSimilarity,
+        nearDuplicate:
+          version.rules.nearDuplicates === 'shared_text'
+            ? evidence.copy !== null
+            : evidence.cosine !== null && evidence.cosine >= options.thresholds.nearDuplicateSimilarity,
         signals,
         producedBy: DISCOVER_VERSION,
       },
@@ -134,18 +150,38 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
 }
 
 /**
+ * Below this cosine two texts are not read for shared word sequences: a near-copy or a draft sits
+ * far above it (its windows each find their twin), and reading every candidate's text would cost
+ * a folder's worth of passages per item.
+ */
+const COPY_COSINE = 0.7;
+
+/** The pair's cosine, and under v2 its texts' overlap where the cosine says they may be copies. */
+async function readPair(store: WorkspaceStore, a: ItemProfile, b: ItemProfile, version: ScoreConstants): Promise<PairReading> {
+  const cosine = itemCosine(a.vectors, b.vectors);
+  const mayBeCopies = cosine === null ? a.vectors.length === 0 || b.vectors.length === 0 : cosine >= COPY_COSINE;
+  if (version.rules.nearDuplicates !== 'shared_text' || !mayBeCopies || a.item.contentHash === b.item.contentHash) return { cosine, overlap: null };
+  const overlap = textOverlap(await shingledItem(store, a.item), await shingledItem(store, b.item));
+  return { cosine, overlap };
+}
+
+/**
  * Which end a relationship reads from. A copy reads "derived_from" its original: the duplicate
- * (or, failing that, the later item) comes first. A link reads from the file that wrote it, when
+ * (or, failing that, the later item) comes first; a draft (the shorter of two texts one of which
+ * holds the other) comes first too. A link reads from the file that wrote it, when
  * only one of the two links to the other. Otherwise an existing relationship keeps its
  * direction, so discovering the pair from its other end does not flip it, and a new one reads
  * from the item being discovered.
  */
-function orient(subject: ItemProfile, other: ItemProfile, existing: RelationshipRecord | null): [ItemProfile, ItemProfile] {
+function orient(subject: ItemProfile, other: ItemProfile, existing: RelationshipRecord | null, overlap: TextOverlap | null): [ItemProfile, ItemProfile] {
   if (subject.item.contentHash === other.item.contentHash) {
     if (other.item.duplicateOf === subject.item.id) return [other, subject];
     if (subject.item.duplicateOf === other.item.id) return [subject, other];
     return subject.item.createdAt >= other.item.createdAt ? [subject, other] : [other, subject];
   }
+  const copy = overlap ? copyKind(overlap) : null;
+  if (copy === 'draft') return overlap!.shorter === 'a' ? [subject, other] : [other, subject];
+  if (copy === 'near_copy') return subject.item.createdAt >= other.item.createdAt ? [subject, other] : [other, subject];
   // A link reads from the file that wrote it: "a.md links_to b.md", whichever end is discovered.
   const forward = (subject.links ?? []).some((link) => link.toItemId === other.item.id);
   const backward = (other.links ?? []).some((link) => link.toItemId === subject.item.id);

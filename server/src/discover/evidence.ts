@@ -7,6 +7,9 @@
 import type { SignalView } from '../../../shared/types.ts';
 import { compareItemClaims } from '../extract/claims/compare.ts';
 import type { EvidenceRules, SignalBuilders } from '../scoring/index.ts';
+import { standing } from './folderSimilarity.ts';
+import { itemCosine } from './itemCosine.ts';
+import { copyKind, type CopyKind, type TextOverlap } from './sharedText.ts';
 import { metadataValueKey } from '../parse/metadata.ts';
 import { linkAsWritten, linkPlace } from './links/itemLinks.ts';
 import { subjectMetadata, topicsOf, type ItemProfile } from './profile.ts';
@@ -18,7 +21,23 @@ export interface PairEvidence {
   signals: SignalView[];
   /** Mutual best-match cosine of the two items' windows (see itemCosine); null when either has no vectors. */
   cosine: number | null;
+  /** The texts are near-copies, or one a draft of the other (v2: by shared text; v1 flags by cosine in discoverItem). */
+  copy: CopyKind | null;
 }
+
+/** What discovery read about the pair beyond the two profiles: the texts' overlap, when it was worth reading. */
+export interface PairReading {
+  cosine: number | null;
+  overlap: TextOverlap | null;
+}
+
+/**
+ * A shared name, identifier or link specific enough that two items' figures can be about the same
+ * thing (v2, rule 3): a shared name counts from this strength after the frequency discount, i.e.
+ * one at most four items give (1 / (1 + ln 3) = 0.48 for five). Two banks' contracts that share
+ * only the regulators every such contract names are not tied, so their fees are never compared.
+ */
+export const TIE_STRENGTH = 0.45;
 
 export interface Frequencies {
   /** Items mentioning each entity key. */
@@ -37,20 +56,35 @@ export interface EvidenceVersion {
   signals: SignalBuilders;
 }
 
-export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Frequencies, version: EvidenceVersion): PairEvidence {
-  const { claimSignal, conceptSignal, contentHashSignal, similaritySignal, temporalSignal } = version.signals;
+export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Frequencies, version: EvidenceVersion, reading?: PairReading): PairEvidence {
+  const { claimSignal, conceptSignal, contentHashSignal, sharedTextSignal, similaritySignal, temporalSignal } = version.signals;
+  const { rules } = version;
   const signals: SignalView[] = [];
   if (a.item.contentHash && a.item.contentHash === b.item.contentHash) signals.push(contentHashSignal());
 
-  const cosine = itemCosine(a.vectors, b.vectors);
+  const cosine = reading ? reading.cosine : itemCosine(a.vectors, b.vectors);
   if (cosine !== null) {
-    const similarity = similaritySignal(cosine);
-    if (similarity.strength > 0) signals.push(similarity);
+    const folder = rules.similarity === 'within_folder' ? folderStanding(cosine, a, b) : null;
+    // Within the folder, a pair no item's sample can judge (a folder of a handful) is not judged at all.
+    const similarity = rules.similarity === 'within_folder' && !folder ? null : similaritySignal(cosine, folder);
+    if (similarity && similarity.strength > 0) signals.push(similarity);
   }
 
-  signals.push(...strongest(sharedEntities(a, b, frequencies, version.signals)));
+  const entities = strongest(sharedEntities(a, b, frequencies, version.signals));
+  signals.push(...entities);
 
-  for (const finding of compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b) })) {
+  const links = [...linkSignals(a, b, version.signals), ...linkSignals(b, a, version.signals)];
+  const tied = entities.some((signal) => !signal.found_by_model && signal.strength >= TIE_STRENGTH) || links.length > 0;
+  const findings = rules.claimsNeedTie && !tied ? [] : compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b) });
+  const overlap = rules.nearDuplicates === 'shared_text' ? (reading?.overlap ?? null) : null;
+  // A changed figure makes near-copies a comparison, never a duplicate; and a copy never corroborates its original.
+  const copy = overlap && !findings.some((finding) => finding.relation === 'contradicts') ? copyKind(overlap) : null;
+  if (copy) {
+    const shorter = overlap!.shorter === 'a' ? a : b;
+    signals.push(sharedTextSignal(copy, copy === 'near_copy' ? overlap!.overlap : overlap!.containment, shorter.item.path));
+  }
+  for (const finding of findings) {
+    if (copy && finding.relation === 'supports') continue;
     const byModel = finding.a.producer === 'model' || finding.b.producer === 'model';
     signals.push(claimSignal(finding.relation, finding.a.attribute, finding.detail, byModel));
   }
@@ -70,9 +104,15 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
   }
 
   signals.push(...strongest(sharedMetadata(a, b, frequencies, version.signals)));
-  signals.push(...linkSignals(a, b, version.signals), ...linkSignals(b, a, version.signals));
+  signals.push(...links);
   // A version weighs only the evidence it knows (v1 knew no links).
-  return { signals: signals.filter((signal) => signal.weight !== 0), cosine };
+  return { signals: signals.filter((signal) => signal.weight !== 0), cosine, copy };
+}
+
+/** How the pair's cosine stands against what is ordinary for both items in the folder; null when either has no baseline. */
+function folderStanding(cosine: number, a: ItemProfile, b: ItemProfile): { typical: number; standing: number } | null {
+  if (!a.baseline || !b.baseline) return null;
+  return { typical: Math.min(a.baseline.typical, b.baseline.typical), standing: standing(cosine, a.baseline, b.baseline) };
 }
 
 /** Where `from` links to `to`, in document order, each as its author wrote it (the first few: more could not count). */
@@ -120,43 +160,4 @@ function sharedEntities(a: ItemProfile, b: ItemProfile, frequencies: Frequencies
 
 function strongest(signals: SignalView[]): SignalView[] {
   return signals.sort((x, y) => y.strength - x.strength || x.value.localeCompare(y.value)).slice(0, SIGNALS_KEPT_PER_TYPE);
-}
-
-/** Windows per item compared for similarity, spread over the item, so a long item costs a bounded amount. */
-const WINDOWS_COMPARED = 32;
-
-/**
- * How alike two items are as wholes: for each window of one, its closest window in the other,
- * averaged, in both directions. A near-copy scores close to 1; two reports written from one
- * template about different events match on their boilerplate and little else, so they score
- * far lower than their single best pair of windows (the header table) or their mean vectors
- * (the shared house style) would suggest.
- */
-export function itemCosine(a: readonly Float32Array[], b: readonly Float32Array[]): number | null {
-  if (a.length === 0 || b.length === 0) return null;
-  const x = spreadOver(a, WINDOWS_COMPARED);
-  const y = spreadOver(b, WINDOWS_COMPARED);
-  const similarities = x.map((u) => y.map((v) => cosine(u, v)));
-  const bestForX = similarities.map((row) => Math.max(...row));
-  const bestForY = y.map((_, j) => Math.max(...similarities.map((row) => row[j]!)));
-  const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
-  return (mean(bestForX) + mean(bestForY)) / 2;
-}
-
-/** Up to `limit` values spread evenly, so a long item is represented end to end. */
-export function spreadOver<T>(values: readonly T[], limit: number): T[] {
-  if (values.length <= limit) return [...values];
-  return Array.from({ length: limit }, (_, index) => values[Math.floor((index * values.length) / limit)]!);
-}
-
-function cosine(x: Float32Array, y: Float32Array): number {
-  let dot = 0;
-  let nx = 0;
-  let ny = 0;
-  for (let i = 0; i < x.length; i++) {
-    dot += x[i]! * y[i]!;
-    nx += x[i]! * x[i]!;
-    ny += y[i]! * y[i]!;
-  }
-  return nx === 0 || ny === 0 ? 0 : dot / Math.sqrt(nx * ny);
 }

@@ -5,6 +5,7 @@
 import type { DiscoveryFacts, ItemRecord, StoredClaim, StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { PhraseCount } from '../extract/types.ts';
 import { countsAsSubject, type MetadataEntry } from '../parse/metadata.ts';
+import type { SimilarityBaseline } from './folderSimilarity.ts';
 import type { ResolvedLink } from './links/itemLinks.ts';
 
 /** Key phrases of each item compared for shared concepts and used as topics for claims. */
@@ -23,6 +24,8 @@ export interface ItemProfile {
   metadata: MetadataEntry[];
   /** Its links that resolve to files of the folder (discover/links), when discovery read them. */
   links?: ResolvedLink[];
+  /** What is ordinary similarity for it in its folder (v2), when discovery read it; null when there is too little to say. */
+  baseline?: SimilarityBaseline | null;
 }
 
 const NO_FACTS: DiscoveryFacts = { entities: [], claims: [], phrases: [], vectors: [], metadata: [] };

@@ -20,7 +20,7 @@ import {
   type RelatedRelationship,
   type RelatedView,
 } from '../../../shared/types.ts';
-import { spreadOver } from '../discover/evidence.ts';
+import { spreadOver } from '../discover/itemCosine.ts';
 import { weightConcepts } from '../extract/concepts.ts';
 import { RRF_K } from '../ranking/weights.ts';
 import { DEFAULT_THRESHOLDS, scoreSignals } from '../scoring/index.ts';

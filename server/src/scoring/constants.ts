@@ -38,5 +38,11 @@ export interface ScoreConstants {
   guessedNameFactor: number;
   /** Documents dated this many days apart or more get no temporal_proximity. */
   temporalWindowDays: number;
+  /**
+   * Where a pair's similarity is judged within the folder: how many spreads above what is
+   * ordinary for both items it starts to count (`from`) and counts fully (`full`); null when a
+   * version rebases against the fixed floor alone.
+   */
+  similarityStanding: { from: number; full: number } | null;
   rules: EvidenceRules;
 }

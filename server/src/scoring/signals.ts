@@ -45,13 +45,38 @@ export function signalsFor(version: ScoreConstants) {
     return signal('content_hash_match', 'identical bytes', 1, 'The two files have byte-identical content.');
   }
 
-  function similaritySignal(cosine: number): SignalView {
+  /**
+   * `folder`: where the version judges similarity within the folder, what is ordinary there for
+   * the pair (the lower of the two items' typical cosines, and how many spreads above both the
+   * pair stands); the strength is then the smaller of the rebased cosine and the standing's share.
+   */
+  function similaritySignal(cosine: number, folder?: { typical: number; standing: number } | null): SignalView {
+    const caution = 'Similar wording is not evidence that two items describe the same thing.';
+    const standing = version.similarityStanding;
+    if (!standing || !folder) {
+      return signal('semantic_similarity', `${cosine.toFixed(2)} cosine`, rebasedSimilarity(cosine), `How alike the wording and subject matter are. ${caution}`);
+    }
+    const share = (folder.standing - standing.from) / (standing.full - standing.from);
+    const above = folder.standing > 0 ? `${folder.standing.toFixed(1)} spreads above` : 'no higher than';
     return signal(
       'semantic_similarity',
-      `${cosine.toFixed(2)} cosine`,
-      rebasedSimilarity(cosine),
-      'How alike the wording and subject matter are. Similar wording is not evidence that two items describe the same thing.',
+      `${cosine.toFixed(2)} cosine, ${above} this folder's typical ${folder.typical.toFixed(2)}`,
+      Math.min(rebasedSimilarity(cosine), Math.max(0, share)),
+      `How alike the wording and subject matter are, against how alike pages of this folder usually are: it counts from ` +
+        `${standing.from} spreads above both items' typical similarity, fully at ${standing.full}. ${caution}`,
     );
+  }
+
+  /**
+   * The texts share most of their word sequences (five words in a row): `kind` says whether they
+   * are near-copies or the shorter is a draft (or excerpt) of the longer; strength is the share
+   * that makes it so.
+   */
+  function sharedTextSignal(kind: 'near_copy' | 'draft', share: number, shorterPath: string): SignalView {
+    const percent = `${Math.round(share * 100)}%`;
+    return kind === 'near_copy'
+      ? signal('shared_text', `${percent} of word sequences shared`, share, `The two texts are near-copies: ${percent} of their five-word sequences are the same. A copy repeats its original; it does not corroborate it.`)
+      : signal('shared_text', `${percent} of ${shorterPath} in the other`, share, `${shorterPath} reads as a draft or excerpt of the other: ${percent} of its five-word sequences are in it. A copy repeats its original; it does not corroborate it.`);
   }
 
 
@@ -163,7 +188,21 @@ export function signalsFor(version: ScoreConstants) {
       : signal('user_rejection', by, 1, `Rejected by ${by}. Nothing was deleted; the proposal and its evidence are kept.${suffix}`);
   }
 
-  return { rebasedSimilarity, contentHashSignal, similaritySignal, sharedEntitySignal, aliasEntitySignal, claimSignal, conceptSignal, temporalSignal, metadataSignal, documentLinkSignal, modelSignal, decisionSignal };
+  return {
+    rebasedSimilarity,
+    contentHashSignal,
+    similaritySignal,
+    sharedTextSignal,
+    sharedEntitySignal,
+    aliasEntitySignal,
+    claimSignal,
+    conceptSignal,
+    temporalSignal,
+    metadataSignal,
+    documentLinkSignal,
+    modelSignal,
+    decisionSignal,
+  };
 }
 
 export type SignalBuilders = ReturnType<typeof signalsFor>;
@@ -173,6 +212,7 @@ export const {
   rebasedSimilarity,
   contentHashSignal,
   similaritySignal,
+  sharedTextSignal,
   sharedEntitySignal,
   aliasEntitySignal,
   claimSignal,

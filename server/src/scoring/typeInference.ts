@@ -22,7 +22,8 @@ export function inferType(evidence: TypeEvidence): RelationshipType {
   // What the model stage found adds to the score but never sets the type: a figure the model read
   // wrongly must not make two documents "contradict".
   const has = (type: SignalView['type']) => evidence.signals.some((s) => s.type === type && !s.found_by_model);
-  if (has('content_hash_match')) return 'derived_from';
+  // Identical bytes, or (v2) near-copies by their text: a copy, whatever figures it repeats.
+  if (has('content_hash_match') || has('shared_text')) return 'derived_from';
   if (has('claim_contradiction')) return 'contradicts';
   if (has('claim_support')) return 'supports';
   // A link is a person's statement that A refers to B: it outranks a model's opinion and chronology.

@@ -6,8 +6,8 @@
 import type { SignalType } from '../../../shared/types.ts';
 import type { ScoreConstants } from './constants.ts';
 
-/** The signals v1 knows; `document_link` came with v2. */
-export type V1SignalType = Exclude<SignalType, 'document_link'>;
+/** The signals v1 knows; `document_link` and `shared_text` came with v2. */
+export type V1SignalType = Exclude<SignalType, 'document_link' | 'shared_text'>;
 
 export const SCORE_VERSION_V1 = 'relationship-score-v1';
 
@@ -59,6 +59,8 @@ export const RELATIONSHIP_SCORE_V1: ScoreConstants = Object.freeze({
   // v1 knew no name guessed from capitals alone: what it reads counts whole.
   guessedNameFactor: 1,
   temporalWindowDays: TEMPORAL_WINDOW_DAYS_V1,
+  // v1 rebases every pair's cosine against one floor, whatever the folder.
+  similarityStanding: null,
   rules: Object.freeze({
     similarity: 'fixed_floor',
     concepts: 'most_frequent',

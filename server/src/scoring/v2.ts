@@ -1,4 +1,5 @@
-// relationship-score-v2: v1 plus what the documents themselves say. A link an author wrote
+// relationship-score-v2: v1 plus what the documents themselves say, with evidence judged within
+// the folder (docs/SCORING.md gives each rule and the measurement behind it). A link an author wrote
 // (`[the build guide](../b/)`, `[[Build guide]]`, `related: [b]`) is a person's statement that the
 // two files belong together, so `document_link` weighs enough that a link alone is stored (0.30,
 // above the 0.25 storage threshold), as strongly as similarity can at its best and below a
@@ -15,7 +16,17 @@ export const SCORE_VERSION_V2 = 'relationship-score-v2';
 export const SIGNAL_WEIGHTS_V2: Readonly<Record<SignalType, number>> = Object.freeze({
   ...SIGNAL_WEIGHTS_V1,
   document_link: 0.3,
+  // Near-copies by their text: as strong as identical bytes at full overlap (v1 flagged them by a cosine alone).
+  shared_text: 0.45,
 });
+
+/**
+ * A pair's cosine counts from 2 spreads above what is ordinary for both its items (about the top
+ * 2% of an item's pairs, were they normal) and fully at 5; never more than v1's rebased cosine, so
+ * a folder of unrelated pages cannot lift a weak cosine. Where every pair is alike (German guides
+ * under the English model: median 0.895) similarity then adds nothing.
+ */
+export const SIMILARITY_STANDING_V2 = Object.freeze({ from: 2, full: 5 });
 
 /**
  * A product or tool name is the rules' guess from capitals alone (entities/names.ts): 0.71 of them
@@ -29,6 +40,7 @@ export const RELATIONSHIP_SCORE_V2 = Object.freeze({
   version: SCORE_VERSION_V2,
   weights: SIGNAL_WEIGHTS_V2,
   guessedNameFactor: GUESSED_NAME_FACTOR_V2,
+  similarityStanding: SIMILARITY_STANDING_V2,
   rules: Object.freeze({
     similarity: 'within_folder',
     concepts: 'tf_idf',

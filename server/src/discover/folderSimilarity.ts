@@ -1,0 +1,110 @@
+// How alike an item is to the rest of its folder, so a pair's similarity can be judged against it
+// (relationship-score-v2, rule 1). One fixed cosine floor cannot serve every folder: under the
+// English model the median pair of German guides sits at 0.895, far above any floor, while related
+// English pages sit at 0.70-0.80 among unrelated ones at 0.40-0.60. Each item's typical similarity
+// is read from a small, fixed sample of its folder (median and spread), so a pair counts only by
+// how far it stands above what is ordinary for both of its items.
+
+import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
+import { itemCosine } from './itemCosine.ts';
+
+/** Items each item is compared with to learn what is ordinary for it: enough for a median, bounded per item. */
+export const BASELINE_SAMPLE = 24;
+
+/**
+ * The spread is never read as narrower than this: in a folder where every pair is alike the
+ * measured spread can be tiny, and a pair a hair above the rest would otherwise "stand out".
+ */
+export const MIN_SPREAD = 0.03;
+
+/** Items whose baselines are remembered per store, so a whole run computes each once. */
+const REMEMBERED = 20_000;
+
+export interface SimilarityBaseline {
+  /** The item's median cosine to the sample. */
+  typical: number;
+  /** 1.4826 × the median absolute deviation (a spread the few related items in the sample cannot inflate), at least MIN_SPREAD. */
+  spread: number;
+  /** Items in the sample; 0 when the folder has no other item with vectors. */
+  sampled: number;
+}
+
+const remembered = new WeakMap<WorkspaceStore, Map<string, SimilarityBaseline>>();
+
+/**
+ * The baseline of each item, from a sample of the live items of its folder chosen by a hash of
+ * both ids (so each item gets its own sample, the same on every run). Null for an item with no
+ * vectors or in a folder too small to say what is ordinary (fewer than 4 other items).
+ */
+export async function similarityBaselines(
+  store: WorkspaceStore,
+  modelId: string,
+  items: readonly { item: ItemRecord; vectors: readonly Float32Array[] }[],
+  folder: readonly ItemRecord[],
+): Promise<Map<string, SimilarityBaseline | null>> {
+  const cache = remembered.get(store) ?? new Map<string, SimilarityBaseline>();
+  remembered.set(store, cache);
+  const result = new Map<string, SimilarityBaseline | null>();
+  const live = folder.filter((item) => item.status === 'indexed' && !item.deletedAt);
+  for (const { item, vectors } of items) {
+    const key = `${modelId}|${item.id}|${item.contentHash}|${live.length}`;
+    const known = cache.get(key);
+    if (known) {
+      result.set(item.id, known);
+      continue;
+    }
+    if (vectors.length === 0 || live.length < 5) {
+      result.set(item.id, null);
+      continue;
+    }
+    const sample = sampleFor(item, live);
+    const facts = await store.discoveryFacts(sample.map((other) => other.id), modelId, 0);
+    const cosines = sample.map((other) => itemCosine(vectors, facts.get(other.id)?.vectors ?? [])).filter((value): value is number => value !== null);
+    if (cosines.length < 4) {
+      result.set(item.id, null);
+      continue;
+    }
+    const baseline = baselineOf(cosines);
+    if (cache.size >= REMEMBERED) cache.delete(cache.keys().next().value!);
+    cache.set(key, baseline);
+    result.set(item.id, baseline);
+  }
+  return result;
+}
+
+/** Median and robust spread of one item's cosines to its sample. */
+export function baselineOf(cosines: readonly number[]): SimilarityBaseline {
+  const typical = median(cosines);
+  const deviation = median(cosines.map((value) => Math.abs(value - typical)));
+  return { typical, spread: Math.max(MIN_SPREAD, 1.4826 * deviation), sampled: cosines.length };
+}
+
+/**
+ * How many spreads the pair's cosine stands above what is ordinary for the item it stands out
+ * less for: a pair is unusual only if it is unusual for both of its items.
+ */
+export function standing(cosine: number, a: SimilarityBaseline, b: SimilarityBaseline): number {
+  return Math.min((cosine - a.typical) / a.spread, (cosine - b.typical) / b.spread);
+}
+
+function sampleFor(item: ItemRecord, live: readonly ItemRecord[]): ItemRecord[] {
+  return live
+    .filter((other) => other.id !== item.id)
+    .map((other) => ({ other, rank: mix(`${item.id}|${other.id}`) }))
+    .sort((x, y) => x.rank - y.rank)
+    .slice(0, BASELINE_SAMPLE)
+    .map((entry) => entry.other);
+}
+
+/** FNV-1a: a cheap, stable hash, so the sample is spread over the folder and the same every run. */
+function mix(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
