@@ -8,12 +8,24 @@
 
 import { MODEL_FOUND_LABEL } from '../../../../shared/types.ts';
 import type { Claim } from '../types.ts';
+import { ATTRIBUTE_NOUNS, ATTRIBUTE_PHRASES } from './attributes.ts';
 
 export interface CompareContext {
   /** Topic words of the item claim a comes from: its title and concept keys. */
   topicsA?: readonly string[];
   /** Topic words of the item claim b comes from. */
   topicsB?: readonly string[];
+  /**
+   * The specific things that tie the two items, as discovery found them: shared entity keys
+   * (a party, an identifier, a named thing) and link targets. Read only when `requireTie` is set.
+   */
+  tiedBy?: readonly string[];
+  /**
+   * Compare the items' claims only when `tiedBy` names something: two unrelated contracts both
+   * state a "management fee", and that is no contradiction. Absent (relationship-score-v1), any
+   * two items' claims are compared.
+   */
+  requireTie?: boolean;
 }
 
 export interface ClaimComparison {
@@ -28,9 +40,15 @@ const words = (subject: string): string[] => subject.split(' ').filter(Boolean);
 const headOf = (subject: string): string => words(subject).at(-1) ?? '';
 const identifiers = (subject: string): string[] => words(subject).filter((w) => /\d/.test(w) && /[a-z]/.test(w));
 
+const namesAttribute = (subject: string): boolean =>
+  ATTRIBUTE_NOUNS.has(headOf(subject)) || ATTRIBUTE_PHRASES.some((phrase) => subject === phrase || subject.endsWith(` ${phrase}`));
+
 /** Whether two normalised subjects name the same thing, by the rules in the top comment. */
 export function sameSubject(a: Claim, b: Claim, context: CompareContext = {}): boolean {
   if (a.subject === '' || b.subject === '') return false;
+  // A subject headed by an attribute ("annual fee", "annual consulting fee") names which figure
+  // it is, so only the same words name the same one: the longer one is a different fee.
+  if (namesAttribute(a.subject) || namesAttribute(b.subject)) return a.subject === b.subject && a.subject.includes(' ');
   // One word ("termination", "pump") is too little to say two documents mean the same one.
   if (a.subject === b.subject && a.subject.includes(' ')) return true;
   const idsA = identifiers(a.subject);
@@ -130,6 +148,7 @@ export function compareItemClaims(
   claimsB: readonly Claim[],
   context: CompareContext = {},
 ): ItemClaimComparison[] {
+  if (context.requireTie && (context.tiedBy ?? []).length === 0) return [];
   const groups = new Map<string, ItemClaimComparison[]>();
   for (const a of claimsA) {
     for (const b of claimsB) {
