@@ -125,22 +125,28 @@ export interface ExtractedEntity {
   extractorVersion: string;
 }
 
-export const CLAIM_KINDS = ['money', 'quantity', 'percentage', 'event_date'] as const;
+export const CLAIM_KINDS = ['money', 'quantity', 'percentage', 'event_date', 'direction'] as const;
 export type ClaimKind = (typeof CLAIM_KINDS)[number];
 
 /**
  * A statement of a figure or a date about a coarse subject, e.g. the cost of the gantry crane
- * refurbishment is 42000 EUR.
+ * refurbishment is 42000 EUR; or of a direction, e.g. aspirin decreases stroke risk.
  */
 export interface ExtractedClaim {
   kind: ClaimKind;
   /** Coarse subject in normalised form, e.g. "gantry crane refurbishment". */
   subject: string;
-  /** What about the subject, normalised, e.g. "cost", "weight", "completion date". */
+  /** What about the subject, normalised, e.g. "cost", "weight", "completion date"; for a direction, its object ("stroke risk"). */
   attribute: string;
-  /** Normalised value: a number for money, quantities and percentages; an ISO date for event dates. */
+  /**
+   * Normalised value: a number for money, quantities and percentages; an ISO date for event dates;
+   * for a direction "increase", "decrease", "none", "not increase" or "not decrease".
+   */
   value: number | string;
-  /** ISO 4217 code for money, a normalised unit for quantities, "%" for percentages, null for dates. */
+  /**
+   * ISO 4217 code for money, a normalised unit for quantities, "%" for percentages, null for dates;
+   * for a direction null, or "outcome" when it was stated as improving or worsening.
+   */
   unit: string | null;
   /** The sentence the claim was read from. */
   text: string;

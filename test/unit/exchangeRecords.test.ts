@@ -64,7 +64,7 @@ test('a passage location must have its kind and its range; statuses, kinds and t
   assert.throws(() => checkRecord({ ...item, status: 'pwned' }, 'item'), /field status is not one of pending, indexed, failed, skipped, duplicate, deleted/);
   assert.throws(() => checkRecord({ ...item, flags: ['root'] }, 'item'), /field flags\.0 is not one of/);
   const claim = { record: 'claim', itemId: 'i1', chunkId: 'c1', kind: 'bribe', subject: 's', attribute: 'cost', value: 1, unit: 'EUR', text: 't', start: 0, end: 1, entityKeys: [], producer: 'deterministic', extractorVersion: 'claims@1' };
-  assert.throws(() => checkRecord(claim, 'claim'), /field kind is not one of money, quantity, percentage, event_date/);
+  assert.throws(() => checkRecord(claim, 'claim'), /field kind is not one of money, quantity, percentage, event_date, direction/);
   assert.throws(() => checkRecord({ ...claim, kind: 'money', producer: 'oracle' }, 'claim'), /field producer is not one of deterministic, model/);
   const event = { record: 'relationship_event', relationshipId: 'r1', at: 'now', kind: 'hacked', actor: 'a', type: 'mentions', score: 0.5, scoreVersion: 'v1', signals: [], note: null };
   assert.throws(() => checkRecord(event, 'relationship_event'), /field kind is not one of proposed, updated, confirmed, rejected, returned_to_review, evidence_changed/);

@@ -195,7 +195,7 @@ export function findAttribute(tokens: readonly Token[], at: number, group: CueGr
     for (const cue of cues) {
       if (cue.side === 'after' || !cueAt(tokens, i, cue)) continue;
       if (i + cue.words.length > at) continue;
-      return qualify(tokens, i, cue);
+      return deadline(tokens, at, qualify(tokens, i, cue));
     }
   }
   for (let i = at + 1; i < Math.min(to, at + 1 + WINDOW_AFTER); i++) {
@@ -208,6 +208,19 @@ export function findAttribute(tokens: readonly Token[], at: number, group: CueGr
     }
   }
   return { attribute: DEFAULTS[group], index: -1, end: -1, noun: false, negate: false };
+}
+
+/** Words after a duration that measure it from an event: "ten (10) days after discovering it". */
+const FROM_EVENT = new Set(['after', 'following', 'from', 'of']);
+
+/**
+ * "Notice of any breach … ten (10) days after discovering it" sets a deadline to report, not a
+ * notice period ("thirty (30) days' notice"): on CUAD a 10-day reporting deadline was compared
+ * with a 30-day notice period. A notice cue before a duration that runs from an event is a deadline.
+ */
+function deadline(tokens: readonly Token[], at: number, cue: AttributeCue): AttributeCue {
+  if (cue.attribute !== 'notice period' || !FROM_EVENT.has(tokens[at + 1]?.lower ?? '')) return cue;
+  return { ...cue, attribute: 'notice deadline' };
 }
 
 function qualify(tokens: readonly Token[], i: number, cue: Cue): AttributeCue {

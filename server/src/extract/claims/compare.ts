@@ -1,5 +1,6 @@
 // When two claims are about the same thing, and whether they agree: the one place the rules for
-// claim_support and claim_contradiction live. Comparable means the same kind, attribute and unit
+// claim_support and claim_contradiction live. Directions ("aspirin decreases stroke risk") compare
+// when subject and object are the same words (compareDirections); figures and dates as follows. Comparable means the same kind, attribute and unit
 // (so the same currency: there is no exchange rate) and a subject that matches: the same
 // normalised subject of two or more words, or the same head noun backed by something more (the
 // shorter subject's words all in the longer one, a shared entity, or a topic both items share). Subjects naming
@@ -8,12 +9,25 @@
 
 import { MODEL_FOUND_LABEL } from '../../../../shared/types.ts';
 import type { Claim } from '../types.ts';
+import { ATTRIBUTE_NOUNS, ATTRIBUTE_PHRASES } from './attributes.ts';
+import { type Direction, OUTCOME_SCALE } from './direction.ts';
 
 export interface CompareContext {
   /** Topic words of the item claim a comes from: its title and concept keys. */
   topicsA?: readonly string[];
   /** Topic words of the item claim b comes from. */
   topicsB?: readonly string[];
+  /**
+   * The specific things that tie the two items, as discovery found them: shared entity keys
+   * (a party, an identifier, a named thing) and link targets. Read only when `requireTie` is set.
+   */
+  tiedBy?: readonly string[];
+  /**
+   * Compare the items' claims only when `tiedBy` names something: two unrelated contracts both
+   * state a "management fee", and that is no contradiction. Absent (relationship-score-v1), any
+   * two items' claims are compared.
+   */
+  requireTie?: boolean;
 }
 
 export interface ClaimComparison {
@@ -28,9 +42,15 @@ const words = (subject: string): string[] => subject.split(' ').filter(Boolean);
 const headOf = (subject: string): string => words(subject).at(-1) ?? '';
 const identifiers = (subject: string): string[] => words(subject).filter((w) => /\d/.test(w) && /[a-z]/.test(w));
 
+const namesAttribute = (subject: string): boolean =>
+  ATTRIBUTE_NOUNS.has(headOf(subject)) || ATTRIBUTE_PHRASES.some((phrase) => subject === phrase || subject.endsWith(` ${phrase}`));
+
 /** Whether two normalised subjects name the same thing, by the rules in the top comment. */
 export function sameSubject(a: Claim, b: Claim, context: CompareContext = {}): boolean {
   if (a.subject === '' || b.subject === '') return false;
+  // A subject headed by an attribute ("annual fee", "annual consulting fee") names which figure
+  // it is, so only the same words name the same one: the longer one is a different fee.
+  if (namesAttribute(a.subject) || namesAttribute(b.subject)) return a.subject === b.subject && a.subject.includes(' ');
   // One word ("termination", "pump") is too little to say two documents mean the same one.
   if (a.subject === b.subject && a.subject.includes(' ')) return true;
   const idsA = identifiers(a.subject);
@@ -77,8 +97,58 @@ function sameValue(a: Claim, b: Claim): boolean | null {
   return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
 }
 
-/** A claim's figure as a person reads it: "42000 GBP", "12%", "2025-03-14". */
+/** Words after a subject that name the same agent: "aspirin" and "aspirin treatment" are one. */
+const AGENT_SUFFIXES = new Set(['treatment', 'therapy', 'use', 'administration', 'supplementation', 'intake', 'consumption', 'exposure']);
+const agentOf = (subject: string): string => {
+  const parts = words(subject);
+  return parts.length > 1 && AGENT_SUFFIXES.has(parts.at(-1)!) ? parts.slice(0, -1).join(' ') : subject;
+};
+
+/**
+ * How two directions for the same subject and object stand: the same one supports; increase
+ * against decrease, either against no effect, and a direction against its denial contradict.
+ * "does not increase" and "decreases" are left alone: not increasing is what decreasing does.
+ */
+function directionRelation(x: Direction, y: Direction): 'supports' | 'contradicts' | null {
+  if (x === y) return 'supports';
+  const pair = new Set([x, y]);
+  const either = (p: Direction, q: Direction): boolean => pair.has(p) && pair.has(q);
+  if (either('increase', 'decrease') || either('none', 'increase') || either('none', 'decrease')) return 'contradicts';
+  if (either('not increase', 'increase') || either('not decrease', 'decrease')) return 'contradicts';
+  if (either('not increase', 'none') || either('not decrease', 'none')) return 'supports';
+  return null;
+}
+
+/** A sentence quoted in a detail, cut at a word near 160 characters. */
+function quote(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim().replace(/[.;:]$/, '');
+  if (flat.length <= 160) return `"${flat}"`;
+  const cut = flat.slice(0, 160);
+  return `"${cut.slice(0, Math.max(cut.lastIndexOf(' '), 120))}…"`;
+}
+
+function compareDirections(a: Claim, b: Claim): ClaimComparison | null {
+  if (a.subject === '' || agentOf(a.subject) !== agentOf(b.subject)) return null;
+  const relation = directionRelation(a.value as Direction, b.value as Direction);
+  if (relation === null) return null;
+  const sentences = `one says ${quote(a.text)}, the other ${quote(b.text)}`;
+  if (relation === 'supports') {
+    return { relation, detail: `Both sources say ${a.subject} ${formatValue(a, true)} ${a.attribute}: ${sentences}.` };
+  }
+  return {
+    relation,
+    detail: `The sources disagree on what ${a.subject} does to ${a.attribute}: ${sentences}. Relata does not decide which is correct.`,
+  };
+}
+
+const DIRECTION_WORDS: Record<string, Record<Direction, string>> = {
+  amount: { increase: 'increases', decrease: 'decreases', none: 'has no effect on', 'not increase': 'does not increase', 'not decrease': 'does not decrease' },
+  [OUTCOME_SCALE]: { increase: 'improves', decrease: 'worsens', none: 'has no effect on', 'not increase': 'does not improve', 'not decrease': 'does not worsen' },
+};
+
+/** A claim's figure as a person reads it: "42000 GBP", "12%", "2025-03-14"; a direction as its verb, "decreases". */
 export function formatValue(claim: Claim, withUnit: boolean): string {
+  if (claim.kind === 'direction') return DIRECTION_WORDS[claim.unit ?? 'amount']?.[claim.value as Direction] ?? String(claim.value);
   const value = typeof claim.value === 'number' ? String(Number(claim.value.toPrecision(12))) : claim.value;
   if (claim.kind === 'percentage') return `${value}%`;
   if (!withUnit || claim.unit === null) return value;
@@ -91,6 +161,7 @@ export function formatValue(claim: Claim, withUnit: boolean): string {
  */
 export function compareClaims(a: Claim, b: Claim, context: CompareContext = {}): ClaimComparison | null {
   if (a.kind !== b.kind || a.attribute !== b.attribute || a.unit !== b.unit) return null;
+  if (a.kind === 'direction') return compareDirections(a, b);
   if (!sameSubject(a, b, context)) return null;
   const same = sameValue(a, b);
   if (same === null) return null;
@@ -130,6 +201,7 @@ export function compareItemClaims(
   claimsB: readonly Claim[],
   context: CompareContext = {},
 ): ItemClaimComparison[] {
+  if (context.requireTie && (context.tiedBy ?? []).length === 0) return [];
   const groups = new Map<string, ItemClaimComparison[]>();
   for (const a of claimsA) {
     for (const b of claimsB) {

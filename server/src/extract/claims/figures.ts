@@ -115,6 +115,8 @@ export function findFigures(text: string, masked: string = text): Figure[] {
     const after = text.slice(figure.end, figure.end + 20);
     if (APPROXIMATE_BEFORE.test(before) || BOUND_BEFORE.test(before) || RANGE_END_BEFORE.test(before)) return;
     if (BOUND_AFTER.test(after)) return;
+    // "8%-74%": a sign glued to the figure before it is a range dash, and this the range's end.
+    if (/^[\-−]/.test(text.slice(figure.start)) && /[\d%]$/.test(text.slice(0, figure.start))) return;
     if (!Number.isFinite(figure.value)) return;
     figures.push(figure);
   };

@@ -1,5 +1,6 @@
 // Claims: statements of a figure or a date about a coarse subject ("the gantry crane GC-2
-// refurbishment cost EUR 42,000"), read deterministically from one passage at a time. They are
+// refurbishment cost EUR 42,000"), or of a direction ("Aspirin reduces the risk of stroke",
+// direction.ts), read deterministically from one passage at a time. They are
 // the evidence for claim_support and claim_contradiction between items; compare.ts decides when
 // two claims are about the same thing. Precision matters more than recall here, since a claim
 // read wrongly can surface as a contradiction: anything unsure (a bare number, an approximation,
@@ -9,6 +10,7 @@ import { extractEntities } from '../entities/index.ts';
 import type { Claim, ClaimKind, Entity } from '../types.ts';
 import { singular } from '../words.ts';
 import { type AttributeCue, type CueGroup, findAttribute, findFrame, headerAttribute } from './attributes.ts';
+import { findDirection, mayHaveDirection } from './direction.ts';
 import { findDates, findEvent, mayHaveEvent } from './eventDates.ts';
 import { findFigures, parseNumber, signOf, tidy } from './figures.ts';
 import { blank, nonFigureSpans } from './masks.ts';
@@ -18,7 +20,7 @@ import { type Token, tokenize } from './tokens.ts';
 import { currencyCode, lookupUnit } from './units.ts';
 
 /** Recorded on every claim. Bump on any change to the output for the same input. */
-export const CLAIM_EXTRACTOR_VERSION = 'claims@1';
+export const CLAIM_EXTRACTOR_VERSION = 'claims@2';
 
 export interface ClaimContext {
   /** The item's title. */
@@ -59,7 +61,9 @@ const HINT =
   /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b/i;
 
 export function extractClaims(text: string, context: ClaimContext = {}): Claim[] {
-  if (!HINT.test(text)) return [];
+  const mayHaveFigures = HINT.test(text);
+  const mayHaveDirections = mayHaveDirection(text);
+  if (!mayHaveFigures && !mayHaveDirections) return [];
   const headingPath = context.headingPath ?? [];
   const claims: Claim[] = [];
   const seen = new Set<string>();
@@ -71,7 +75,9 @@ export function extractClaims(text: string, context: ClaimContext = {}): Claim[]
       passage = passageSubjects(context.title, segment.heading ? [...headingPath, segment.heading] : headingPath);
       subjectsUnder.set(segment.heading, passage);
     }
-    const drafts = segment.kind === 'row' ? rowClaims(segment, passage) : sentenceClaims(segment, passage);
+    const drafts: Draft[] = [];
+    if (mayHaveFigures) drafts.push(...(segment.kind === 'row' ? rowClaims(segment, passage) : sentenceClaims(segment, passage)));
+    if (mayHaveDirections && segment.kind === 'sentence') drafts.push(...directionClaims(segment.text));
     for (const draft of drafts) {
       const key = `${draft.kind}|${draft.subject}|${draft.attribute}|${draft.value}|${draft.unit}`;
       if (seen.has(key)) continue;
@@ -168,6 +174,13 @@ function sentenceClaims(sentence: Sentence, passage: string[]): Draft[] {
     }
   }
   return drafts;
+}
+
+/** A direction claim: the subject, the object as its attribute, the direction as its value. */
+function directionClaims(sentence: string): Draft[] {
+  const found = findDirection(sentence);
+  if (!found) return [];
+  return [{ kind: 'direction', subject: found.subject, attribute: found.object, value: found.direction, unit: found.scale }];
 }
 
 interface HeaderUnit {

@@ -1,8 +1,9 @@
 // Numbers that are not figures: version strings, phone numbers, section, clause and page
-// references, list numbering and identifiers ("PO-2025-0412", "GC-2"). They are blanked out
+// references, list numbering, identifiers ("PO-2025-0412", "GC-2") and statistics (statistics.ts). They are blanked out
 // (replaced by spaces, so offsets stay valid) before figures and dates are looked for, which is
 // simpler to reason about than teaching every figure pattern what to avoid.
 
+import { statisticSpans } from './statistics.ts';
 import { lookupUnit, UNIT_SOURCE } from './units.ts';
 
 type Span = [start: number, end: number];
@@ -78,6 +79,7 @@ export function nonFigureSpans(text: string): Span[] {
     ...collect(text, IDENTIFIER, (m) => !(lookupUnit(m[0]) !== null && /\d\s?$/.test(text.slice(Math.max(0, m.index - 2), m.index)))),
   );
   spans.push(...collect(text, DIGIT_LED_IDENTIFIER));
+  spans.push(...statisticSpans(text));
   return spans;
 }
 
