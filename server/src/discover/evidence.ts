@@ -74,8 +74,11 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
   signals.push(...entities);
 
   const links = [...linkSignals(a, b, version.signals), ...linkSignals(b, a, version.signals)];
-  const tied = entities.some((signal) => !signal.found_by_model && signal.strength >= TIE_STRENGTH) || links.length > 0;
-  const findings = rules.claimsNeedTie && !tied ? [] : compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b) });
+  const tiedBy = [
+    ...entities.filter((signal) => !signal.found_by_model && signal.strength >= TIE_STRENGTH).map((signal) => signal.value),
+    ...links.map((signal) => signal.value),
+  ];
+  const findings = compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b), requireTie: rules.claimsNeedTie, tiedBy });
   const overlap = rules.nearDuplicates === 'shared_text' ? (reading?.overlap ?? null) : null;
   // A changed figure makes near-copies a comparison, never a duplicate; and a copy never corroborates its original.
   const copy = overlap && !findings.some((finding) => finding.relation === 'contradicts') ? copyKind(overlap) : null;

@@ -51,8 +51,12 @@ export function sameSubject(a: Claim, b: Claim, context: CompareContext = {}): b
   // A subject headed by an attribute ("annual fee", "annual consulting fee") names which figure
   // it is, so only the same words name the same one: the longer one is a different fee.
   if (namesAttribute(a.subject) || namesAttribute(b.subject)) return a.subject === b.subject && a.subject.includes(' ');
-  // One word ("termination", "pump") is too little to say two documents mean the same one.
-  if (a.subject === b.subject && a.subject.includes(' ')) return true;
+  // One word ("termination", "pump") is too little to say two documents mean the same one,
+  // unless the pair is already tied by something specific both name (v2's gate): two notes that
+  // share a rare name and both give "the refurbishment cost" speak of the same refurbishment.
+  // v1 never sets requireTie, so its comparisons are unchanged.
+  const tied = context.requireTie === true && (context.tiedBy?.length ?? 0) > 0;
+  if (a.subject === b.subject && (a.subject.includes(' ') || tied)) return true;
   const idsA = identifiers(a.subject);
   const idsB = identifiers(b.subject);
   if (idsA.length > 0 && idsB.length > 0 && !idsA.some((id) => idsB.includes(id))) return false;
@@ -62,7 +66,8 @@ export function sameSubject(a: Claim, b: Claim, context: CompareContext = {}): b
   const [shorter, longer] = words(a.subject).length <= words(b.subject).length ? [a.subject, b.subject] : [b.subject, a.subject];
   const shortWords = words(shorter);
   const longWords = words(longer);
-  if (shortWords.length >= 2 && shortWords.every((w) => longWords.includes(w))) return true;
+  // On a tied pair a bare head ("the refurbishment") is the tie's: "the gantry crane GC-2 refurbishment".
+  if ((shortWords.length >= 2 || tied) && shortWords.every((w) => longWords.includes(w))) return true;
 
   // Beyond containment, the modifiers must not name different things ("roof refurbishment" vs
   // "crane refurbishment"): one subject is the bare head, or they share a modifier.
