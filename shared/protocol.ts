@@ -632,6 +632,10 @@ export interface ScoringModelView {
   /** A shared name the rules guessed from capitals alone (a product or tool name) counts this share. */
   guessed_name_factor: number;
   temporal_window_days: number;
+  /** How the version reads evidence, one plain sentence a rule. */
+  evidence_rules: string[];
+  /** Every scoring version Relata can score with, oldest first. */
+  versions: string[];
   /** Each threshold with the environment variable that overrides it. */
   thresholds: { name: string; value: number; env: string }[];
   rank_version: string;

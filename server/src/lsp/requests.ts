@@ -345,6 +345,8 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         model_found_factor: model.model_found_factor,
         guessed_name_factor: model.guessed_name_factor,
         temporal_window_days: model.temporal_window_days,
+        evidence_rules: [...model.evidence_rules],
+        versions: [...model.versions],
         thresholds: (Object.keys(THRESHOLD_ENV) as (keyof typeof THRESHOLD_ENV)[]).map((name) => ({
           name,
           value: model.thresholds[name],

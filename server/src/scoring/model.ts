@@ -64,6 +64,10 @@ export interface ScoringModel {
   model_found_factor: number;
   guessed_name_factor: number;
   temporal_window_days: number;
+  /** How the version reads evidence, one plain sentence a rule (v1's fixed floor, or v2's rules within the folder). */
+  evidence_rules: string[];
+  /** Every version Relata can score with, oldest first (`relata reprocess --score-version`). */
+  versions: string[];
   thresholds: Thresholds;
 }
 
@@ -78,6 +82,35 @@ export function scoringModel(thresholds: Thresholds, version: ScoreConstants = C
     model_found_factor: version.modelFoundFactor,
     guessed_name_factor: version.guessedNameFactor,
     temporal_window_days: version.temporalWindowDays,
+    evidence_rules: evidenceRuleLines(version),
+    versions: SCORE_VERSIONS.map((known) => known.version),
     thresholds,
   };
+}
+
+/** The version's evidence rules in plain words, as `relata scoring` and the Scoring page show them. */
+export function evidenceRuleLines(version: ScoreConstants): string[] {
+  const { rules } = version;
+  const standing = version.similarityStanding;
+  return [
+    standing && rules.similarity === 'within_folder'
+      ? `similarity is judged within the folder: it counts from ${standing.from} spreads above what is typical for both items ` +
+        `(each item's median cosine to a sample of its folder), fully at ${standing.full}, and never above max(0, (cosine − ${version.similarityFloor}) / ${(1 - version.similarityFloor).toFixed(2)})`
+      : `similarity strength = max(0, (cosine − ${version.similarityFloor}) / ${(1 - version.similarityFloor).toFixed(2)})`,
+    rules.concepts === 'tf_idf'
+      ? 'concepts compared are the phrases that set an item apart in the folder (tf-idf); phrases in most files never count'
+      : "concepts compared are each item's most frequent phrases",
+    rules.claimsNeedTie
+      ? 'figures and directions are compared only on a pair tied by a specific shared name, identifier or link'
+      : 'figures are compared on any pair that states one about the same attribute',
+    rules.nearDuplicates === 'shared_text'
+      ? 'near-copies and drafts are read from shared five-word sequences (never when a negation, a direction or a figure differs); a copy never corroborates its original'
+      : 'near-duplicates are flagged by the cosine of the closest passages',
+    rules.chronologyNeedsSpecificName
+      ? 'occurred_before/after needs a specific shared name and dates of events'
+      : 'occurred_before/after needs a shared name and a date in each item',
+    rules.templateNamesDiscounted
+      ? 'a name or phrase standing in the same place across a set of files (a template) is not evidence'
+      : 'names in templates count as any shared name',
+  ];
 }

@@ -31,13 +31,16 @@ export const scoringCommand: Command = {
         ...Object.entries(model.weights).map(([signal, weight]) => `  ${signal.padEnd(22)} ${(weight ?? 0).toFixed(2).padStart(5)}`),
         '',
         `  diminishing factors per signal type: ${model.diminishing_factors.join(', ')}, then 0`,
-        `  similarity strength = max(0, (cosine − ${model.similarity_floor}) / ${(1 - model.similarity_floor).toFixed(2)})`,
+        ...model.evidence_rules.map((rule) => `  ${rule}`),
         `  concepts start at ${model.concept_base_strength}; dates closer than ${model.temporal_window_days} days count as temporal proximity`,
         `  a name or figure the model stage found counts × ${model.model_found_factor}, and only on a pair that rule-found evidence ` +
           'brings to the discard threshold',
         `  a shared name guessed from capitals alone (a product or tool name) counts × ${model.guessed_name_factor}`,
         `  discard below ${model.thresholds.minScore}, store as pending from ${model.thresholds.storeScore}, ` +
-          `flag near-duplicates from ${model.thresholds.nearDuplicateSimilarity} similarity`,
+          (model.evidence_rules.some((rule) => rule.startsWith('near-duplicates are flagged'))
+            ? `flag near-duplicates from ${model.thresholds.nearDuplicateSimilarity} similarity`
+            : 'flag near-copies by their text'),
+        `  versions: ${model.versions.join(', ')} (relata scoring --version V; relata reprocess --all --score-version V)`,
       ].join('\n'),
     );
     return 0;
