@@ -411,10 +411,25 @@ export interface AnswerSource {
   also?: AlsoItem[];
 }
 
+/**
+ * One document stating a side's value, however many copies of it there are: byte-identical copies
+ * and near-duplicates are one voice (relationship-score-v2, rule 6), so "42000 (memo.md and 2
+ * copies)" weighs as much as "51500 (report.md)".
+ */
+export interface ConflictVoiceView {
+  /** The copy group's original; when only its copies state the value, the first of them. */
+  item: ItemRef;
+  /** The group's other members that state the value. */
+  copies: ItemRef[];
+}
+
 /** One side of a disagreement: a value and every shown item that states it. */
 export interface ConflictSideView {
   value: string;
+  /** Every item stating it, each voice's item before its copies. */
   items: ItemRef[];
+  /** The same items by copy group: the side counts `voices.length` documents, not `items.length` files. */
+  voices: ConflictVoiceView[];
 }
 
 export interface AnswerConflict {

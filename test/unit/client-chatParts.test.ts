@@ -81,8 +81,8 @@ function result(overrides: Partial<AnswerResult> = {}): AnswerResult {
         items: [REL.from, REL.to],
         detail: 'The cost differs: EUR 12,400 vs EUR 14,200',
         sides: [
-          { value: 'EUR 12,400', items: [REL.from] },
-          { value: 'EUR 14,200', items: [REL.to] },
+          { value: 'EUR 12,400', items: [REL.from], voices: [{ item: REL.from, copies: [] }] },
+          { value: 'EUR 14,200', items: [REL.to], voices: [{ item: REL.to, copies: [] }] },
         ],
       },
     ],

@@ -7,6 +7,7 @@
 
 import { describeAlso } from '../../../shared/alsoText.ts';
 import { passageView } from '../../../shared/passageView.ts';
+import { describeVoices } from '../../../shared/voiceText.ts';
 import type { FolderSearch, KnowledgeToolAnswer, RelatedResult } from '../../../shared/protocol.ts';
 import type { AnswerResult, Location } from '../../../shared/types.ts';
 import type { AskTurn, FolderAnswer } from '../../../shared/webviewMessages.ts';
@@ -138,7 +139,7 @@ function uncertaintyParts(folder: string, result: AnswerResult): ChatPart[] {
     note(
       [
         escapeMarkdown(conflict.detail),
-        ...sides.map((side) => `${escapeMarkdown(side.value)}: ${escapeMarkdown(side.items.map((item) => item.path).join(', '))}`),
+        ...sides.map((side) => `${escapeMarkdown(side.value)}: ${escapeMarkdown(describeVoices(side))}`),
       ].join(' · '),
     );
     notes.push(openRelationship(folder, conflict.relationship_id, 'Show the relationship'));
