@@ -287,6 +287,20 @@ export interface RelationshipView {
   changed_since_decision: ChangedSinceDecision | null;
   /** In a list shown once per near-duplicate group (the hover): the other end's copies, whose same relationship this one stands for. */
   also?: AlsoItem[];
+  /**
+   * In a list shown one voice per copy group (`relata relationships`): the same relationship,
+   * of the same type and review status, that copies of an end have with the other end. They are
+   * stored as they are; shown once, here, because copies of one document never corroborate it
+   * (relationship-score-v2, rule 6).
+   */
+  also_stated_by?: CopyStatement[];
+}
+
+/** A copy's own relationship, shown under its original's. */
+export interface CopyStatement {
+  relationship_id: string;
+  /** The copy that has it (an end that is not its copy group's original). */
+  copy: ItemRef;
 }
 
 /**

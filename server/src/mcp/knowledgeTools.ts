@@ -124,12 +124,15 @@ function relationshipOf(view: RelationshipView) {
     }),
     arithmetic: `strength = min(1, max(0, ${contributions.map((part) => part.contribution).join(' + ') || '0'})) = ${view.score} (${view.score_version})`,
     decided_by: view.decided_by,
+    ...(view.also_stated_by
+      ? { also_stated_by_copies: view.also_stated_by.map((statement) => ({ path: statement.copy.path, relationship_id: statement.relationship_id })) }
+      : {}),
   };
 }
 
 export async function itemRelationships(context: KnowledgeContext, given: string) {
   const item = await itemAt(context, given);
-  const views = await listRelationshipViews(context.store, context.thresholds, { itemId: item.id });
+  const views = await listRelationshipViews(context.store, context.thresholds, { itemId: item.id, oneVoice: true });
   return { item: item.path, note: DECISIONS_NOTE, relationships: views.map(relationshipOf) };
 }
 
