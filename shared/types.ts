@@ -295,6 +295,20 @@ export interface RelationshipView {
   changed_since_decision: ChangedSinceDecision | null;
   /** In a list shown once per near-duplicate group (the hover): the other end's copies, whose same relationship this one stands for. */
   also?: AlsoItem[];
+  /**
+   * In a list shown one voice per copy group (`relata relationships`): the same relationship,
+   * of the same type and review status, that copies of an end have with the other end. They are
+   * stored as they are; shown once, here, because copies of one document never corroborate it
+   * (relationship-score-v2, rule 6).
+   */
+  also_stated_by?: CopyStatement[];
+}
+
+/** A copy's own relationship, shown under its original's. */
+export interface CopyStatement {
+  relationship_id: string;
+  /** The copy that has it (an end that is not its copy group's original). */
+  copy: ItemRef;
 }
 
 /**
@@ -419,10 +433,25 @@ export interface AnswerSource {
   also?: AlsoItem[];
 }
 
+/**
+ * One document stating a side's value, however many copies of it there are: byte-identical copies
+ * and near-duplicates are one voice (relationship-score-v2, rule 6), so "42000 (memo.md and 2
+ * copies)" weighs as much as "51500 (report.md)".
+ */
+export interface ConflictVoiceView {
+  /** The copy group's original; when only its copies state the value, the first of them. */
+  item: ItemRef;
+  /** The group's other members that state the value. */
+  copies: ItemRef[];
+}
+
 /** One side of a disagreement: a value and every shown item that states it. */
 export interface ConflictSideView {
   value: string;
+  /** Every item stating it, each voice's item before its copies. */
   items: ItemRef[];
+  /** The same items by copy group: the side counts `voices.length` documents, not `items.length` files. */
+  voices: ConflictVoiceView[];
 }
 
 export interface AnswerConflict {

@@ -63,3 +63,16 @@ test('with nothing retrieved, the sources section says so', async () => {
   assert.match(text, /\nSources used\n  \(none\)/);
   assert.match(uncertainty(text) ?? '', /Nothing was retrieved/);
 });
+
+test('a side stated by copies of one document counts it once, naming the copies by their number', async () => {
+  const copy = { item_id: 'item-maintenance-copy', path: 'archive/gc2-report.md', title: null };
+  const draft = { item_id: 'item-maintenance-draft', path: 'drafts/gc2-report-v2.md', title: null };
+  const text = renderAnswer(await answered(GOOD, (retrieval) => {
+    const [maintenance, finance] = retrieval.conflicts[0]!.items;
+    retrieval.conflicts[0]!.sides = [
+      { value: '42000 EUR', items: [maintenance!, copy, draft], voices: [{ item: maintenance!, copies: [copy, draft] }] },
+      { value: '51500 EUR', items: [finance!], voices: [{ item: finance!, copies: [] }] },
+    ];
+  }));
+  assert.match(uncertainty(text)!, /Conflict recorded between S1 \(maintenance\/gc2-report\.md\) and 2 copies \(42000 EUR\) and S2 \(finance\/q2-review\.md\) \(51500 EUR\)/);
+});

@@ -81,8 +81,8 @@ function result(overrides: Partial<AnswerResult> = {}): AnswerResult {
         items: [REL.from, REL.to],
         detail: 'The cost differs: EUR 12,400 vs EUR 14,200',
         sides: [
-          { value: 'EUR 12,400', items: [REL.from] },
-          { value: 'EUR 14,200', items: [REL.to] },
+          { value: 'EUR 12,400', items: [REL.from], voices: [{ item: REL.from, copies: [] }] },
+          { value: 'EUR 14,200', items: [REL.to], voices: [{ item: REL.to, copies: [] }] },
         ],
       },
     ],
@@ -251,7 +251,7 @@ const CONFLICTS: KnowledgeToolAnswer[] = [
           detail: 'The cost differs',
           sides: [
             { path: 'reports/inspection.md', title: 'Inspection report', figure: 'EUR 12,400', sentence: { untrusted_document_text: 'The inspection cost EUR 12,400. <script>x</script>' } },
-            { path: 'invoices/invoice-17.md', title: null, figure: 'EUR 14,200', sentence: { untrusted_document_text: 'Total EUR 14,200.' } },
+            { path: 'invoices/invoice-17.md', title: null, figure: 'EUR 14,200', sentence: { untrusted_document_text: 'Total EUR 14,200.' }, copies: ['archive/invoice-17.md', 'drafts/invoice_17.md'] },
           ],
         },
         { malformed: true },
@@ -266,6 +266,7 @@ test('/conflicts shows both figures with their sentences, escaped, and skips wha
   assert.match(shown, /The cost differs/);
   assert.match(shown, /says EUR 12,400: “The inspection cost EUR 12,400\. &lt;script&gt;x&lt;\/script&gt;”/);
   assert.doesNotMatch(shown, /<script>/);
+  assert.match(shown, /and 2 copies \(archive\/invoice-17\.md, drafts\/invoice_17\.md\) says EUR 14,200/, 'a side\'s copies are one voice with it, counted and named');
   assert.equal(parts.filter((part) => part.kind === 'anchor').length, 2);
   assert.deepEqual(buttons(parts).map((button) => button.title), ['Show the relationship', 'Open both sources']);
   assert.match(markdownOf(conflictParts([{ folder: FOLDER, name: 'demo', result: { conflicts: [] } }])), /No contradiction is recorded/);

@@ -14,6 +14,7 @@ import type { AskFolder, AskTurn } from '../../shared/webviewMessages.ts';
 import { action, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
 import { passageView } from '../../shared/passageView.ts';
+import { describeVoices } from '../../shared/voiceText.ts';
 
 let turns: AskTurn[] = [];
 let folders: AskFolder[] = [];
@@ -84,7 +85,7 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
         conflict.detail,
         ...(conflict.sides ?? [])
           .filter((side) => side.value !== '')
-          .map((side) => h('div', { class: 'muted' }, `${side.value}: ${side.items.map((item) => item.path).join(', ')}`)),
+          .map((side) => h('div', { class: 'muted' }, `${side.value}: ${describeVoices(side)}`)),
         ' ',
         action('See the relationship', () => send({ kind: 'openRelationship', folder, id: conflict.relationship_id })),
       ),

@@ -7,6 +7,7 @@
 
 import { describeAlso } from '../../../shared/alsoText.ts';
 import { passageView } from '../../../shared/passageView.ts';
+import { describeVoices } from '../../../shared/voiceText.ts';
 import type { FolderSearch, KnowledgeToolAnswer, RelatedResult } from '../../../shared/protocol.ts';
 import type { AnswerResult, Location } from '../../../shared/types.ts';
 import type { AskTurn, FolderAnswer } from '../../../shared/webviewMessages.ts';
@@ -138,7 +139,7 @@ function uncertaintyParts(folder: string, result: AnswerResult): ChatPart[] {
     note(
       [
         escapeMarkdown(conflict.detail),
-        ...sides.map((side) => `${escapeMarkdown(side.value)}: ${escapeMarkdown(side.items.map((item) => item.path).join(', '))}`),
+        ...sides.map((side) => `${escapeMarkdown(side.value)}: ${escapeMarkdown(describeVoices(side))}`),
       ].join(' · '),
     );
     notes.push(openRelationship(folder, conflict.relationship_id, 'Show the relationship'));
@@ -248,7 +249,8 @@ export const MAX_BUTTONS = 5;
 interface ConflictRow {
   relationship: { id: string; status: string; strength: { value: number } };
   detail: string;
-  sides: { path: string; title: string | null; figure: string; sentence: { untrusted_document_text: string } }[];
+  /** `copies`: the other files of the side's copy group, one voice with it (relationship-score-v2, rule 6). */
+  sides: { path: string; title: string | null; figure: string; sentence: { untrusted_document_text: string }; copies?: string[] }[];
 }
 
 function conflictRows(result: unknown): ConflictRow[] {
@@ -259,6 +261,13 @@ function conflictRows(result: unknown): ConflictRow[] {
       typeof row?.relationship?.id === 'string' && typeof row.detail === 'string' && Array.isArray(row.sides) &&
       row.sides.every((side: ConflictRow['sides'][number]) => typeof side?.path === 'string' && typeof side.sentence?.untrusted_document_text === 'string'),
   );
+}
+
+/** A side's copies, counted with it as one voice: " and 2 copies (archive/memo.md, drafts/memo-v2.md)". */
+function copiesOf(side: ConflictRow['sides'][number]): string {
+  const copies = Array.isArray(side.copies) ? side.copies.filter((copy) => typeof copy === 'string') : [];
+  if (copies.length === 0) return '';
+  return ` and ${copies.length} ${copies.length === 1 ? 'copy' : 'copies'} (${escapeMarkdown(copies.join(', '))})`;
 }
 
 /** The recorded contradictions: both figures with their sentences, a button to the relationship and to open both sides. */
@@ -278,7 +287,7 @@ export function conflictParts(folders: readonly KnowledgeToolAnswer[]): ChatPart
         parts.push(
           markdown(`   - ${side.title ? `${escapeMarkdown(side.title)} ` : ''}`),
           anchorOr({ folder: answer.folder, path: side.path, location: null }, side.path),
-          markdown(` says ${escapeMarkdown(String(side.figure))}: “${escapeMarkdown(shortened(side.sentence.untrusted_document_text))}”\n`),
+          markdown(`${copiesOf(side)} says ${escapeMarkdown(String(side.figure))}: “${escapeMarkdown(shortened(side.sentence.untrusted_document_text))}”\n`),
         );
       }
       if (index < MAX_BUTTONS) {

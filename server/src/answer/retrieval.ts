@@ -6,6 +6,7 @@
 import type { ItemRef, RelationshipView, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import { toRelationshipView } from '../engine/relationships.ts';
+import { readVoiceGroups } from '../engine/voiceGroups.ts';
 import { searchWorkspace } from '../ranking/search.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
 import type { Retrieval } from './answer.ts';
@@ -48,14 +49,11 @@ export async function retrieveForAnswer(
   for (const itemId of [...retrieved, ...results.flatMap((result) => (result.also ?? []).map((member) => member.item_id))]) {
     shown.set(itemId, await ref(itemId));
   }
-  // An exact copy stored as a duplicate has no claims of its own; it states what its original states.
-  const identicalCopies = new Map<string, ItemRef[]>();
-  for (const member of results.flatMap((result) => result.also ?? [])) {
-    const original = (await store.getItem(member.item_id))?.duplicateOf;
-    if (original && shown.has(original)) identicalCopies.set(original, [...(identicalCopies.get(original) ?? []), await ref(member.item_id)]);
-  }
   const touching = shown.size === 0 ? [] : await store.relationshipsTouching([...shown.keys()], { statuses: ['pending', 'confirmed'] });
-  const conflicts = await conflictsAmong(store, shown, touching, identicalCopies);
+  // Copies of one document are one voice on a side of a conflict; an exact copy stored as a
+  // duplicate has no claims of its own, and states what its original states.
+  const voices = await readVoiceGroups(store, [...shown.keys()], touching);
+  const conflicts = await conflictsAmong(store, shown, touching, voices);
 
   const inferredRelationships: RelationshipView[] = [];
   for (const id of new Set(results.flatMap((result) => (result.expanded_via ? [result.expanded_via.relationship_id] : [])))) {

@@ -4,16 +4,19 @@
 // the store's history keeps every earlier state. The CLI and the language server both use this.
 
 import { userInfo } from 'node:os';
-import type { ItemRef, RelationshipStatus, RelationshipView } from '../../../shared/types.ts';
+import type { CopyStatement, ItemRef, RelationshipStatus, RelationshipType, RelationshipView } from '../../../shared/types.ts';
 import { decisionBasis, evidenceOf } from '../discover/decisionReview.ts';
 import { decisionSignal, scoreSignals, type Thresholds } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
+import { readVoiceGroups } from './voiceGroups.ts';
 
 export interface RelationshipQuery {
   status?: RelationshipStatus;
   itemId?: string;
   /** Include pending proposals whose evidence has since weakened below the storage threshold. */
   includeWeak?: boolean;
+  /** Show a copy's supports or contradicts once, under its original's same relationship (oneVoicePerCopyGroup). */
+  oneVoice?: boolean;
 }
 
 export async function listRelationshipViews(
@@ -27,7 +30,41 @@ export async function listRelationshipViews(
     minPendingScore: query.includeWeak ? 0 : thresholds.storeScore,
   });
   const refs = await itemRefs(store, records);
-  return records.map((record) => toRelationshipView(record, refs));
+  const views = records.map((record) => toRelationshipView(record, refs));
+  return query.oneVoice ? oneVoicePerCopyGroup(store, views) : views;
+}
+
+/** The types that state something about the other end: what copies would otherwise corroborate. */
+const STATEMENTS: ReadonlySet<RelationshipType> = new Set(['supports', 'contradicts']);
+
+/**
+ * Copies of one document never corroborate each other (relationship-score-v2, rule 6): a copy's
+ * supports or contradicts with a third item, when the original has the same type and review
+ * status with it, is shown once, under the original's, in `also_stated_by`. Nothing is dropped
+ * from the store; a copy's relationship without such an original's stays a row of its own.
+ */
+export async function oneVoicePerCopyGroup(store: WorkspaceStore, views: readonly RelationshipView[]): Promise<RelationshipView[]> {
+  const voices = await readVoiceGroups(store, views.flatMap((view) => [view.from.item_id, view.to.item_id]));
+  const isOriginal = (ref: ItemRef) => voices.originalOf(ref.item_id) === ref.item_id;
+  const foldable = (view: RelationshipView) => STATEMENTS.has(view.type) && !voices.sameVoice(view.from.item_id, view.to.item_id);
+  const key = (view: RelationshipView) =>
+    `${view.type}|${view.status}|${[voices.originalOf(view.from.item_id), voices.originalOf(view.to.item_id)].sort().join('|')}`;
+  const anchors = new Map<string, RelationshipView>();
+  for (const view of views) {
+    if (foldable(view) && isOriginal(view.from) && isOriginal(view.to) && !anchors.has(key(view))) anchors.set(key(view), view);
+  }
+  const statements = new Map<string, CopyStatement[]>();
+  const shown: RelationshipView[] = [];
+  for (const view of views) {
+    const anchor = foldable(view) ? anchors.get(key(view)) : undefined;
+    if (!anchor || anchor === view) {
+      shown.push(view);
+      continue;
+    }
+    const copy = isOriginal(view.from) ? view.to : view.from;
+    statements.set(anchor.id, [...(statements.get(anchor.id) ?? []), { relationship_id: view.id, copy }]);
+  }
+  return shown.map((view) => (statements.has(view.id) ? { ...view, also_stated_by: statements.get(view.id)! } : view));
 }
 
 export async function relationshipView(store: WorkspaceStore, id: string): Promise<RelationshipView | null> {

@@ -13,6 +13,7 @@ import type { Embedder } from '../embed/types.ts';
 import { itemMetadata } from '../engine/itemViews.ts';
 import { relatedTo, RelatedItemError } from '../engine/related.ts';
 import { describeStatus, listRelationshipViews } from '../engine/relationships.ts';
+import { readVoiceGroups } from '../engine/voiceGroups.ts';
 import { relationshipConflicts, signalContributions } from '../lsp/relationshipDetail.ts';
 import { searchWorkspace } from '../ranking/search.ts';
 import type { Thresholds } from '../scoring/index.ts';
@@ -123,12 +124,15 @@ function relationshipOf(view: RelationshipView) {
     }),
     arithmetic: `strength = min(1, max(0, ${contributions.map((part) => part.contribution).join(' + ') || '0'})) = ${view.score} (${view.score_version})`,
     decided_by: view.decided_by,
+    ...(view.also_stated_by
+      ? { also_stated_by_copies: view.also_stated_by.map((statement) => ({ path: statement.copy.path, relationship_id: statement.relationship_id })) }
+      : {}),
   };
 }
 
 export async function itemRelationships(context: KnowledgeContext, given: string) {
   const item = await itemAt(context, given);
-  const views = await listRelationshipViews(context.store, context.thresholds, { itemId: item.id });
+  const views = await listRelationshipViews(context.store, context.thresholds, { itemId: item.id, oneVoice: true });
   return { item: item.path, note: DECISIONS_NOTE, relationships: views.map(relationshipOf) };
 }
 
@@ -171,27 +175,76 @@ export async function relatedKnowledge(context: KnowledgeContext, given: string,
   };
 }
 
+/** Copies of one document count once (relationship-score-v2, rule 6): said to the agent with every conflicts answer. */
+export const ONE_VOICE_NOTE =
+  'Copies of one document (identical files, near-duplicates) count once: each side is the original\'s, and names its copies that state the same figure.';
+
+interface StatedSide {
+  itemId: string;
+  path: string;
+  title: string | null;
+  figure: string;
+  text: string;
+  copies: string[];
+}
+
+interface ConflictRow {
+  views: RelationshipView[];
+  subject: string;
+  attribute: string;
+  detail: string;
+  /** By the stating group's original and the figure. */
+  sides: Map<string, StatedSide>;
+}
+
 export async function conflictsOf(context: KnowledgeContext, given: string | undefined) {
   const itemId = given === undefined ? undefined : (await itemAt(context, given)).id;
   // The contradictions discovery recorded as evidence: only those relationships are compared claim by claim.
   const views = (await listRelationshipViews(context.store, context.thresholds, { itemId })).filter((view) =>
     view.signals.some((signal) => signal.type === 'claim_contradiction'),
   );
-  const conflicts = [];
-  const warnings: Warning[] = [];
+  const voices = await readVoiceGroups(context.store, views.flatMap((view) => [view.from.item_id, view.to.item_id]));
+  const isOriginal = (ref: { item_id: string }) => voices.originalOf(ref.item_id) === ref.item_id;
+  // One row per disagreement between copy groups (the same attribute, the same figures): the
+  // copies' relationships carrying it are named in the row, not counted as rows of their own.
+  const rows = new Map<string, ConflictRow>();
   for (const view of views) {
+    // Two copies of one document that differ are versions of it, not sources that disagree.
+    if (voices.sameVoice(view.from.item_id, view.to.item_id)) continue;
     for (const conflict of await relationshipConflicts(context.store, view)) {
-      conflicts.push({
-        relationship: { id: view.id, type: view.type, status: describeStatus(view.status), strength: { value: view.score, meaning: STRENGTH_MEANING } },
-        subject: conflict.subject,
-        attribute: conflict.attribute,
-        detail: conflict.detail,
-        sides: conflict.sides.map((side) => ({ path: side.item.path, title: side.item.title, figure: side.value, sentence: untrusted(side.text) })),
+      const sideKeys = conflict.sides.map((side) => `${voices.originalOf(side.item.item_id)}=${side.value}`);
+      const key = `${conflict.attribute}|${[...sideKeys].sort().join('|')}`;
+      const row: ConflictRow = rows.get(key) ?? { views: [], subject: conflict.subject, attribute: conflict.attribute, detail: conflict.detail, sides: new Map() };
+      if (!row.views.includes(view)) row.views.push(view);
+      conflict.sides.forEach((side, index) => {
+        const sideKey = sideKeys[index]!;
+        const stated: StatedSide = { itemId: side.item.item_id, path: side.item.path, title: side.item.title, figure: side.value, text: side.text, copies: [] };
+        const current = row.sides.get(sideKey);
+        // The original speaks for its group when it states the figure itself; otherwise the first copy seen.
+        const speaker = !current || (isOriginal(side.item) && !isOriginal({ item_id: current.itemId })) ? stated : current;
+        const copies = new Set([...(current ? [current.path, ...current.copies] : []), side.item.path]);
+        for (const stating of [current?.itemId, side.item.item_id]) {
+          for (const identical of stating ? voices.identicalTo(stating) : []) copies.add(voices.item(identical)!.path);
+        }
+        copies.delete(speaker.path);
+        row.sides.set(sideKey, { ...speaker, copies: [...copies].sort() });
       });
-      for (const side of conflict.sides) warnings.push(...warningsOf(side.item.path, side.text));
+      rows.set(key, row);
     }
   }
-  return { ...(given === undefined ? {} : { item: given }), note: `${UNTRUSTED_NOTE} ${DECISIONS_NOTE}`, conflicts, injection_warnings: warnings };
+  const warnings = [...rows.values()].flatMap((row) => [...row.sides.values()].flatMap((side) => warningsOf(side.path, side.text)));
+  const conflicts = [...rows.values()].map((row) => {
+    const anchor = row.views.find((view) => isOriginal(view.from) && isOriginal(view.to)) ?? row.views[0]!;
+    return {
+      relationship: { id: anchor.id, type: anchor.type, status: describeStatus(anchor.status), strength: { value: anchor.score, meaning: STRENGTH_MEANING } },
+      relationship_ids: [anchor.id, ...row.views.filter((view) => view !== anchor).map((view) => view.id)],
+      subject: row.subject,
+      attribute: row.attribute,
+      detail: row.detail,
+      sides: [...row.sides.values()].map((side) => ({ path: side.path, title: side.title, figure: side.figure, sentence: untrusted(side.text), copies: side.copies })),
+    };
+  });
+  return { ...(given === undefined ? {} : { item: given }), note: `${UNTRUSTED_NOTE} ${ONE_VOICE_NOTE} ${DECISIONS_NOTE}`, conflicts, injection_warnings: warnings };
 }
 
 export async function itemKnowledge(context: KnowledgeContext, given: string) {

@@ -5,6 +5,7 @@
 // is the result); a model that cannot be reached or loaded, or times out, exits 1.
 
 import { describeAlso } from '../../../../shared/alsoText.ts';
+import { describeVoices } from '../../../../shared/voiceText.ts';
 import type { AnswerResult } from '../../../../shared/types.ts';
 import { answerFromRetrieval, DEFAULT_TIMEOUT_MS } from '../../answer/answer.ts';
 import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
@@ -57,7 +58,7 @@ function uncertaintyLines(result: AnswerResult): string[] {
     const sides = conflict.sides?.filter((side) => side.items.length > 0) ?? [];
     const between =
       sides.length > 1
-        ? sides.map((side) => `${side.items.map(name).join(', ')} (${terminalLine(side.value)})`).join(' and ')
+        ? sides.map((side) => `${describeVoices(side, name)} (${terminalLine(side.value)})`).join(' and ')
         : conflict.items.map(name).join(' and ');
     lines.push(`- Conflict recorded between ${between}: ${terminalLine(conflict.detail)}`);
   }

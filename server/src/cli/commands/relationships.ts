@@ -32,7 +32,7 @@ ${COMMON_USAGE}`,
     const { store, root } = await openExistingStore(values, process.cwd(), 'read');
     try {
       const itemId = values.item ? (await itemAtPath(store, root, values.item as string)).id : undefined;
-      const views = await listRelationshipViews(store, thresholdsFromEnv(), { status, itemId, includeWeak: Boolean(values.all) });
+      const views = await listRelationshipViews(store, thresholdsFromEnv(), { status, itemId, includeWeak: Boolean(values.all), oneVoice: true });
       out(values.json ? JSON.stringify(views, null, 2) : views.map(formatRelationship).join('\n\n') || 'no relationships');
       return 0;
     } finally {
@@ -54,6 +54,13 @@ export function formatRelationship(view: RelationshipView): string {
         `${factor === 1 ? '' : ` × ${factor}`} = ${contribution.toFixed(3)}. ${terminalLine(signal.detail)}`,
     ),
   ];
+  if (view.also_stated_by) {
+    const count = view.also_stated_by.length;
+    lines.push(
+      `  also stated by ${count} ${count === 1 ? 'copy' : 'copies'} (one voice with the original, each relationship stored): ` +
+        view.also_stated_by.map((statement) => `${name(statement.copy)} (${statement.relationship_id})`).join(', '),
+    );
+  }
   if (view.decided_by) lines.push(`  decided by ${terminalLine(view.decided_by)} at ${view.decided_at}${view.note ? `: ${terminalLine(view.note)}` : ''}`);
   if (view.changed_since_decision) lines.push(`  ${terminalLine(describeChangeSinceDecision(view.changed_since_decision))}`);
   return lines.join('\n');
