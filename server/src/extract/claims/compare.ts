@@ -23,9 +23,10 @@ export interface CompareContext {
    */
   tiedBy?: readonly string[];
   /**
-   * Compare the items' claims only when `tiedBy` names something: two unrelated contracts both
-   * state a "management fee", and that is no contradiction. Absent (relationship-score-v1), any
-   * two items' claims are compared.
+   * Compare the items' figures and dates only when `tiedBy` names something: two unrelated
+   * contracts both state a "management fee", and that is no contradiction. Directions are compared
+   * either way (their subject and object must both match). Absent (relationship-score-v1), any two
+   * items' claims are compared.
    */
   requireTie?: boolean;
 }
@@ -206,7 +207,12 @@ export function compareItemClaims(
   claimsB: readonly Claim[],
   context: CompareContext = {},
 ): ItemClaimComparison[] {
-  if (context.requireTie && (context.tiedBy ?? []).length === 0) return [];
+  if (context.requireTie && (context.tiedBy ?? []).length === 0) {
+    // An untied pair's figures are not compared; a direction names its own subject and object
+    // ("A20 knockdown slows tumor progression"), and two that match on both are about one thing.
+    const directions = (claims: readonly Claim[]) => claims.filter((claim) => claim.kind === 'direction');
+    return compareItemClaims(directions(claimsA), directions(claimsB), { ...context, requireTie: false });
+  }
   const groups = new Map<string, ItemClaimComparison[]>();
   for (const a of claimsA) {
     for (const b of claimsB) {
