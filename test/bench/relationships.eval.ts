@@ -325,11 +325,15 @@ function labelRows(folder: EvalFolder, snapshot: Snapshot): Row[] {
   ];
 }
 
+/** One line per label, in the order labels first appear in any column; a version without a row shows a dash. */
 function printTable(versions: readonly string[], columns: Row[][]): void {
-  const labels = columns[0]!.map((row) => row[0]);
+  const labels = [...new Set(columns.flatMap((rows) => rows.map((row) => row[0])))];
   const width = Math.max(...labels.map((label) => label.length));
   console.log(`  ${''.padEnd(width)}  ${versions.join(' | ')}`);
-  labels.forEach((label, i) => console.log(`  ${label.padEnd(width)}  ${columns.map((rows) => rows[i]?.slice(1).join(' ') ?? '').join(' | ')}`));
+  for (const label of labels) {
+    const cells = columns.map((rows) => rows.find((row) => row[0] === label)?.slice(1).join(' ') ?? '–');
+    console.log(`  ${label.padEnd(width)}  ${cells.join(' | ')}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

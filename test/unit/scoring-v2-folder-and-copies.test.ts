@@ -147,3 +147,15 @@ test('a near-copy that repeats its figures is typed derived_from, never supports
   assert.equal(differing.copy, null, 'a changed figure makes the pair a comparison');
   assert.equal(inferType({ signals: differing.signals }), 'contradicts');
 });
+
+test('one agent’s fees in two agency agreements ten years apart are not a contradiction under v2, though the agent ties them', () => {
+  const agent = { key: 'org:keefe bruyette woods', surface: 'Keefe, Bruyette & Woods, Inc.' };
+  const earlier = profile('alamogordo-1999.txt', 'The Company shall pay the Agent a management fee of $25,000.', [agent]);
+  const later = profile('athens-2009.txt', 'The Company shall pay the Agent a management fee of $30,000.', [agent]);
+  const counts = { [agent.key]: 2 };
+  const dated = (profile: ItemProfile, date: string): ItemProfile => ({ ...profile, date });
+  const apart = evidence(RELATIONSHIP_SCORE_V2, dated(earlier, '1999-12-16'), dated(later, '2009-11-02'), counts);
+  assert.equal(apart.signals.filter((signal) => signal.type.startsWith('claim_')).length, 0, 'a different fee ten years on is a change');
+  const close = evidence(RELATIONSHIP_SCORE_V2, dated(earlier, '2009-06-01'), dated(later, '2009-11-02'), counts);
+  assert.ok(close.signals.some((signal) => signal.type === 'claim_contradiction'), 'months apart, the same agent’s fee differs: worth a look');
+});

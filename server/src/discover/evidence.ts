@@ -39,6 +39,13 @@ export interface PairReading {
  */
 export const TIE_STRENGTH = 0.45;
 
+/**
+ * Under v2, figures are compared only between documents dated within a year of each other (or
+ * undated): two agency agreements of one agent, ten years apart, give its fee as $25,000 and
+ * $30,000, and neither is wrong.
+ */
+export const SAME_MOMENT_DAYS = 366;
+
 export interface Frequencies {
   /** Items mentioning each entity key. */
   entityItems: Map<string, number>;
@@ -78,7 +85,15 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     ...entities.filter((signal) => !signal.found_by_model && signal.strength >= TIE_STRENGTH).map((signal) => signal.value),
     ...links.map((signal) => signal.value),
   ];
-  const findings = compareItemClaims(a.claims, b.claims, { topicsA: topicsOf(a), topicsB: topicsOf(b), requireTie: rules.claimsNeedTie, tiedBy });
+  // Figures of documents dated years apart describe different moments: a different fee in 1999 and
+  // 2009 is a change, not a contradiction (v2: such a pair compares directions only).
+  const sameMoment = !a.date || !b.date || Math.abs(Date.parse(a.date) - Date.parse(b.date)) <= SAME_MOMENT_DAYS * 86_400_000;
+  const findings = compareItemClaims(a.claims, b.claims, {
+    topicsA: topicsOf(a),
+    topicsB: topicsOf(b),
+    requireTie: rules.claimsNeedTie,
+    tiedBy: rules.claimsNeedTie && !sameMoment ? [] : tiedBy,
+  });
   const overlap = rules.nearDuplicates === 'shared_text' ? (reading?.overlap ?? null) : null;
   // A changed figure makes near-copies a comparison, never a duplicate; and a copy never corroborates its original.
   const copy = overlap && !findings.some((finding) => finding.relation === 'contradicts') ? copyKind(overlap) : null;
