@@ -10,8 +10,8 @@
 //   --only            folders to run (opensource-guide-en, rust-book-en, scifact-claims-dev,
 //                     cuad-60, docs-demo)
 //   --split train     SciFact's tuning split instead of the reported, never-tuned `dev` split
-//   --sample-labels   write test/bench/labels/<folder>.tsv templates (30 proposals, seeded, no
-//                     score) for folders that have none yet
+//   --sample-labels   top test/bench/labels/<folder>.tsv up to 30 of the live version's proposals
+//                     (seeded, no score; rows already labelled are kept)
 
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ import {
   type ScifactTruth,
   type SkippedFolder,
 } from '../support/relationshipFolders.ts';
-import { labelShares, labelsFile, proposalKey, readLabels, writeLabelTemplate } from '../support/relationshipLabels.ts';
+import { labelShares, labelsFile, proposalKey, readLabels, sampleMoreLabels } from '../support/relationshipLabels.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
 const args = process.argv.slice(2);
@@ -398,10 +398,11 @@ try {
         ];
       }),
     );
-    if (sampleLabels && readLabels(folder.name).length === 0) {
-      const views = snapshots[0]!.views;
-      const file = writeLabelTemplate(folder.name, views.map((view) => ({ from: view.from.path, to: view.to.path, type: view.type })));
-      console.log(`  label template: ${path.relative(REPO_ROOT, file)} (${Math.min(30, views.length)} proposals of ${views.length})`);
+    if (sampleLabels) {
+      // The live version's proposals are what a person will review: the sample is topped up from them.
+      const views = snapshots.at(-1)!.views;
+      const { file, added } = sampleMoreLabels(folder.name, views.map((view) => ({ from: view.from.path, to: view.to.path, type: view.type })));
+      console.log(`  labels: ${path.relative(REPO_ROOT, file)}: ${added} proposals of ${views.length} added to label`);
     }
     console.log(
       `  wall time: ${((performance.now() - folderStarted) / 1000).toFixed(0)} s (${embedder.embedded - before} passages embedded now, the rest from the cache); load average ${loadavg()[0]!.toFixed(1)}`,

@@ -57,19 +57,31 @@ export function labelKey(row: LabelledProposal): string {
   return proposalKey(from, to, row.type);
 }
 
-/** A seeded sample of proposals written as a template to label; returns the file written. */
-export function writeLabelTemplate(folderName: string, proposals: readonly ProposalRef[], seed = 26): string {
+/**
+ * Tops the folder's label file up to a seeded sample of 30 of these proposals (all when fewer):
+ * rows already there are kept with their labels, and proposals not yet in the file are added
+ * without their score, to be labelled. Returns the file and how many rows were added.
+ */
+export function sampleMoreLabels(folderName: string, proposals: readonly ProposalRef[], seed = 26): { file: string; added: number } {
+  const existing = readLabels(folderName);
+  const known = new Set(existing.map(labelKey));
+  const keyOf = (p: ProposalRef) => proposalKey(p.from, p.to, p.type);
+  const inFile = proposals.filter((p) => known.has(keyOf(p))).length;
+  const wanted = Math.max(0, Math.min(LABEL_SAMPLE, proposals.length) - inFile);
   const random = seededRandom(seed);
-  const ordered = [...proposals].sort((a, b) => proposalKey(a.from, a.to, a.type).localeCompare(proposalKey(b.from, b.to, b.type)));
-  for (let i = ordered.length - 1; i > 0; i--) {
+  const fresh = proposals.filter((p) => !known.has(keyOf(p))).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+  for (let i = fresh.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [ordered[i], ordered[j]] = [ordered[j]!, ordered[i]!];
+    [fresh[i], fresh[j]] = [fresh[j]!, fresh[i]!];
   }
-  const rows = ordered.slice(0, LABEL_SAMPLE).map((p) => `${p.from} -> ${p.to}\t${p.type}\t\t`);
+  const rows = [
+    ...existing.map((row) => [row.pair, row.type, row.label, row.note].join('\t')),
+    ...fresh.slice(0, wanted).map((p) => `${p.from} -> ${p.to}\t${p.type}\t\t`),
+  ];
   mkdirSync(LABELS_DIR, { recursive: true });
   const file = labelsFile(folderName);
   writeFileSync(file, `${[HEADER, ...rows].join('\n')}\n`);
-  return file;
+  return { file, added: Math.min(wanted, fresh.length) };
 }
 
 export interface LabelShares {
