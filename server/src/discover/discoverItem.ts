@@ -54,7 +54,9 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   const limits = options.limits ?? DEFAULT_LIMITS;
   const version = options.version ?? LIVE_SCORE_VERSION;
   const builders = signalsFor(version);
-  const [subject] = await loadProfiles(store, [item], options.modelId);
+  // v2 compares the phrases that set an item apart in the folder (rule 2); v1 its most frequent.
+  const phraseChoice = { concepts: version.rules.concepts, frequencyCap: limits.frequencyCap };
+  const [subject] = await loadProfiles(store, [item], options.modelId, phraseChoice);
   // Links are resolved against the folder's live items as they are now (discover/links).
   const linkable = linkableItems(await store.listItems());
   subject!.links = (await itemLinks(store, item, linkable)).resolved;
@@ -65,6 +67,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     // Shared values are among the subject's own too.
     metadataItems: await store.metadataItemCounts(subjectMetadata(subject!), limits.frequencyCap),
     cap: limits.frequencyCap,
+    itemCount: version.rules.concepts === 'tf_idf' ? await store.countIndexedItems() : undefined,
   };
   const related = new Map<string, RelationshipRecord>();
   for (const relationship of await store.relationshipsTouching([itemId])) {
@@ -80,7 +83,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     if (other && !other.deletedAt) others.push(other);
   }
 
-  for (const profile of await loadProfiles(store, others, options.modelId)) {
+  for (const profile of await loadProfiles(store, others, options.modelId, phraseChoice)) {
     // The other item's links too, so the pair gives the same evidence from either end.
     profile.links = (await itemLinks(store, profile.item, linkable)).resolved;
     const existing = related.get(profile.item.id) ?? null;
@@ -110,7 +113,15 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     }
     if (proposedScore < options.thresholds.storeScore && !existing) continue;
 
-    const type = inferType({ signals, modelType, dateA: from.date, dateB: to.date });
+    // v2 dates a pair only by the events its files state, tied by a specific name (rule 7).
+    const chronology = version.rules.chronologyNeedsSpecificName;
+    const type = inferType({
+      signals,
+      modelType,
+      dateA: chronology ? from.eventDate : from.date,
+      dateB: chronology ? to.eventDate : to.date,
+      chronologyNeedsSpecificName: chronology,
+    });
     // The evidence alone: the pair's decision is applied by the store inside its write, to the
     // decision as it stands then, not as it was read above.
     const { outcome: stored } = await store.upsertRelationship(

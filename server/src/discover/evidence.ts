@@ -29,6 +29,8 @@ export interface Frequencies {
   metadataItems: Map<string, number>;
   /** Counts stop here (limits.frequencyCap). */
   cap: number;
+  /** The folder's indexed items, when concepts are weighed by tf-idf: a shared concept's detail says "in 3 of 60 files". */
+  itemCount?: number;
 }
 
 /** The scoring version the evidence is read under: its rules and its signal builders. */
@@ -60,7 +62,7 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     ...strongest(
       a.phrases
         .filter((phrase) => phrasesB.has(phrase.key))
-        .map((phrase) => conceptSignal(phrase.phrase, frequencies.phraseItems.get(phrase.key) ?? 2)),
+        .map((phrase) => conceptSignal(phrase.phrase, frequencies.phraseItems.get(phrase.key) ?? 2, frequencies.itemCount)),
     ),
   );
 
