@@ -23,6 +23,7 @@ import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
 import { pairEvidence, type Frequencies } from './evidence.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
 import { loadProfiles, subjectMetadata, type ItemProfile } from './profile.ts';
+import { templateNames } from './templateText.ts';
 
 /** Recorded on every proposal as what produced it; bump when candidate or evidence rules change. */
 export const DISCOVER_VERSION = 'discover@3';
@@ -83,7 +84,10 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     if (other && !other.deletedAt) others.push(other);
   }
 
-  for (const profile of await loadProfiles(store, others, options.modelId, phraseChoice)) {
+  const profiles = await loadProfiles(store, others, options.modelId, phraseChoice);
+  // v2: a name standing where a template puts it, in both files of a pair, is not evidence (rule 8).
+  if (version.rules.templateNamesDiscounted) frequencies.templateNames = await templateNames(store, subject!, profiles, frequencies.entityItems);
+  for (const profile of profiles) {
     // The other item's links too, so the pair gives the same evidence from either end.
     profile.links = (await itemLinks(store, profile.item, linkable)).resolved;
     const existing = related.get(profile.item.id) ?? null;

@@ -6,7 +6,7 @@
 import { userInfo } from 'node:os';
 import type { ItemRef, RelationshipStatus, RelationshipView } from '../../../shared/types.ts';
 import { decisionBasis, evidenceOf } from '../discover/decisionReview.ts';
-import { decisionSignal, scoreSignals, type Thresholds } from '../scoring/index.ts';
+import { decisionSignal, isChronologyOnly, scoreSignals, scoreVersion, type Thresholds } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 
 export interface RelationshipQuery {
@@ -27,7 +27,18 @@ export async function listRelationshipViews(
     minPendingScore: query.includeWeak ? 0 : thresholds.storeScore,
   });
   const refs = await itemRefs(store, records);
-  return records.map((record) => toRelationshipView(record, refs));
+  return chronologyLast(records.map((record) => toRelationshipView(record, refs)));
+}
+
+/**
+ * Relationships scored under a version whose chronology needs a specific name (relationship-score-v2,
+ * rule 7) that rest on dates and shared names alone come after the others, each part in the
+ * store's order (strongest first): "A occurred before B" says the least a person can act on.
+ */
+export function chronologyLast(views: readonly RelationshipView[]): RelationshipView[] {
+  const last = (view: RelationshipView) =>
+    Boolean(scoreVersion(view.score_version)?.rules.chronologyNeedsSpecificName) && isChronologyOnly(view.type, view.signals);
+  return [...views.filter((view) => !last(view)), ...views.filter(last)];
 }
 
 export async function relationshipView(store: WorkspaceStore, id: string): Promise<RelationshipView | null> {

@@ -61,3 +61,15 @@ export function inferType(evidence: TypeEvidence): RelationshipType {
   if (sharesEntity) return 'mentions';
   return 'similar_to';
 }
+
+/** Evidence that only dates a pair: how close the dates are and the names both give. */
+const CHRONOLOGY_EVIDENCE: ReadonlySet<SignalView['type']> = new Set(['temporal_proximity', 'shared_entity', 'alias_entity']);
+
+/** Not evidence about the pair's content: a model's opinion and a person's decision. */
+const NOT_RULE_EVIDENCE: ReadonlySet<SignalView['type']> = new Set(['model_classification', 'user_confirmation', 'user_rejection']);
+
+/** A chronological relationship whose only rule evidence is its dates and shared names (rule 7: such sort last). */
+export function isChronologyOnly(type: RelationshipType, signals: readonly SignalView[]): boolean {
+  if (type !== 'occurred_before' && type !== 'occurred_after') return false;
+  return signals.every((signal) => NOT_RULE_EVIDENCE.has(signal.type) || CHRONOLOGY_EVIDENCE.has(signal.type));
+}
