@@ -125,7 +125,7 @@ describe('rule 7: chronology only where it means something', () => {
     assert.equal(inferType({ signals: [sharedName(1)], dateA: null, dateB: '2025-02-01', chronologyNeedsSpecificName: true }), 'mentions');
   });
 
-  const view = (id: string, type: RelationshipView['type'], types: SignalView['type'][], version = RELATIONSHIP_SCORE_V2.version) =>
+  const view = (id: string, type: RelationshipView['type'], types: SignalView['type'][], version: string = RELATIONSHIP_SCORE_V2.version) =>
     ({ id, type, score_version: version, status: 'pending', signals: types.map((t) => ({ ...sharedName(1), type: t })) }) as unknown as RelationshipView;
 
   test('chronology-only relationships (dates and shared names alone) list after the others, each part in the store\'s order', () => {
