@@ -82,6 +82,19 @@ forEachBackend((backend) => {
     assert.deepEqual(await store.itemsMentioning('person:carla mendes', '', 10), [report.itemId]);
   });
 
+  backend.test('mention contexts: the text either side of each mention in its passage, bounded, for all items or only those asked about', async (t) => {
+    const { store } = await backend.open(t);
+    const { report, memo, menu } = await extractedCorpus(store);
+    const all = await store.entityMentionContexts('person:jonas weber', null, 12, 10);
+    assert.deepEqual(new Set(all.map((mention) => mention.itemId)), new Set([memo.itemId, menu.itemId]));
+    const inMenu = all.find((mention) => mention.itemId === menu.itemId)!;
+    assert.equal(inMenu.before, ' on Friday. ', 'the text before the mention, within its passage, at most 12 characters');
+    assert.equal(inMenu.after, ' of Larkspur');
+    assert.deepEqual((await store.entityMentionContexts('person:jonas weber', [menu.itemId, report.itemId], 12, 10)).map((m) => m.itemId), [menu.itemId]);
+    assert.equal((await store.entityMentionContexts('person:jonas weber', null, 12, 1)).length, 1);
+    assert.deepEqual(await store.entityMentionContexts('person:nobody', null, 12, 10), []);
+  });
+
   backend.test('items stating a figure about the same attribute in the same unit', async (t) => {
     const { store } = await backend.open(t);
     const { report, memo } = await extractedCorpus(store);

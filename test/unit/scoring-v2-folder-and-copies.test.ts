@@ -96,7 +96,7 @@ function profile(path: string, text: string, entities: Partial<StoredEntity>[] =
   };
   const claims: StoredClaim[] = extractClaims(text, { title: path }).map((claim) => ({ ...claim, itemId: id, chunkId: `${id}-0` }));
   const named = entities.map((entity) => ({ type: 'organisation', producer: 'deterministic', itemId: id, ...entity }) as StoredEntity);
-  return { item, entities: named, claims, phrases: [], date: null, vectors: [], metadata: [] };
+  return { item, entities: named, claims, phrases: [], date: null, eventDate: null, vectors: [], metadata: [] };
 }
 
 const frequencies = (counts: Record<string, number>): Frequencies => ({

@@ -26,6 +26,7 @@ import { itemCosine } from './itemCosine.ts';
 import { copyKind, shingledItem, textOverlap, type TextOverlap } from './sharedText.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
 import { loadProfiles, subjectMetadata, type ItemProfile } from './profile.ts';
+import { templateNames } from './templateText.ts';
 
 /** Recorded on every proposal as what produced it; bump when candidate or evidence rules change. */
 export const DISCOVER_VERSION = 'discover@3';
@@ -57,7 +58,9 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   const limits = options.limits ?? DEFAULT_LIMITS;
   const version = options.version ?? LIVE_SCORE_VERSION;
   const builders = signalsFor(version);
-  const [subject] = await loadProfiles(store, [item], options.modelId);
+  // v2 compares the phrases that set an item apart in the folder (rule 2); v1 its most frequent.
+  const phraseChoice = { concepts: version.rules.concepts, frequencyCap: limits.frequencyCap };
+  const [subject] = await loadProfiles(store, [item], options.modelId, phraseChoice);
   // Links are resolved against the folder's live items as they are now (discover/links).
   const folder = await store.listItems();
   const linkable = linkableItems(folder);
@@ -69,6 +72,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     // Shared values are among the subject's own too.
     metadataItems: await store.metadataItemCounts(subjectMetadata(subject!), limits.frequencyCap),
     cap: limits.frequencyCap,
+    itemCount: version.rules.concepts === 'tf_idf' ? await store.countIndexedItems() : undefined,
   };
   const related = new Map<string, RelationshipRecord>();
   for (const relationship of await store.relationshipsTouching([itemId])) {
@@ -84,11 +88,13 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     if (other && !other.deletedAt) others.push(other);
   }
 
-  const profiles = await loadProfiles(store, others, options.modelId);
+  const profiles = await loadProfiles(store, others, options.modelId, phraseChoice);
   if (version.rules.similarity === 'within_folder' && options.modelId) {
     const baselines = await similarityBaselines(store, options.modelId, [subject!, ...profiles], folder);
     for (const profile of [subject!, ...profiles]) profile.baseline = baselines.get(profile.item.id) ?? null;
   }
+  // v2: a name standing where a template puts it, in both files of a pair, is not evidence (rule 8).
+  if (version.rules.templateNamesDiscounted) frequencies.templateNames = await templateNames(store, subject!, profiles, frequencies.entityItems);
 
   for (const profile of profiles) {
     // The other item's links too, so the pair gives the same evidence from either end.
@@ -123,7 +129,15 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     }
     if (proposedScore < options.thresholds.storeScore && !existing) continue;
 
-    const type = inferType({ signals, modelType, dateA: from.date, dateB: to.date });
+    // v2 dates a pair only by the events its files state, tied by a specific name (rule 7).
+    const chronology = version.rules.chronologyNeedsSpecificName;
+    const type = inferType({
+      signals,
+      modelType,
+      dateA: chronology ? from.eventDate : from.date,
+      dateB: chronology ? to.eventDate : to.date,
+      chronologyNeedsSpecificName: chronology,
+    });
     // The evidence alone: the pair's decision is applied by the store inside its write, to the
     // decision as it stands then, not as it was read above.
     const { outcome: stored } = await store.upsertRelationship(

@@ -55,6 +55,10 @@ export interface Frequencies {
   metadataItems: Map<string, number>;
   /** Counts stop here (limits.frequencyCap). */
   cap: number;
+  /** The folder's indexed items, when concepts are weighed by tf-idf: a shared concept's detail says "in 3 of 60 files". */
+  itemCount?: number;
+  /** Names that are a template's in some files (templateText.ts, relationship-score-v2): no evidence between two of those files. */
+  templateNames?: ReadonlyMap<string, { items: ReadonlySet<string> }>;
 }
 
 /** The scoring version the evidence is read under: its rules and its signal builders. */
@@ -112,7 +116,7 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
     ...strongest(
       a.phrases
         .filter((phrase) => phrasesB.has(phrase.key))
-        .map((phrase) => conceptSignal(phrase.phrase, frequencies.phraseItems.get(phrase.key) ?? 2)),
+        .map((phrase) => conceptSignal(phrase.phrase, frequencies.phraseItems.get(phrase.key) ?? 2, frequencies.itemCount)),
     ),
   );
 
@@ -169,6 +173,8 @@ function sharedEntities(a: ItemProfile, b: ItemProfile, frequencies: Frequencies
   for (const entity of byRuleFirst) {
     if (entity.type === 'date' || seen.has(entity.key) || !keysB.has(entity.key)) continue;
     seen.add(entity.key);
+    const template = frequencies.templateNames?.get(entity.key)?.items;
+    if (template?.has(a.item.id) && template.has(b.item.id)) continue;
     const count = frequencies.entityItems.get(entity.key) ?? 2;
     const byModel = !ruleA.has(entity.key) || !ruleB.has(entity.key);
     signals.push(builders.sharedEntitySignal(entity.surface, entity.type, count, count >= frequencies.cap, byModel));

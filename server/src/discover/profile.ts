@@ -7,6 +7,7 @@ import type { PhraseCount } from '../extract/types.ts';
 import { countsAsSubject, type MetadataEntry } from '../parse/metadata.ts';
 import type { SimilarityBaseline } from './folderSimilarity.ts';
 import type { ResolvedLink } from './links/itemLinks.ts';
+import { discriminatingPhrases, documentFrequencyCap, PHRASE_POOL, type ComparedPhrase } from './discriminatingPhrases.ts';
 
 /** Key phrases of each item compared for shared concepts and used as topics for claims. */
 export const PHRASES_COMPARED = 12;
@@ -15,10 +16,15 @@ export interface ItemProfile {
   item: ItemRecord;
   entities: StoredEntity[];
   claims: StoredClaim[];
-  /** The most frequent key phrases. */
-  phrases: PhraseCount[];
+  /** The key phrases compared: the most frequent, or under tf-idf the ones that set the item apart (discriminatingPhrases.ts). */
+  phrases: ComparedPhrase[];
   /** The first date the item states (ISO), taken as the date of what it describes; null when it states none. */
   date: string | null;
+  /**
+   * The first date a rule read as an event's ("completed on 16 May 2025": an event_date claim), not
+   * an "as of" note or the document's own date line; what chronology reads under relationship-score-v2.
+   */
+  eventDate: string | null;
   vectors: Float32Array[];
   /** The metadata the item gives itself (front matter, document properties). */
   metadata: MetadataEntry[];
@@ -30,15 +36,39 @@ export interface ItemProfile {
 
 const NO_FACTS: DiscoveryFacts = { entities: [], claims: [], phrases: [], vectors: [], metadata: [] };
 
-export async function loadProfiles(store: WorkspaceStore, items: readonly ItemRecord[], modelId: string | null): Promise<ItemProfile[]> {
+/** How the compared phrases are chosen (EvidenceRules.concepts); under tf-idf, document frequencies count up to `frequencyCap`. */
+export interface PhraseChoice {
+  concepts: 'most_frequent' | 'tf_idf';
+  frequencyCap: number;
+}
+
+const MOST_FREQUENT: PhraseChoice = { concepts: 'most_frequent', frequencyCap: 0 };
+
+export async function loadProfiles(
+  store: WorkspaceStore,
+  items: readonly ItemRecord[],
+  modelId: string | null,
+  choice: PhraseChoice = MOST_FREQUENT,
+): Promise<ItemProfile[]> {
   // A duplicate's content lives on its original: only its bytes' identity can relate it.
   const indexed = items.filter((item) => item.status === 'indexed').map((item) => item.id);
-  const facts = indexed.length > 0 ? await store.discoveryFacts(indexed, modelId, PHRASES_COMPARED) : new Map<string, DiscoveryFacts>();
+  const byTfIdf = choice.concepts === 'tf_idf';
+  const facts = indexed.length > 0 ? await store.discoveryFacts(indexed, modelId, byTfIdf ? PHRASE_POOL : PHRASES_COMPARED) : new Map<string, DiscoveryFacts>();
+  if (byTfIdf && indexed.length > 0) await chooseByTfIdf(store, facts, choice.frequencyCap);
   return items.map((item) => {
     const found = facts.get(item.id) ?? NO_FACTS;
     const firstDate = found.entities.find((entity) => entity.type === 'date' && entity.value);
-    return { item, ...found, date: firstDate?.value ?? null };
+    const eventDate = found.claims.find((claim) => claim.kind === 'event_date' && claim.producer !== 'model');
+    return { item, ...found, date: firstDate?.value ?? null, eventDate: eventDate ? String(eventDate.value) : null };
   });
+}
+
+/** Replace each item's pool of frequent phrases with the PHRASES_COMPARED that set it apart in the folder. */
+async function chooseByTfIdf(store: WorkspaceStore, facts: Map<string, DiscoveryFacts>, frequencyCap: number): Promise<void> {
+  const itemCount = await store.countIndexedItems();
+  const keys = [...new Set([...facts.values()].flatMap((found) => found.phrases.map((phrase) => phrase.key)))];
+  const itemsHaving = await store.phraseItemCounts(keys, documentFrequencyCap(itemCount, frequencyCap));
+  for (const found of facts.values()) found.phrases = discriminatingPhrases(found.phrases, itemsHaving, itemCount, PHRASES_COMPARED);
 }
 
 /** Words an item is about, for deciding whether two claims concern the same subject. */

@@ -6,7 +6,7 @@
 import { userInfo } from 'node:os';
 import type { CopyStatement, ItemRef, RelationshipStatus, RelationshipType, RelationshipView } from '../../../shared/types.ts';
 import { decisionBasis, evidenceOf } from '../discover/decisionReview.ts';
-import { decisionSignal, scoreSignals, type Thresholds } from '../scoring/index.ts';
+import { decisionSignal, isChronologyOnly, scoreSignals, scoreVersion, type Thresholds } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 import { readVoiceGroups } from './voiceGroups.ts';
 
@@ -30,7 +30,7 @@ export async function listRelationshipViews(
     minPendingScore: query.includeWeak ? 0 : thresholds.storeScore,
   });
   const refs = await itemRefs(store, records);
-  const views = records.map((record) => toRelationshipView(record, refs));
+  const views = chronologyLast(records.map((record) => toRelationshipView(record, refs)));
   return query.oneVoice ? oneVoicePerCopyGroup(store, views) : views;
 }
 
@@ -65,6 +65,17 @@ export async function oneVoicePerCopyGroup(store: WorkspaceStore, views: readonl
     statements.set(anchor.id, [...(statements.get(anchor.id) ?? []), { relationship_id: view.id, copy }]);
   }
   return shown.map((view) => (statements.has(view.id) ? { ...view, also_stated_by: statements.get(view.id)! } : view));
+}
+
+/**
+ * Relationships scored under a version whose chronology needs a specific name (relationship-score-v2,
+ * rule 7) that rest on dates and shared names alone come after the others, each part in the
+ * store's order (strongest first): "A occurred before B" says the least a person can act on.
+ */
+export function chronologyLast(views: readonly RelationshipView[]): RelationshipView[] {
+  const last = (view: RelationshipView) =>
+    Boolean(scoreVersion(view.score_version)?.rules.chronologyNeedsSpecificName) && isChronologyOnly(view.type, view.signals);
+  return [...views.filter((view) => !last(view)), ...views.filter(last)];
 }
 
 export async function relationshipView(store: WorkspaceStore, id: string): Promise<RelationshipView | null> {

@@ -274,6 +274,16 @@ function tallyPhrases(text: string, maxKeys = Infinity): { tallies: Map<string, 
   return { tallies, dropped };
 }
 
+/**
+ * Whether a word of a phrase key can carry a concept: not a stop word, determiner or pronoun, nor a
+ * general noun on its own. The chunker already breaks phrases at these; discovery checks stored keys
+ * again (relationship-score-v2), as keys stored by an older extractor may hold one.
+ */
+export function isConceptWord(lower: string, alone: boolean): boolean {
+  if (STOP_WORDS.has(lower) || DETERMINERS.has(lower) || lexiconTags(lower).includes('Pronoun')) return false;
+  return !(alone && STOP_NOUNS.has(lower));
+}
+
 export interface WeightedConcept {
   key: string;
   phrase: string;

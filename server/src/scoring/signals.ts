@@ -122,12 +122,17 @@ export function signalsFor(version: ScoreConstants) {
     return byModel ? foundByModel(compared, 'One of the figures') : compared;
   }
 
-  function conceptSignal(phrase: string, itemsMentioning: number): SignalView {
+  /** `itemCount`: the folder's files, when the phrase was chosen by its tf-idf weight in them (relationship-score-v2). */
+  function conceptSignal(phrase: string, itemsMentioning: number, itemCount?: number): SignalView {
+    const why =
+      itemCount === undefined
+        ? 'Both items use this phrase prominently.'
+        : `The phrase sets both items apart: it is in ${itemsMentioning} of ${itemCount} files.`;
     return signal(
       'shared_concept',
       phrase,
       version.conceptBaseStrength * frequencyDiscount(itemsMentioning),
-      'Both items use this phrase prominently. Concepts overlap by nature, so this counts for less than a shared name.',
+      `${why} Concepts overlap by nature, so this counts for less than a shared name.`,
     );
   }
 

@@ -310,6 +310,13 @@ export interface DiscoveryFacts {
 
 
 
+/** One mention of an entity key and the text either side of it in its passage. */
+export interface EntityMentionContext {
+  itemId: string;
+  before: string;
+  after: string;
+}
+
 export interface AliasCandidate {
   keyA: string;
   keyB: string;
@@ -584,6 +591,12 @@ export interface WorkspaceStore {
   metadataItemCounts(values: readonly MetadataValue[], cap: number): Promise<Map<string, number>>;
   /** Live items giving themselves this metadata value. */
   itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): Promise<string[]>;
+  /**
+   * Mentions of an entity key with the text either side of each (at most `reach` characters, within
+   * its passage), for telling a template's text from an item's own (discover/templateText.ts): only
+   * the mentions in `itemIds`, or, when null, any items'; at most `limit` mentions either way.
+   */
+  entityMentionContexts(key: string, itemIds: readonly string[] | null, reach: number, limit: number): Promise<EntityMentionContext[]>;
   /** What discovery weighs for each of these items, read in a few queries for the whole batch. */
   discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>>;
 

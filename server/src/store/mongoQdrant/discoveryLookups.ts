@@ -2,7 +2,7 @@
 // bounded by an index and a limit, so discovering one item costs the same in a small workspace
 // and a large one. Also the bookkeeping of which items discovery has seen, under which basis.
 
-import type { DiscoveryFacts } from '../contract.ts';
+import type { DiscoveryFacts, EntityMentionContext } from '../contract.ts';
 import type { ChunkDocument, DiscoveryDocument, ItemDocument } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
 import { toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';
@@ -135,6 +135,30 @@ export class DiscoveryLookups {
     const ids: string[] = [];
     for await (const row of cursor) ids.push(row._id);
     return ids;
+  }
+
+  /**
+   * Mentions of a key with up to `reach` characters of their passage either side, as SQLite's
+   * entityMentionContexts: the first `limit` mentions by item (in `itemIds` only, when given), then
+   * their passages by id, in document order.
+   */
+  async entityMentionContexts(key: string, itemIds: readonly string[] | null, reach: number, limit: number): Promise<EntityMentionContext[]> {
+    if (limit <= 0) return [];
+    const entities = this.extraction.entities;
+    const filter = itemIds === null ? { key } : { key, itemId: { $in: [...new Set(itemIds)] } };
+    const mentions = await entities.find(entities.filter(filter), { projection: { itemId: 1, chunkId: 1, start: 1, end: 1 } }).sort({ itemId: 1 }).limit(limit).toArray();
+    const passages = new Map<string, { ordinal: number; text: string }>();
+    const chunkIds = [...new Set(mentions.map((mention) => mention.chunkId))];
+    for await (const chunk of this.chunks.find(this.chunks.filter({ id: { $in: chunkIds } }), { projection: { id: 1, ordinal: 1, text: 1 } })) {
+      passages.set(chunk.id, { ordinal: chunk.ordinal, text: chunk.text });
+    }
+    return mentions
+      .filter((mention) => passages.has(mention.chunkId))
+      .sort((a, b) => compare(a.itemId, b.itemId) || passages.get(a.chunkId)!.ordinal - passages.get(b.chunkId)!.ordinal || a.start - b.start)
+      .map((mention) => {
+        const text = passages.get(mention.chunkId)!.text;
+        return { itemId: mention.itemId, before: text.slice(Math.max(0, mention.start - reach), mention.start), after: text.slice(mention.end, mention.end + reach) };
+      });
   }
 
   /**

@@ -24,6 +24,7 @@ import type {
   AliasCandidate,
   ChunkRecord,
   DiscoveryFacts,
+  EntityMentionContext,
   EntityMention,
   EntitySummary,
   FailOptions,
@@ -628,6 +629,10 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): Promise<string[]> {
     return this.with(({ metadata }) => metadata.itemsWith(value, exceptItemId, limit));
+  }
+
+  entityMentionContexts(key: string, itemIds: readonly string[] | null, reach: number, limit: number): Promise<EntityMentionContext[]> {
+    return this.with(({ discovery }) => discovery.entityMentionContexts(key, itemIds, reach, limit));
   }
 
   discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>> {

@@ -4,7 +4,7 @@
 
 import type { PhraseCount } from '../../extract/types.ts';
 import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../parse/metadata.ts';
-import type { DiscoveryFacts } from '../contract.ts';
+import type { DiscoveryFacts, EntityMentionContext } from '../contract.ts';
 import { toClaim, toEntity, type ClaimRow, type EntityRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
@@ -131,6 +131,26 @@ export class DiscoveryQueries {
         { key: value.key, value: value.value, except: exceptItemId, limit },
       )
       .map((row) => row.item_id);
+  }
+
+  /**
+   * Mentions of a key with up to `reach` characters of their passage either side, from the key
+   * index: the first `limit` mentions (in `itemIds` only, when given), each joined to its passage by id.
+   * Offsets are the extractor's (UTF-16 units) and substr counts characters: text with characters
+   * outside the Basic Multilingual Plane before a mention gives a window shifted by as many.
+   */
+  entityMentionContexts(key: string, itemIds: readonly string[] | null, reach: number, limit: number): EntityMentionContext[] {
+    const only = itemIds === null ? '' : 'AND item_id IN (SELECT value FROM json_each(@ids))';
+    return this.sql.rows<EntityMentionContext>(
+      `SELECT e.item_id AS itemId,
+              substr(c.text, max(1, e.char_start + 1 - @reach), min(e.char_start, @reach)) AS before,
+              substr(c.text, e.char_end + 1, @reach) AS after
+       FROM (SELECT item_id, chunk_id, char_start, char_end FROM entities
+             WHERE workspace = @ws AND key = @key ${only} ORDER BY item_id LIMIT @limit) e
+       JOIN chunks c ON c.workspace = @ws AND c.id = e.chunk_id
+       ORDER BY e.item_id, c.ordinal, e.char_start`,
+      { key, ids: JSON.stringify(itemIds ?? []), reach, limit },
+    );
   }
 
   /**

@@ -40,6 +40,7 @@ import type {
   ParsedText,
   AliasCandidate,
   DiscoveryFacts,
+  EntityMentionContext,
   ProposalOutcome,
   RelationshipDecision,
   RelationshipEvent,
@@ -1514,6 +1515,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): Promise<string[]> {
     return this.discovery.itemsWithMetadata(value, exceptItemId, limit);
+  }
+
+  async entityMentionContexts(key: string, itemIds: readonly string[] | null, reach: number, limit: number): Promise<EntityMentionContext[]> {
+    return this.discovery.entityMentionContexts(key, itemIds, reach, limit);
   }
 
   async discoveryFacts(itemIds: readonly string[], modelId: string | null, phraseLimit: number): Promise<Map<string, DiscoveryFacts>> {
