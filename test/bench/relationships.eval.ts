@@ -271,6 +271,10 @@ function scifactRows(snapshot: Snapshot, truth: ScifactTruth): Row[] {
   const claimPairs = snapshot.views.filter((view) => view.near_duplicate && view.from.path.startsWith('claims/') && view.to.path.startsWith('claims/'));
   rows.push(['claim pairs flagged near-duplicate', String(claimPairs.length)]);
   rows.push(['  of them opposite claims (one abstract supports one, contradicts the other)', String(claimPairs.filter((view) => opposite(view.from.path, view.to.path)).length)]);
+  // Claims that say opposite things about one abstract's finding should be typed contradicts (v2's directions).
+  const claimContradictions = snapshot.views.filter((view) => view.type === 'contradicts' && view.from.path.startsWith('claims/') && view.to.path.startsWith('claims/'));
+  rows.push(['claim pairs typed contradicts', String(claimContradictions.length)]);
+  rows.push(['  of them opposite claims', String(claimContradictions.filter((view) => opposite(view.from.path, view.to.path)).length)]);
   return rows;
 }
 
@@ -296,7 +300,9 @@ const DEMO_PROMISES = [
   { what: 'the contradiction (EUR 42,000 vs 51,500)', a: 'maintenance/gantry-crane-gc2-refurbishment-report.md', b: 'finance/q2-2025-capital-budget-review.md', types: ['contradicts'] },
   { what: 'the support (handover €42k agrees with the report)', a: 'notes/handover-gc2-2025-05-20.md', b: 'maintenance/gantry-crane-gc2-refurbishment-report.md', types: ['supports'] },
   { what: 'the copy (shared-drive duplicate, derived_from)', a: 'shared-drive/incidents-backup/incident-2025-03-14-forklift-collision.md', b: 'incidents/incident-2025-03-14-forklift-collision.md', types: ['derived_from'] },
-  { what: 'the weak incident pair (chronology, below 0.45)', a: 'incidents/incident-2025-03-14-forklift-collision.md', b: 'incidents/incident-2025-07-22-sprinkler-leak.md', types: ['occurred_before', 'occurred_after'], below: 0.45 },
+  // Weak, and never a copy, support or contradiction: chronological under v1; under v2 `mentions`, since chronology needs a name
+  // at most three files give and the reports share only names most of the demo gives (docs/DEMO.md).
+  { what: 'the weak incident pair (below 0.45, no copy or claim)', a: 'incidents/incident-2025-03-14-forklift-collision.md', b: 'incidents/incident-2025-07-22-sprinkler-leak.md', types: ['occurred_before', 'occurred_after', 'mentions'], below: 0.45 },
 ];
 
 function demoRows(snapshot: Snapshot): Row[] {
