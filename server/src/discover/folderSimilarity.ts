@@ -2,7 +2,7 @@
 // (relationship-score-v2, rule 1). One fixed cosine floor cannot serve every folder: under the
 // English model the median pair of German guides sits at 0.895, far above any floor, while related
 // English pages sit at 0.70-0.80 among unrelated ones at 0.40-0.60. Each item's typical similarity
-// is read from a small, fixed sample of its folder (median and spread), so a pair counts only by
+// is read against a small, fixed sample of its folder (median and spread), so a pair counts only by
 // how far it stands above what is ordinary for both of its items.
 
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
@@ -29,12 +29,19 @@ export interface SimilarityBaseline {
   sampled: number;
 }
 
-const remembered = new WeakMap<WorkspaceStore, Map<string, SimilarityBaseline>>();
+interface Remembered {
+  baselines: Map<string, SimilarityBaseline>;
+  /** The folder's sample and its vectors, read once for a whole run (keyed by the sample's ids and bytes). */
+  sample: { key: string; vectors: Map<string, Float32Array[]> } | null;
+}
+
+const remembered = new WeakMap<WorkspaceStore, Remembered>();
 
 /**
- * The baseline of each item, from a sample of the live items of its folder chosen by a hash of
- * both ids (so each item gets its own sample, the same on every run). Null for an item with no
- * vectors or in a folder too small to say what is ordinary (fewer than 4 other items).
+ * The baseline of each item, from one sample of the live items of its folder (the same for every
+ * item and every run, chosen by a hash of the ids, so its vectors are read once per run; an item
+ * is never in its own sample). Null for an item with no vectors or in a folder too small to say
+ * what is ordinary (fewer than 4 other items).
  */
 export async function similarityBaselines(
   store: WorkspaceStore,
@@ -42,13 +49,14 @@ export async function similarityBaselines(
   items: readonly { item: ItemRecord; vectors: readonly Float32Array[] }[],
   folder: readonly ItemRecord[],
 ): Promise<Map<string, SimilarityBaseline | null>> {
-  const cache = remembered.get(store) ?? new Map<string, SimilarityBaseline>();
-  remembered.set(store, cache);
+  const memory = remembered.get(store) ?? { baselines: new Map<string, SimilarityBaseline>(), sample: null };
+  remembered.set(store, memory);
   const result = new Map<string, SimilarityBaseline | null>();
   const live = folder.filter((item) => item.status === 'indexed' && !item.deletedAt);
+  const sample = folderSample(live);
   for (const { item, vectors } of items) {
     const key = `${modelId}|${item.id}|${item.contentHash}|${live.length}`;
-    const known = cache.get(key);
+    const known = memory.baselines.get(key);
     if (known) {
       result.set(item.id, known);
       continue;
@@ -57,19 +65,28 @@ export async function similarityBaselines(
       result.set(item.id, null);
       continue;
     }
-    const sample = sampleFor(item, live);
-    const facts = await store.discoveryFacts(sample.map((other) => other.id), modelId, 0);
-    const cosines = sample.map((other) => itemCosine(vectors, facts.get(other.id)?.vectors ?? [])).filter((value): value is number => value !== null);
+    const sampleVectors = await vectorsOfSample(store, memory, modelId, sample);
+    const others = sample.filter((other) => other.id !== item.id).slice(0, BASELINE_SAMPLE);
+    const cosines = others.map((other) => itemCosine(vectors, sampleVectors.get(other.id) ?? [])).filter((value): value is number => value !== null);
     if (cosines.length < 4) {
       result.set(item.id, null);
       continue;
     }
     const baseline = baselineOf(cosines);
-    if (cache.size >= REMEMBERED) cache.delete(cache.keys().next().value!);
-    cache.set(key, baseline);
+    if (memory.baselines.size >= REMEMBERED) memory.baselines.delete(memory.baselines.keys().next().value!);
+    memory.baselines.set(key, baseline);
     result.set(item.id, baseline);
   }
   return result;
+}
+
+async function vectorsOfSample(store: WorkspaceStore, memory: Remembered, modelId: string, sample: readonly ItemRecord[]): Promise<Map<string, Float32Array[]>> {
+  const key = `${modelId}|${sample.map((item) => `${item.id}:${item.contentHash}`).join(',')}`;
+  if (memory.sample?.key !== key) {
+    const facts = await store.discoveryFacts(sample.map((item) => item.id), modelId, 0);
+    memory.sample = { key, vectors: new Map(sample.map((item) => [item.id, facts.get(item.id)?.vectors ?? []])) };
+  }
+  return memory.sample.vectors;
 }
 
 /** Median and robust spread of one item's cosines to its sample. */
@@ -87,13 +104,13 @@ export function standing(cosine: number, a: SimilarityBaseline, b: SimilarityBas
   return Math.min((cosine - a.typical) / a.spread, (cosine - b.typical) / b.spread);
 }
 
-function sampleFor(item: ItemRecord, live: readonly ItemRecord[]): ItemRecord[] {
+/** One more than the sample, so an item in it still has BASELINE_SAMPLE others. */
+function folderSample(live: readonly ItemRecord[]): ItemRecord[] {
   return live
-    .filter((other) => other.id !== item.id)
-    .map((other) => ({ other, rank: mix(`${item.id}|${other.id}`) }))
-    .sort((x, y) => x.rank - y.rank)
-    .slice(0, BASELINE_SAMPLE)
-    .map((entry) => entry.other);
+    .map((item) => ({ item, rank: mix(item.id) }))
+    .sort((x, y) => x.rank - y.rank || x.item.id.localeCompare(y.item.id))
+    .slice(0, BASELINE_SAMPLE + 1)
+    .map((entry) => entry.item);
 }
 
 /** FNV-1a: a cheap, stable hash, so the sample is spread over the folder and the same every run. */
