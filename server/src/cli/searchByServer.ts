@@ -36,6 +36,6 @@ export async function searchedByRunningServer(args: readonly string[]): Promise<
   );
   if (response === null) return false;
   // As main.ts prints: through terminalText, so no document's control characters reach the terminal.
-  process.stdout.write(`${terminalText(searchOutput(response, values.json === true))}\n`);
+  process.stdout.write(`${terminalText(searchOutput(response, values.json === true, { all: values.all === true }))}\n`);
   return true;
 }
