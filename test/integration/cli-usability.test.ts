@@ -49,6 +49,9 @@ test('a misspelt command is one line naming the command meant', { skip: needsBui
   const run = relata(['serach', 'crane']);
   assert.equal(run.code, 2);
   assert.equal(run.stderr, 'relata: unknown command "serach"; did you mean search? (relata --help lists every command)\n');
+  const help = relata(['help', 'serach']);
+  assert.equal(help.code, 2);
+  assert.equal(help.stderr, 'relata help: no command "serach"; did you mean search? (relata --help lists every command)\n');
 });
 
 test('an unknown command like no other is one line with where the list is, and no guess', { skip: needsBuild }, () => {

@@ -58,12 +58,14 @@ const COMMANDS: Command[] = [
   mcpCommand,
 ];
 
+const COMMAND_NAMES = COMMANDS.map((command) => command.name);
+
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
   return [
     'relata: turn a folder of documents into connected, explainable knowledge',
     '',
-    'usage: relata <command> [options]   (relata <command> --help for details)',
+    'usage: relata <command> [options]   (relata <command> --help, or relata help <command>, for details)',
     '',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
   ].join('\n');
@@ -76,10 +78,14 @@ export async function main(argv: string[]): Promise<number> {
   const out = (text: string) => process.stdout.write(`${terminalText(text)}\n`);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    const asked = name === 'help' ? COMMANDS.find((candidate) => candidate.name === rest[0]) : undefined;
-    if (asked) {
-      out(`usage: ${asked.usage}`);
-      return 0;
+    if (name === 'help' && rest[0] !== undefined) {
+      const asked = COMMANDS.find((candidate) => candidate.name === rest[0]);
+      if (asked) {
+        out(`usage: ${asked.usage}`);
+        return 0;
+      }
+      log(`relata help: no command "${rest[0]}"${didYouMean(rest[0], COMMAND_NAMES)} (relata --help lists every command)`);
+      return EXIT_USAGE;
     }
     (name ? out : log)(overview());
     return name ? 0 : EXIT_USAGE;
@@ -87,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
     // One line: the mistake, the likely command, where the list is; the list itself only when asked.
-    const hint = didYouMean(name, COMMANDS.map((candidate) => candidate.name));
+    const hint = didYouMean(name, COMMAND_NAMES);
     log(`relata: unknown command "${name}"${hint} (relata --help lists every command)`);
     return EXIT_USAGE;
   }

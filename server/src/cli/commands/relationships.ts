@@ -98,7 +98,7 @@ export function formatRelationships(views: readonly RelationshipView[], copies: 
 
 function readingGuide(explain: boolean): string {
   const strength = 'Strength is a heuristic under the scoring version named, not a probability; a signal line reads strength × weight (× repeat factor) = its share.';
-  return explain ? strength : `${strength} Signals that added nothing are left out and each explanation is said once: --explain for all of it.`;
+  return explain ? strength : `${strength}\nSignals that added nothing are left out and each explanation is said once: --explain for all of it.`;
 }
 
 /** One relationship: its ends, strength and status, its signals, and what a person decided. */
