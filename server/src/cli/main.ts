@@ -1,8 +1,9 @@
 // `relata`: the command line over the engine. Results go to stdout (exactly one JSON document
 // with --json), progress and logs to stderr. Exit 0 on success, 1 on a failure, 2 on a usage error.
 
-import { parseArgs } from 'node:util';
-import type { Command, CommandValues } from './command.ts';
+import { didYouMean } from './closestName.ts';
+import type { Command } from './command.ts';
+import { asksForHelp, readCommandLine } from './commandLine.ts';
 import { aliasesCommand, confirmAliasCommand, rejectAliasCommand } from './commands/aliases.ts';
 import { askCommand } from './commands/ask.ts';
 import { checkCommand } from './commands/check.ts';
@@ -57,12 +58,14 @@ const COMMANDS: Command[] = [
   mcpCommand,
 ];
 
+const COMMAND_NAMES = COMMANDS.map((command) => command.name);
+
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
   return [
     'relata: turn a folder of documents into connected, explainable knowledge',
     '',
-    'usage: relata <command> [options]   (relata <command> --help for details)',
+    'usage: relata <command> [options]   (relata <command> --help, or relata help <command>, for details)',
     '',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
   ].join('\n');
@@ -75,24 +78,35 @@ export async function main(argv: string[]): Promise<number> {
   const out = (text: string) => process.stdout.write(`${terminalText(text)}\n`);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
+    if (name === 'help' && rest[0] !== undefined) {
+      const asked = COMMANDS.find((candidate) => candidate.name === rest[0]);
+      if (asked) {
+        out(`usage: ${asked.usage}`);
+        return 0;
+      }
+      log(`relata help: no command "${rest[0]}"${didYouMean(rest[0], COMMAND_NAMES)} (relata --help lists every command)`);
+      return EXIT_USAGE;
+    }
     (name ? out : log)(overview());
     return name ? 0 : EXIT_USAGE;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    log(`relata: unknown command "${name}"\n\n${overview()}`);
+    // One line: the mistake, the likely command, where the list is; the list itself only when asked.
+    const hint = didYouMean(name, COMMAND_NAMES);
+    log(`relata: unknown command "${name}"${hint} (relata --help lists every command)`);
     return EXIT_USAGE;
   }
+  if (asksForHelp(rest)) {
+    out(`usage: ${command.usage}`);
+    return 0;
+  }
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
-    if (values.help) {
-      out(`usage: ${command.usage}`);
-      return 0;
-    }
-    return await command.run({ values: values as CommandValues, positionals, log, out });
+    const { values, positionals } = readCommandLine(rest, command.options);
+    return await command.run({ values, positionals, log, out });
   } catch (error) {
-    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      log(`relata ${command.name}: ${(error as Error).message}\n\nusage: ${command.usage}`);
+    if (error instanceof UsageError) {
+      log(`relata ${command.name}: ${error.message} (relata ${command.name} --help)`);
       return EXIT_USAGE;
     }
     if (isDamageError(error)) {

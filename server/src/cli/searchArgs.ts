@@ -5,6 +5,7 @@
 import { embeddingChoiceFromEnv, parseEmbeddingChoice, type EmbeddingChoice } from '../embed/choice.ts';
 import { DEFAULT_RANK_VERSION, isRankVersion, RANK_VERSIONS, type RankVersion } from '../ranking/weights.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type CommandValues, type OptionSpec } from './command.ts';
+import { STALE_AFTER_DAYS, WEAK_RELEVANCE } from './searchText.ts';
 import { UsageError } from './usage.ts';
 
 const MAX_LIMIT = 100;
@@ -16,13 +17,15 @@ export const SEARCH_OPTIONS: OptionSpec = {
   'rank-version': { type: 'string' },
   'embedding-model': { type: 'string' },
   'no-server': { type: 'boolean' },
+  all: { type: 'boolean' },
 };
 
-export const SEARCH_USAGE = `relata search "<query>" [--limit N] [--confirmed-only] [--rank-version v1|v2] [--data DIR] [--workspace NAME] [--json]
+export const SEARCH_USAGE = `relata search "<query>" [--limit N] [--all] [--confirmed-only] [--rank-version v1|v2] [--data DIR] [--workspace NAME] [--json]
        [--embedding-model default|none|DIR] [--no-server]
 
 ${COMMON_USAGE}
   --limit N         results to return (default 10, at most ${MAX_LIMIT})
+  --all             list the weak matches too (relevance under ${WEAK_RELEVANCE}), which are otherwise counted in one line
   --confirmed-only  expand only through relationships a person confirmed
   --rank-version V  v2 (default: ${DEFAULT_RANK_VERSION}) or v1 (the design's reciprocal-rank fusion), for comparison
   --embedding-model the model the folder was embedded with (default: RELATA_EMBEDDING_MODEL, else default); none searches by words only
@@ -31,7 +34,10 @@ ${COMMON_USAGE}
 When the language server of VS Code (relata serve) has this very store open (the same store, folder, workspace
 and embedding model), the search is asked of it over a socket only this user can reach (Linux and macOS), which
 skips loading the model and the store; the output is the same. A server that does not answer within 2 s, or
-whose socket is not private, is passed over and the search runs here.`;
+whose socket is not private, is passed over and the search runs here.
+
+A result's index date is said when it is ${STALE_AFTER_DAYS} days old or more (the file may have changed since); --json
+holds every result and every reason.`;
 
 export interface SearchArguments {
   query: string;

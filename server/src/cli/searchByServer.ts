@@ -5,11 +5,11 @@
 // the command would open (its flags, the environment, the current directory) leaves the search
 // to the command itself, which also prints any usage error: this never fails a search.
 
-import { parseArgs } from 'node:util';
 import { defaultWorkspace } from '../engine/workspaceName.ts';
 import { expansionSettingsFromEnv } from '../ranking/weights.ts';
 import { askRunningServer } from '../searchSocket/ask.ts';
 import type { CommandValues } from './command.ts';
+import { readCommandLine } from './commandLine.ts';
 import { SEARCH_OPTIONS, searchArguments } from './searchArgs.ts';
 import { searchOutput } from './searchText.ts';
 import { existingStoreLocation, storeChoice } from './storeFlags.ts';
@@ -21,8 +21,8 @@ export async function searchedByRunningServer(args: readonly string[]): Promise<
   let search: ReturnType<typeof searchArguments>;
   let location: ReturnType<typeof existingStoreLocation>;
   try {
-    const parsed = parseArgs({ args: [...args], options: SEARCH_OPTIONS, allowPositionals: true, strict: true });
-    values = parsed.values as CommandValues;
+    const parsed = readCommandLine(args, SEARCH_OPTIONS);
+    values = parsed.values;
     if (values.help || values['no-server']) return false;
     search = searchArguments(values, parsed.positionals);
     location = existingStoreLocation(storeChoice(values), process.cwd());
@@ -36,6 +36,6 @@ export async function searchedByRunningServer(args: readonly string[]): Promise<
   );
   if (response === null) return false;
   // As main.ts prints: through terminalText, so no document's control characters reach the terminal.
-  process.stdout.write(`${terminalText(searchOutput(response, values.json === true))}\n`);
+  process.stdout.write(`${terminalText(searchOutput(response, values.json === true, { all: values.all === true }))}\n`);
   return true;
 }

@@ -1,5 +1,5 @@
-// A usage error: the command line itself is wrong. The CLI prints the message and the
-// command's usage to stderr and exits with status 2, as Unix tools do.
+// A usage error: the command line itself is wrong. The CLI prints the message on one line, with
+// where help is (`relata <command> --help`), to stderr and exits with status 2, as Unix tools do.
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';

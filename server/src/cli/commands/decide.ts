@@ -5,7 +5,7 @@ import { decide } from '../../engine/relationships.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
 import { UsageError } from '../usage.ts';
-import { formatRelationship } from './relationships.ts';
+import { formatRelationships } from './relationships.ts';
 
 function decisionCommand(status: 'confirmed' | 'rejected', name: 'confirm' | 'reject', summary: string): Command {
   return {
@@ -26,7 +26,7 @@ ${COMMON_USAGE}`,
           by: values.by as string | undefined,
           note: values.note as string | undefined,
         });
-        out(values.json ? JSON.stringify(view, null, 2) : formatRelationship(view));
+        out(values.json ? JSON.stringify(view, null, 2) : formatRelationships([view], new Map(), { explain: false }));
         return 0;
       } finally {
         await store.close();

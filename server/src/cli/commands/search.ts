@@ -25,7 +25,7 @@ export const searchCommand: Command = {
       const { store } = await openExistingStore(values, process.cwd(), 'read');
       try {
         const response = await searchWorkspace(store, embedder, query, { limit, rankVersion, confirmedOnly });
-        out(searchOutput(response, values.json === true));
+        out(searchOutput(response, values.json === true, { all: values.all === true }));
         return 0;
       } finally {
         await store.close();
