@@ -13,13 +13,22 @@ const WINDOWS_COMPARED = 32;
  */
 export function itemCosine(a: readonly Float32Array[], b: readonly Float32Array[]): number | null {
   if (a.length === 0 || b.length === 0) return null;
-  const x = spreadOver(a, WINDOWS_COMPARED);
-  const y = spreadOver(b, WINDOWS_COMPARED);
-  const similarities = x.map((u) => y.map((v) => cosine(u, v)));
-  const bestForX = similarities.map((row) => Math.max(...row));
-  const bestForY = y.map((_, j) => Math.max(...similarities.map((row) => row[j]!)));
-  const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
-  return (mean(bestForX) + mean(bestForY)) / 2;
+  const x = spreadOver(a, WINDOWS_COMPARED).map(unit);
+  const y = spreadOver(b, WINDOWS_COMPARED).map(unit);
+  const bestForY = new Float64Array(y.length).fill(-Infinity);
+  let sumForX = 0;
+  for (const u of x) {
+    let best = -Infinity;
+    for (let j = 0; j < y.length; j++) {
+      const similarity = dot(u, y[j]!);
+      if (similarity > best) best = similarity;
+      if (similarity > bestForY[j]!) bestForY[j] = similarity;
+    }
+    sumForX += best;
+  }
+  let sumForY = 0;
+  for (const best of bestForY) sumForY += best;
+  return (sumForX / x.length + sumForY / y.length) / 2;
 }
 
 /** Up to `limit` values spread evenly, so a long item is represented end to end. */
@@ -28,14 +37,25 @@ export function spreadOver<T>(values: readonly T[], limit: number): T[] {
   return Array.from({ length: limit }, (_, index) => values[Math.floor((index * values.length) / limit)]!);
 }
 
-function cosine(x: Float32Array, y: Float32Array): number {
-  let dot = 0;
-  let nx = 0;
-  let ny = 0;
-  for (let i = 0; i < x.length; i++) {
-    dot += x[i]! * y[i]!;
-    nx += x[i]! * x[i]!;
-    ny += y[i]! * y[i]!;
-  }
-  return nx === 0 || ny === 0 ? 0 : dot / Math.sqrt(nx * ny);
+/**
+ * Each window scaled to length 1 once, remembered for as long as its vector is: an item meets
+ * dozens of others in one discovery, and the cosine is then a plain dot product. A zero vector
+ * stays zero (its cosine with anything is 0).
+ */
+const units = new WeakMap<Float32Array, Float32Array>();
+
+function unit(vector: Float32Array): Float32Array {
+  const known = units.get(vector);
+  if (known) return known;
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+  const scaled = norm === 0 ? vector : vector.map((value) => value / Math.sqrt(norm));
+  units.set(vector, scaled);
+  return scaled;
+}
+
+function dot(x: Float32Array, y: Float32Array): number {
+  let total = 0;
+  for (let i = 0; i < x.length; i++) total += x[i]! * y[i]!;
+  return total;
 }
