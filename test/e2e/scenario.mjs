@@ -495,7 +495,7 @@ try {
     const marked = await last.locator('mark.hit strong').allInnerTexts();
     if (!marked.some((text) => /42,000|51,500|cost/i.test(text))) throw new Error(`the marked words are ${marked.join(', ')}`);
     const paths = await last.locator('.source-path').allInnerTexts();
-    if (paths.length === 0 || !paths.every((text) => /\.(md|txt|docx|pdf|json) · (lines|pages|paragraphs) \d/.test(text))) throw new Error(`sources without paths: ${paths.join(' | ')}`);
+    if (paths.length === 0 || !paths.every((text) => /\.(md|txt|docx|pdf|json) · (lines?|pages?|paragraphs?) \d/.test(text))) throw new Error(`sources without paths: ${paths.join(' | ')}`);
     if ((await last.locator('.gap').count()) === 0) throw new Error('every passage is quoted whole');
     const top = await last.evaluate((element) => element.getBoundingClientRect().top);
     if (top < -5 || top > 200) throw new Error(`the new answer is not scrolled into view (its top is at ${top}px)`);
