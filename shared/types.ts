@@ -1,12 +1,22 @@
 // Types that both the language server and the VS Code client use. Nothing here imports
 // from the engine or from an editor API: this file is the vocabulary of the protocol.
 
-/** Where a passage sits in its source file, so the editor can open it there. Ranges are 1-based and inclusive. */
-export type Location = { kind: LocationKind; start: number; end: number };
+/**
+ * Where a passage sits in its source file, so the editor can open it there. Ranges are 1-based
+ * and inclusive. `sheet` names the worksheet of a `rows` range (a spreadsheet's rows are counted
+ * per sheet, as the spreadsheet numbers them), and only of one: a range never spans two sheets.
+ */
+export type Location = { kind: LocationKind; start: number; end: number; sheet?: string };
 
-/** What a Location counts: lines, pages, or (for formats with neither, DOCX) paragraph ordinals. */
-export const LOCATION_KINDS = ['lines', 'pages', 'blocks'] as const;
+/**
+ * What a Location counts: lines, pages (a slide deck's slides too), rows of a spreadsheet's
+ * sheet, or (for formats with none of these, DOCX) paragraph ordinals.
+ */
+export const LOCATION_KINDS = ['lines', 'pages', 'blocks', 'rows'] as const;
 export type LocationKind = (typeof LOCATION_KINDS)[number];
+
+/** A sheet's name in a location is clipped to this: it comes from an untrusted file, and spreadsheets allow 31 characters. */
+export const SHEET_NAME_MAX_CHARS = 100;
 
 /**
  * The life of an item. `pending` while stages run; `duplicate` means byte-identical to another

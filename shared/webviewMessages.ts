@@ -7,7 +7,7 @@ import { GRAPH_STATUSES, GRAPH_TYPES } from './graph.ts';
 import { array, integer, number, object, oneOf, optional, string, type Schema } from './schema.ts';
 import type { AskResult, GraphResult, RelationshipDetail, ScoringModelView } from './protocol.ts';
 import type { RelationshipStatus, RelationshipType } from './types.ts';
-import type { Location } from './types.ts';
+import { LOCATION_KINDS, SHEET_NAME_MAX_CHARS, type Location } from './types.ts';
 
 /** A workspace folder the Ask panel can ask. */
 export interface AskFolder {
@@ -65,9 +65,10 @@ export interface GraphQuery {
 
 const text = (maxLength: number) => string({ minLength: 1, maxLength });
 const location: Schema<Location> = object({
-  kind: oneOf(['lines', 'pages', 'blocks'] as const),
+  kind: oneOf(LOCATION_KINDS),
   start: integer({ min: 1 }),
   end: integer({ min: 1 }),
+  sheet: optional(string({ maxLength: SHEET_NAME_MAX_CHARS })),
 });
 const decision = object({ kind: oneOf(['confirm', 'reject'] as const), folder: text(4096), id: text(200), note: optional(string({ maxLength: 2000 })) });
 

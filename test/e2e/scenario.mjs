@@ -8,11 +8,12 @@
 // Indexing, the first-run walkthrough, Ask with no model in the editor saying so above the
 // passages, the @relata participant and the agent tools registered, a scripted chat model
 // (scripted-model/, a test-only extension) answering Ask and @relata in the chat view, and a settings change that restarts the server on the same
-// store with the decisions kept; and a two-folder workspace asks both folders. Each step saves a
+// store with the decisions kept; a slide deck's and a spreadsheet's results open at their slide
+// and their sheet's rows; and a two-folder workspace asks both folders. Each step saves a
 // screenshot. A step whose
 // server side answers "not available yet" is SKIPPED with the reason, never counted as passed.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -494,7 +495,7 @@ try {
     const marked = await last.locator('mark.hit strong').allInnerTexts();
     if (!marked.some((text) => /42,000|51,500|cost/i.test(text))) throw new Error(`the marked words are ${marked.join(', ')}`);
     const paths = await last.locator('.source-path').allInnerTexts();
-    if (paths.length === 0 || !paths.every((text) => /\.(md|txt|docx|pdf|json) · (lines|pages|paragraphs) \d/.test(text))) throw new Error(`sources without paths: ${paths.join(' | ')}`);
+    if (paths.length === 0 || !paths.every((text) => /\.(md|txt|docx|pdf|json) · (lines?|pages?|paragraphs?) \d/.test(text))) throw new Error(`sources without paths: ${paths.join(' | ')}`);
     if ((await last.locator('.gap').count()) === 0) throw new Error('every passage is quoted whole');
     const top = await last.evaluate((element) => element.getBoundingClientRect().top);
     if (top < -5 || top > 200) throw new Error(`the new answer is not scrolled into view (its top is at ${top}px)`);
@@ -812,6 +813,8 @@ try {
     return `restarted on ${stores.at(-1)}; "${proposalLabel}" still confirmed`;
   });
 
+  await slideAndSheetResultsOpenAtTheirPassage();
+
   await step('Multi-root: Ask asks every folder and says which', async () => {
     if (!values['multi-root-url']) throw new Skip('no --multi-root-url given');
     // Under load code-server has once opened the workspace with none of its folders ("Relata: no
@@ -854,6 +857,57 @@ try {
   });
 } finally {
   await context.close();
+}
+
+// ── Slides and spreadsheets: a result opens at its passage (issue 30) ─────────────────────────
+// A slide deck and a workbook from the evaluation set (copied at run time, never committed) are
+// dropped into the open folder; the watcher indexes them. Their search rows say where the passage
+// is as the file counts it ("slides 1-3", "Feuil1, rows 1-22"), and a click opens the file with
+// the editor VS Code has for it and names that passage, since VS Code cannot scroll a binary file.
+async function slideAndSheetResultsOpenAtTheirPassage() {
+  const documentsMore = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'eval', 'documents-more');
+  const folder = new URL(values.url).searchParams.get('folder');
+  const cases = [
+    { name: 'A slide deck\u2019s search result opens at its slide', from: 'pptx/testPPT.pptx', file: 'testPPT.pptx', query: 'Attachment Test Rajiv', where: /slides? \d+(-\d+)?/ },
+    { name: 'A spreadsheet\u2019s search result opens at its sheet and rows', from: 'xlsx/testEXCEL.xlsx', file: 'testEXCEL.xlsx', query: 'Sample Excel Worksheet Numbers and their Squares', where: /Feuil1, rows? \d+(-\d+)?/ },
+  ];
+  for (const { name, from, file, query, where } of cases) {
+    await step(name, async () => {
+      if (!folder) throw new Skip('no folder in --url');
+      if (!existsSync(path.join(documentsMore, from))) throw new Skip(`${path.join(documentsMore, from)} is not on this machine`);
+      mkdirSync(path.join(folder, 'office'), { recursive: true });
+      if (!existsSync(path.join(folder, 'office', file))) copyFileSync(path.join(documentsMore, from), path.join(folder, 'office', file));
+      const input = page.locator('.quick-input-widget input');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first();
+      // The watcher indexes the new file in the background: search again until it is found.
+      const deadline = Date.now() + 3 * 60_000;
+      for (;;) {
+        await runCommand('Relata: Search Knowledge');
+        await input.fill(query);
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: /relevance|No matching|Search failed/ }).first().waitFor({ timeout: 60_000 });
+        if (await row.isVisible().catch(() => false)) break;
+        if (Date.now() > deadline) throw new Error(`office/${file} was not found by "${query}" within 3 min`);
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(3000);
+      }
+      const text = (await row.textContent()) ?? '';
+      const place = text.match(where)?.[0];
+      if (!place) throw new Error(`the row does not say where the passage is as the file counts it: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+      if (/paragraph/.test(text)) throw new Error(`the row counts paragraphs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+      await shot(`${file}-search-row`);
+      await row.click();
+      await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: 15_000 });
+      const notice = page.locator('.notification-toast', { hasText: `the passage is at ${place} of office/${file}` }).first();
+      await notice.waitFor({ timeout: 15_000 }).catch(() => {
+        throw new Error(`${file} opened without naming the passage (${place})`);
+      });
+      const said = (await notice.innerText()).split('\n')[0].trim();
+      await shot(`${file}-opened-at-passage`);
+      await page.keyboard.press('Escape');
+      await closeAllEditors();
+      return `row says "${place}"; opened ${file}: "${said}"`;
+    });
+  }
 }
 
 const count = (outcome) => results.filter((result) => result.outcome === outcome).length;

@@ -17,6 +17,7 @@ import { decide } from '../../server/src/engine/relationships.ts';
 import { DATABASE_FILE } from '../../server/src/store/dataDir.ts';
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
+import { makeXlsx } from '../support/zipBuilders.ts';
 
 const guide = (frontMatter: string, body: string): string => `---\n${frontMatter}\n---\n\n${body}\n`;
 
@@ -79,6 +80,35 @@ test('guides that link to each other are related links_to, read from the linking
     [['[[notes]]', 'names several files: project/notes.md, team/notes.md']],
     'a name two files share is ambiguous: neither is chosen, both are named',
   );
+});
+
+test('an RTF hyperlink field and an e-mail body link relate their files links_to, placed at their paragraph; a spreadsheet row is its sheet and row', { timeout: 5 * 60_000 }, async (t) => {
+  const root = tempDir(t, 'relata-links-formats-');
+  const folder = writeFiles(path.join(root, 'folder'), {
+    'minutes.rtf':
+      '{\\rtf1\\ansi Minutes of the refit meeting.\\par The figures are in {\\field{\\*\\fldinst { HYPERLINK "costs.xlsx" }}{\\fldrslt the cost sheet}}.\\par}',
+    'follow-up.eml':
+      'From: Carla Mendes <carla@example.com>\r\nSubject: Refit follow-up\r\nContent-Type: text/html\r\n\r\n' +
+      '<p>Hello,</p><p>As agreed, see <a href="minutes.rtf">the minutes</a> of the refit meeting.</p>',
+    'costs.xlsx': await makeXlsx([{ name: 'Costs', rows: [['Supplier', 'Cost'], ['Harbourline Engineering Ltd', 42000]] }]),
+  });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'links', embedding: { kind: 'none' } });
+  t.after(() => index.close());
+  await index.index();
+  const { store } = index;
+
+  const sheet = await between(store, 'minutes.rtf', 'costs.xlsx');
+  assert.equal(sheet?.type, 'links_to');
+  const rtfLinks = sheet!.signals.filter((signal) => signal.type === 'document_link').map((signal) => signal.value);
+  assert.deepEqual(rtfLinks, ['minutes.rtf links to costs.xlsx at paragraph 2: [the cost sheet](costs.xlsx)']);
+
+  const mail = await between(store, 'follow-up.eml', 'minutes.rtf');
+  assert.equal(mail?.type, 'links_to');
+  const mailLinks = mail!.signals.filter((signal) => signal.type === 'document_link').map((signal) => signal.value);
+  assert.deepEqual(mailLinks, ['follow-up.eml links to minutes.rtf at paragraph 4: [the minutes](minutes.rtf)']);
+
+  const costs = await itemDetail(store, (await store.getItemByPath('costs.xlsx'))!);
+  assert.deepEqual(costs.chunks.map((chunk) => chunk.location), [{ kind: 'rows', sheet: 'Costs', start: 1, end: 2 }], 'stored and read back with its sheet');
 });
 
 test('a link to a file that arrives later is resolved on the next run', { timeout: 5 * 60_000 }, async (t) => {

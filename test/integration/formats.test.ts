@@ -45,7 +45,7 @@ test('zip bombs in Office and EPUB containers fail with their reason and a milli
   assert.match(byPath.get('huge.csv')?.reason ?? '', /read up to 200,000 cells/);
   assert.equal(byPath.get('notes.md')?.status, 'indexed');
   assert.equal(byPath.get('costs.xlsx')?.status, 'indexed');
-  assert.equal(byPath.get('costs.xlsx')?.parser_version, 'xlsx@1');
+  assert.equal(byPath.get('costs.xlsx')?.parser_version, 'xlsx@2');
 
   // A spreadsheet's search result opens at its row's passage, which names the column headers.
   const response = await searchWorkspace(index.store, null, 'Harbourline', { limit: 5 });

@@ -9,3 +9,8 @@ test('a slide deck passage is said as its slide, a PDF page as a page, a DOCX bl
   assert.equal(describeLocation({ kind: 'blocks', start: 7, end: 7 }, 'notes.docx'), 'paragraph 7');
   assert.equal(describeLocation({ kind: 'lines', start: 20, end: 20 }, 'costs.csv'), 'line 20');
 });
+
+test('a spreadsheet passage is said as its sheet and row range, wherever it is described', () => {
+  assert.equal(describeLocation({ kind: 'rows', sheet: 'Costs', start: 2, end: 40 }, 'budget.xlsx'), 'Costs, rows 2-40');
+  assert.equal(describeLocation({ kind: 'rows', sheet: 'Sheet1', start: 12, end: 12 }, 'budget.ods'), 'Sheet1, row 12');
+});

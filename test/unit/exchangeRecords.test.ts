@@ -61,6 +61,10 @@ test('a passage location must have its kind and its range; statuses, kinds and t
   assert.throws(() => checkRecord({ ...chunk, location: {} }, 'chunk'), /field location\.kind/);
   assert.throws(() => checkRecord({ ...chunk, location: { kind: 'lines', start: 1 } }, 'chunk'), /field location\.end is missing/);
   assert.throws(() => checkRecord({ ...chunk, location: { kind: 'lines', start: 5, end: 2 } }, 'chunk'), /ends before it starts/);
+  assert.ok(checkRecord({ ...chunk, location: { kind: 'rows', sheet: 'Costs', start: 2, end: 40 } }, 'chunk'), 'a spreadsheet passage: its sheet and rows');
+  assert.throws(() => checkRecord({ ...chunk, location: { kind: 'rows', start: 2, end: 40 } }, 'chunk'), /names a sheet exactly when it counts rows/);
+  assert.throws(() => checkRecord({ ...chunk, location: { kind: 'lines', sheet: 'Costs', start: 2, end: 4 } }, 'chunk'), /names a sheet exactly when it counts rows/);
+  assert.throws(() => checkRecord({ ...chunk, location: { kind: 'rows', sheet: 'x'.repeat(5000), start: 2, end: 4 } }, 'chunk'), /location\.sheet/);
   assert.throws(() => checkRecord({ ...item, status: 'pwned' }, 'item'), /field status is not one of pending, indexed, failed, skipped, duplicate, deleted/);
   assert.throws(() => checkRecord({ ...item, flags: ['root'] }, 'item'), /field flags\.0 is not one of/);
   const claim = { record: 'claim', itemId: 'i1', chunkId: 'c1', kind: 'bribe', subject: 's', attribute: 'cost', value: 1, unit: 'EUR', text: 't', start: 0, end: 1, entityKeys: [], producer: 'deterministic', extractorVersion: 'claims@1' };
@@ -117,6 +121,8 @@ test('a parsed document may carry its links; links not shaped or capped as a par
   const link = { target: '../b/', text: 'the build guide', kind: 'inline', location: { kind: 'lines', start: 12, end: 12 } };
   assert.doesNotThrow(() => checkRecord(parsed(undefined), 'parsed_text'), 'a document from before links');
   assert.doesNotThrow(() => checkRecord(parsed([link]), 'parsed_text'));
+  assert.doesNotThrow(() => checkRecord(parsed([{ ...link, kind: 'hyperlink', location: { kind: 'rows', sheet: 'Costs', start: 7, end: 7 } }]), 'parsed_text'), 'a link in a spreadsheet row');
+  assert.throws(() => checkRecord(parsed([{ ...link, location: { kind: 'rows', start: 7, end: 7 } }]), 'parsed_text'), /document\.links\[0\] is not a link/);
   assert.throws(() => checkRecord(parsed('b.md'), 'parsed_text'), /document\.links is not array/);
   assert.throws(() => checkRecord(parsed([{ ...link, kind: 'teleport' }]), 'parsed_text'), /document\.links\[0\] is not a link/);
   assert.throws(() => checkRecord(parsed([{ ...link, target: 'x'.repeat(5000) }]), 'parsed_text'), /document\.links\[0\]/);

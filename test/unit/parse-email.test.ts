@@ -79,11 +79,46 @@ test('an HTML body: hidden elements left out and reported; the style sheet is ne
 test('plain-text quotes: "> " lines with their attribution, and an Outlook original message, are quoted', () => {
   const paragraphs = splitQuoted('Yes, 42,000 EUR.\n\nOn 3 May 2023, Carla wrote:\n> What did it cost?\n\nThanks\n\n-----Original Message-----\nFrom: Carla\nSent: 3 May 2023\nIt cost 40,000 EUR.');
   assert.deepEqual(paragraphs, [
-    { text: 'Yes, 42,000 EUR.', quoted: false },
-    { text: 'On 3 May 2023, Carla wrote:\nWhat did it cost?', quoted: true },
-    { text: 'Thanks', quoted: false },
-    { text: '-----Original Message-----\nFrom: Carla\nSent: 3 May 2023\nIt cost 40,000 EUR.', quoted: true },
+    { text: 'Yes, 42,000 EUR.', quoted: false, line: 0 },
+    { text: 'On 3 May 2023, Carla wrote:\nWhat did it cost?', quoted: true, line: 2 },
+    { text: 'Thanks', quoted: false, line: 5 },
+    { text: '-----Original Message-----\nFrom: Carla\nSent: 3 May 2023\nIt cost 40,000 EUR.', quoted: true, line: 7 },
   ]);
+});
+
+test("an HTML body's anchors are the message's links, with the words a reader sees, at their paragraph", { skip }, async () => {
+  const doc = await emailParser.parse(readMoreDocument('eml/testEML_embedded_xhtml_and_img.eml'), 'xhtml.eml');
+  assert.deepEqual(doc.links, [{ target: 'http://www.w3.org/TR/xhtml1/', text: 'XHTML document', kind: 'hyperlink', location: doc.links?.[0]?.location }]);
+  assert.match(doc.blocks[doc.links![0]!.location.start - 1]!.text, /extract content from an XHTML document\.$/);
+});
+
+test("a plain body's web addresses are the message's links, each at the paragraph it is written in", { skip }, async () => {
+  const doc = await emailParser.parse(readMoreDocument('eml/testRFC822_x-.eml'), 'jira.eml');
+  assert.deepEqual(
+    doc.links?.map((link) => link.target),
+    ['https://issues.apache.org/jira/browse/TIKA-461?page=com.atlassian.jira.plugin.system.issuetabpanels:comment-tabpanel&focusedCommentId=12906468#action_12906468', 'https://issues.apache.org/jira/browse/TIKA-461'],
+  );
+  assert.match(doc.blocks[doc.links![1]!.location.start - 1]!.text, /URL: https:\/\/issues\.apache\.org\/jira\/browse\/TIKA-461/);
+});
+
+test('a hidden anchor, a script and a place in the message are not links; a sentence ends a plain address', async () => {
+  const html = await emailParser.parse(
+    bytes(
+      'From: a@example.com\r\nSubject: Specs\r\nContent-Type: text/html\r\n\r\n' +
+        '<p>Read <a href="specs/guide.docx">the <b>build</b> guide</a>.</p><p>Next</p><p><a href="#top">top</a> <a href="javascript:alert(1)">run</a></p>' +
+        '<div style="display:none"><a href="https://evil.example/">click</a></div>',
+    ),
+    'specs.eml',
+  );
+  assert.deepEqual(html.links, [{ target: 'specs/guide.docx', text: 'the build guide', kind: 'hyperlink', location: { kind: 'blocks', start: 3, end: 3 } }]);
+  const plain = await emailParser.parse(bytes('From: a@example.com\r\nSubject: Notes\r\n\r\nFirst.\r\n\r\nSee https://example.org/a_(b)/c. Or (https://example.org/d).\r\n'), 'notes.eml');
+  assert.deepEqual(
+    plain.links?.map((link) => [link.target, link.location.start]),
+    [
+      ['https://example.org/a_(b)/c', 4],
+      ['https://example.org/d', 4],
+    ],
+  );
 });
 
 test('messages attached inside messages 100 deep fail with the reason', async () => {

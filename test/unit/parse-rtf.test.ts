@@ -73,3 +73,34 @@ test('every RTF of the evaluation set is read or fails with a reason', { skip },
     }
   }
 });
+
+test('a HYPERLINK field is a link: its target from the instruction, its words from the result, at the paragraph it stands in', { skip }, async () => {
+  const doc = await rtfParser.parse(readMoreDocument('rtf/testRTFVarious.rtf'), 'testRTFVarious.rtf');
+  assert.deepEqual(doc.links, [{ target: 'http://tika.apache.org', text: 'This is a hyperlink', kind: 'hyperlink', location: doc.links?.[0]?.location }]);
+  assert.equal(doc.blocks[doc.links![0]!.location.start - 1]?.text, 'This is a hyperlink');
+  const recipes = await rtfParser.parse(readMoreDocument('rtf/testRTFHyperlinkAndStyles.rtf'), 'recipes.rtf');
+  assert.deepEqual(
+    recipes.links?.map((link) => [link.target, link.text]),
+    [
+      ['..\\..\\SAUCES\\Dips\\Dip, Caesar.doc', 'Dip, Caesar.doc'],
+      ['..\\..\\SPICE\\Blackening Spice.doc', 'Blackening Spice.doc'],
+    ],
+    "a Word path's doubled backslashes read as one",
+  );
+});
+
+test('only a HYPERLINK field a reader sees, pointing out of the document, becomes a link', async () => {
+  const doc = await rtfParser.parse(
+    rtf(
+      '{\\rtf1\\ansi ' +
+        'See {\\field{\\*\\fldinst { HYPERLINK "#top" }}{\\fldrslt the top}}.\\par ' +
+        'Page {\\field{\\*\\fldinst { PAGEREF target \\\\h }}{\\fldrslt 4}}.\\par ' +
+        'Hidden {\\field{\\*\\fldinst { HYPERLINK "https://evil.example/" }}{\\fldrslt {\\v click}}}.\\par ' +
+        'Script {\\field{\\*\\fldinst { HYPERLINK "javascript:alert(1)" }}{\\fldrslt run}}.\\par ' +
+        'Guide {\\field{\\*\\fldinst { HYPERLINK \\\\l "part" "specs/guide.docx" \\\\o "tip" }}{\\fldrslt the guide}}.\\par}',
+    ),
+    'fields.rtf',
+  );
+  assert.deepEqual(doc.links, [{ target: 'specs/guide.docx', text: 'the guide', kind: 'hyperlink', location: { kind: 'blocks', start: 5, end: 5 } }]);
+  assert.doesNotMatch(doc.text, /HYPERLINK|PAGEREF|evil/);
+});

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { describeLocation } from '../../shared/locationWords.ts';
+import { SHEET_NAME_MAX_CHARS } from '../../shared/types.ts';
+import { chunkBlocks } from '../../server/src/chunk/chunker.ts';
 import { csvParser } from '../../server/src/parse/csv.ts';
 import { odsParser } from '../../server/src/parse/ods.ts';
 import { parseFile } from '../../server/src/parse/registry.ts';
@@ -22,6 +25,32 @@ test('an XLSX sheet is a section whose rows name their column headers; title and
   // Square is a formula: its value is the one Excel cached.
   assert.ok(rows.includes('Sheet Feuil1, row 18: Number 13; Square 169'));
   assert.ok(doc.blocks.every((block) => block.headingPath[0] === 'Feuil1'));
+});
+
+test('an XLSX row is located by its sheet and its row number, and a passage of rows never spans two sheets', { skip }, async () => {
+  const doc = await parseFile(readMoreDocument('xlsx/testEXCEL.xlsx'), 'testEXCEL.xlsx');
+  const row = doc.blocks.find((block) => block.text === 'Sheet Feuil1, row 18: Number 13; Square 169');
+  assert.deepEqual(row?.location, { kind: 'rows', sheet: 'Feuil1', start: 18, end: 18 });
+  const workbook = await xlsxParser.parse(
+    await makeXlsx([
+      { name: 'Costs', rows: [['Supplier', 'Cost'], ['Harbourline', 42000], ['Kestrel', 51500]] },
+      { name: 'Dates', rows: [['Event', 'Date'], ['Refit', '2025-03-14']] },
+    ]),
+    'budget.xlsx',
+  );
+  const passages = chunkBlocks(workbook.blocks);
+  assert.deepEqual(
+    passages.map((passage) => describeLocation(passage.location, 'budget.xlsx')),
+    ['Costs, rows 1-3', 'Dates, rows 1-2'],
+  );
+});
+
+test('a sheet name from the file reaches a location on one line and clipped', async () => {
+  const doc = await xlsxParser.parse(await makeXlsx([{ name: `Costs\u202e\u2028${'x'.repeat(300)}`, rows: [['Supplier', 'Cost'], ['Harbourline', 42000]] }]), 'budget.xlsx');
+  const sheet = doc.blocks.at(-1)?.location.sheet ?? '';
+  assert.ok(sheet.startsWith('Costs x'), sheet);
+  assert.equal(sheet.length, SHEET_NAME_MAX_CHARS);
+  assert.doesNotMatch(sheet, /[\u202e\u2028]/);
 });
 
 test('hidden XLSX sheets and columns are left out of the passages and reported', { skip }, async () => {

@@ -9,6 +9,7 @@
 // conversation is the extension's (askConversation.ts): the page redraws it when it loads.
 
 import { describeAlso } from '../../shared/alsoText.ts';
+import { describeLocation } from '../../shared/locationWords.ts';
 import type { AskResult } from '../../shared/protocol.ts';
 import type { AskFolder, AskTurn } from '../../shared/webviewMessages.ts';
 import { action, h, render } from './dom.ts';
@@ -43,9 +44,6 @@ function quotedPassage(text: string, question: string): HTMLElement {
   );
 }
 
-const place = (location: AskResult['result']['sources'][number]['location']) =>
-  `${{ lines: 'lines', pages: 'pages', blocks: 'paragraphs' }[location.kind]} ${location.start}${location.end !== location.start ? `-${location.end}` : ''}`;
-
 function sources(folder: string, result: AskResult['result'], question: string): HTMLElement {
   return h(
     'section',
@@ -64,7 +62,7 @@ function sources(folder: string, result: AskResult['result'], question: string):
               h('strong', {}, `[${source.label}] `),
               ...(result.citations.includes(source.label) ? [h('span', { class: 'muted' }, '(cited) ')] : []),
               action(source.title ?? source.path, () => send({ kind: 'open', folder, path: source.path, location: source.location })),
-              h('div', { class: 'source-path' }, `${source.path} · ${place(source.location)}`),
+              h('div', { class: 'source-path' }, `${source.path} · ${describeLocation(source.location, source.path)}`),
               ...(source.also && source.also.length > 0 ? [h('div', { class: 'muted' }, describeAlso(source.also))] : []),
               quotedPassage(source.passage, question),
             ),

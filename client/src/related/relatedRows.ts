@@ -58,7 +58,7 @@ export function relatedRows(result: RelatedItemsResult): RelatedRow[] {
       ...(relationship ? [`Evidence: ${relationship.evidence}`] : []),
       ...(entry.why.length > 0 ? [`Why: ${entry.why.join('; ')}`] : []),
       entry.linked ? 'Linked: the documents link to each other.' : 'Not linked yet: neither document links to the other.',
-      ...(entry.passage ? [`Opens at the closest passage, ${describeLocation(entry.passage.location)}.`] : []),
+      ...(entry.passage ? [`Opens at the closest passage, ${describeLocation(entry.passage.location, entry.item.path)}.`] : []),
     ].join('\n');
     return {
       id: `${folder}|${related.item.item_id}|${index}|${entry.item.item_id}`,

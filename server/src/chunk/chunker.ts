@@ -139,6 +139,11 @@ function pageChanges(last: Unit, next: Unit): boolean {
   );
 }
 
+/** Whether two locations can be one range: the same kind and, for rows, the same sheet. */
+function sameRange(a: Location, b: Location): boolean {
+  return a.kind === b.kind && a.sheet === b.sheet;
+}
+
 function pack(units: readonly Unit[], { minWords, maxWords, maxChars }: Bounds): Unit[][] {
   const groups: Unit[][] = [];
   let cur: Unit[] = [];
@@ -172,8 +177,8 @@ function pack(units: readonly Unit[], { minWords, maxWords, maxChars }: Bounds):
     if (last !== undefined) {
       const carriedWords = curWords - bodyWords;
       const carriedChars = bodyEnd === cur.length ? 0 : bodyEnd === 0 ? curChars : curChars - bodyChars - UNIT_SEPARATOR.length;
-      if (unit.location.kind !== last.location.kind) {
-        close(cur.length); // a location range cannot mix kinds
+      if (!sameRange(unit.location, last.location)) {
+        close(cur.length); // a location range cannot mix kinds, nor a spreadsheet's sheets
       } else if (curWords + unit.words > maxWords || joinedChars(curChars, unit.chars) > maxChars) {
         const carried = carriedWords + unit.words <= maxWords && joinedChars(carriedChars, unit.chars) <= maxChars;
         close(bodyEnd > 0 && carried ? bodyEnd : cur.length);
@@ -204,7 +209,7 @@ function pack(units: readonly Unit[], { minWords, maxWords, maxChars }: Bounds):
       sumWords(tail) < minWords / 3 &&
       sumWords(prev) + sumWords(tail) <= maxWords &&
       joinedChars(groupChars(prev), groupChars(tail)) <= maxChars &&
-      tail[0]!.location.kind === prev[0]!.location.kind
+      sameRange(tail[0]!.location, prev[0]!.location)
     ) {
       groups.splice(groups.length - 2, 2, [...prev, ...tail]);
     }
@@ -226,7 +231,7 @@ function toChunk(group: readonly Unit[], ordinal: number): Chunk {
     ordinal,
     text,
     headingPath: [...pathSource.headingPath],
-    location: { kind: first.location.kind, start, end },
+    location: { ...first.location, start, end },
     wordCount: countWords(text),
   };
 }

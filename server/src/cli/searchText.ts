@@ -52,7 +52,7 @@ export function renderSearch(response: SearchResponse, options: SearchTextOption
     lines.push(
       '',
       `${index + 1}. ${terminalLine(result.title ?? result.path)}`,
-      `   ${terminalLine(result.path)}${result.passage ? `, ${describeLocation(result.passage.location, result.path)}` : ''}`,
+      `   ${terminalLine(result.path)}${result.passage ? `, ${terminalLine(describeLocation(result.passage.location, result.path))}` : ''}`,
       ...(result.also ? [`   ${terminalLine(describeAlso(result.also))}`] : []),
       `   relevance ${result.query_relevance.toFixed(2)} (relative to this result set) · similarity ${similarity}`,
       ...result.why_matched.filter(worthSaying).map((reason) => `   - ${terminalLine(reason)}`),

@@ -142,7 +142,7 @@ export function linkSignals(from: ItemProfile, to: ItemProfile, builders: Signal
   return (from.links ?? [])
     .filter((link) => link.toItemId === to.item.id)
     .slice(0, SIGNALS_KEPT_PER_TYPE)
-    .map((link) => builders.documentLinkSignal(from.item.path, to.item.path, linkPlace(link.link.location), linkAsWritten(link.link)));
+    .map((link) => builders.documentLinkSignal(from.item.path, to.item.path, linkPlace(link.link.location, from.item.path), linkAsWritten(link.link)));
 }
 
 /** Values both items give under a key that says what they are about, in the first item's words. */

@@ -111,16 +111,16 @@ async function ownDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemD
 export async function itemLinksView(store: WorkspaceStore, item: ItemRecord): Promise<ItemLinksView> {
   const links = await itemLinks(store, item, linkableItems(await store.listItems()));
   return {
-    to_files: links.resolved.map((link) => ({ path: link.toPath, as_written: linkAsWritten(link.link), place: linkPlace(link.link.location) })),
+    to_files: links.resolved.map((link) => ({ path: link.toPath, as_written: linkAsWritten(link.link), place: linkPlace(link.link.location, item.path) })),
     external: links.external,
-    broken: links.unresolved.map(brokenLinkView),
+    broken: links.unresolved.map((link) => brokenLinkView(link, item.path)),
   };
 }
 
-function brokenLinkView(link: UnresolvedLink): BrokenLinkView {
+function brokenLinkView(link: UnresolvedLink, fromPath: string): BrokenLinkView {
   const reason =
     link.status === 'ambiguous' ? `names several files: ${(link.candidates ?? []).join(', ')}` : link.status === 'outside_folder' ? 'outside the folder' : 'not in the folder';
-  return { target: link.link.target, as_written: linkAsWritten(link.link), place: linkPlace(link.link.location), reason };
+  return { target: link.link.target, as_written: linkAsWritten(link.link), place: linkPlace(link.link.location, fromPath), reason };
 }
 
 /** The views with each indexed file's count of broken links, for File Status (one read of each file's links). */
@@ -160,8 +160,3 @@ export async function itemViews(store: WorkspaceStore): Promise<ItemView[]> {
   return Promise.all(items.map((item) => withParseNotice(store, itemView(item, (id) => paths.get(id) ?? null))));
 }
 
-export function describeLocation(location: ChunkView['location']): string {
-  const range = location.start === location.end ? `${location.start}` : `${location.start}-${location.end}`;
-  const noun = { lines: 'lines', pages: 'pages', blocks: 'paragraphs' }[location.kind];
-  return `${location.start === location.end ? noun.replace(/s$/, '') : noun} ${range}`;
-}

@@ -2,7 +2,8 @@
 // headed by its subject, opened by a header paragraph (From, To, Cc, Date) that the extractors read
 // people, addresses and the message's date from, and the same fields kept as metadata. The body
 // is split into what the sender wrote and what they quoted (mailBody.ts), quotes under their own
-// "Quoted reply" heading. Attachments in a format Relata reads are parsed by that format's parser
+// "Quoted reply" heading. The body's links (anchors of an HTML body, web addresses of a plain one)
+// are the message's links, each at its paragraph. Attachments in a format Relata reads are parsed by that format's parser
 // and follow as parts of the message; others are listed by name. A message attached to a message
 // is read the same way, down to MAX_MESSAGE_DEPTH: deeper nesting fails the file, since nothing
 // but a crafted file nests messages dozens deep. MIME itself is read by mailparser.
@@ -10,9 +11,9 @@
 import path from 'node:path';
 import { simpleParser, type AddressObject, type Attachment, type ParsedMail } from 'mailparser';
 import { parsedDocument } from './document.ts';
-import { htmlBodyText, splitQuoted } from './mailBody.ts';
+import { htmlBodyText, plainBodyLinks, splitQuoted, type BodyLink } from './mailBody.ts';
 import { MetadataReader } from './metadata.ts';
-import { ParseError, type Block, type HeadingEntry, type HiddenText, type Parser } from './types.ts';
+import { MAX_LINKS_PER_DOCUMENT, ParseError, type Block, type DocumentLink, type HeadingEntry, type HiddenText, type Parser } from './types.ts';
 
 /** A message inside a message inside a message…: real mail nests a forward or two. */
 export const MAX_MESSAGE_DEPTH = 8;
@@ -26,7 +27,7 @@ export const QUOTED_REPLY = 'Quoted reply';
 const LISTED_ONLY = new Set(['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.gif', '.bmp']);
 
 export const emailParser: Parser = {
-  version: 'email@1',
+  version: 'email@2',
   extensions: ['.eml', '.mbox'],
   async parse(bytes, fileName) {
     if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
@@ -43,6 +44,7 @@ export const emailParser: Parser = {
       structure: { headings: reader.headings, tables: [] },
       hidden: reader.hidden,
       metadata: reader.metadata.finish(),
+      links: reader.links,
       truncated: reader.unreadAttachments > 0 ? `${reader.unreadAttachments} attachment${reader.unreadAttachments === 1 ? '' : 's'} over the ${MAX_ATTACHMENTS_READ} read per file were listed, not read` : null,
     });
   },
@@ -67,6 +69,7 @@ class MessageReader {
   readonly headings: HeadingEntry[] = [];
   readonly hidden: HiddenText[] = [];
   readonly metadata = new MetadataReader();
+  readonly links: DocumentLink[] = [];
   firstSubject: string | null = null;
   headerCount = 0;
   unreadAttachments = 0;
@@ -112,12 +115,18 @@ class MessageReader {
 
     const location = { kind: 'blocks', start: this.blocks.length + 1, end: this.blocks.length + 1 } as const;
     let body = mail.text ?? '';
+    let links: BodyLink[] | null = null;
     if (typeof mail.html === 'string' && mail.html.length <= MAX_HTML_BODY_CHARS) {
       const html = htmlBodyText(mail.html, location);
       this.hidden.push(...html.hidden);
       body = html.text;
+      links = html.links;
     }
-    for (const paragraph of splitQuoted(body)) this.add('paragraph', paragraph.text, paragraph.quoted ? [...section, QUOTED_REPLY] : section);
+    const paragraphs = splitQuoted(body).map((paragraph) => ({
+      line: paragraph.line,
+      location: this.add('paragraph', paragraph.text, paragraph.quoted ? [...section, QUOTED_REPLY] : section),
+    }));
+    this.addLinks(links ?? plainBodyLinks(body), paragraphs);
 
     for (const attachment of toRead) {
       const name = attachmentName(attachment);
@@ -126,6 +135,17 @@ class MessageReader {
       } else {
         await this.readAttachment(attachment.content, name, [...section, `Attachment: ${name}`]);
       }
+    }
+  }
+
+  /** Each body link at the paragraph holding its line: the last one starting at or before it. */
+  private addLinks(links: readonly BodyLink[], paragraphs: readonly { line: number; location: Block['location'] }[]): void {
+    if (paragraphs.length === 0) return;
+    for (const link of links) {
+      if (this.links.length >= MAX_LINKS_PER_DOCUMENT) return;
+      let at = paragraphs[0]!;
+      for (const paragraph of paragraphs) if (paragraph.line <= link.line) at = paragraph;
+      this.links.push({ target: link.target, text: link.text, kind: 'hyperlink', location: at.location });
     }
   }
 

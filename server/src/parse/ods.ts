@@ -22,7 +22,7 @@ const MAX_REPEAT = 1_000;
 export function createOdsParser(limits: Partial<ParserLimits> = {}): Parser {
   const maxInflatedBytes = limits.maxInflatedBytes ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes;
   return {
-    version: 'ods@1',
+    version: 'ods@2',
     extensions: ['.ods'],
     async parse(bytes) {
       const zip = await ZipPackage.open(bytes, 'ODS', maxInflatedBytes);

@@ -3,7 +3,8 @@
 // code pages (\ansicpg, per-font \fcharset, \uN escapes, through iconv-lite); this module decides
 // what a reader sees: body text and field results become paragraphs and table rows, `\v` hidden
 // runs are left out and reported, \info's title, author and keywords become the title and
-// metadata, and every other destination is dropped. Groups nested beyond a cap fail the file, since
+// metadata, a HYPERLINK field becomes a link (its instruction's target, its result's words), and
+// every other destination is dropped. Groups nested beyond a cap fail the file, since
 // the tokenizer keeps one state object per open group.
 
 import iconv from 'iconv-lite';
@@ -11,7 +12,7 @@ import { Tokenize } from 'rtf-stream-parser';
 import { ToPlainText } from 'rtf-stream-parser/dist/src/ToPlainText.js';
 import { hiddenText, parsedDocument } from './document.ts';
 import { MetadataReader } from './metadata.ts';
-import { ParseError, type Block, type HiddenText, type Parser, type TableEntry } from './types.ts';
+import { ParseError, type Block, type DocumentLink, type HiddenText, type Parser, type TableEntry } from './types.ts';
 
 /** Word nests a few dozen groups deep at most; a file nesting thousands is built to exhaust the parser. */
 export const MAX_RTF_GROUP_DEPTH = 500;
@@ -21,8 +22,16 @@ const TEXT_DESTINATIONS = new Set(['rtf', 'fldrslt', 'field', 'footnote', 'shptx
 /** \info's children read as metadata (the title as the item's title). */
 const INFO_FIELDS: Readonly<Record<string, string>> = { author: 'Author', subject: 'Subject', keywords: 'Keywords', company: 'Company', category: 'Category', operator: 'Operator' };
 
-/** Where the current output goes. */
-type Sink = { kind: 'body' } | { kind: 'info'; field: string } | { kind: 'drop' };
+/** Where the current output goes: a field's instruction (`\fldinst`) is read for its link, not shown. */
+type Sink = { kind: 'body' } | { kind: 'info'; field: string } | { kind: 'instruction' } | { kind: 'drop' };
+
+/** A field being read: its instruction, then the words of its result a reader sees, where they stand. */
+interface OpenField {
+  instruction: string;
+  label: string;
+  inResult: boolean;
+  ordinal: number;
+}
 
 interface GroupState {
   groupDepth: number;
@@ -39,7 +48,7 @@ interface RtfGlobals {
 }
 
 export const rtfParser: Parser = {
-  version: 'rtf@1',
+  version: 'rtf@2',
   extensions: ['.rtf'],
   async parse(bytes) {
     if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
@@ -60,6 +69,7 @@ export const rtfParser: Parser = {
       structure: { headings: [], tables: reader.tables },
       hidden: reader.hidden,
       metadata: metadata.finish(),
+      links: reader.links,
     });
   },
 };
@@ -70,6 +80,8 @@ class RtfReader {
   readonly tables: TableEntry[] = [];
   readonly hidden: HiddenText[] = [];
   readonly info = new Map<string, string>();
+  readonly links: DocumentLink[] = [];
+  private field: OpenField | null = null;
   private line: string[] = [];
   private cells: string[] = [];
   private hiddenParts: string[] = [];
@@ -107,7 +119,19 @@ class RtfReader {
         const [piece] = g._getOutputAsString(data, g._getCurrentFont());
         if (sink.kind === 'info') this.info.set(sink.field, (this.info.get(sink.field) ?? '') + piece);
         else if (g._state.hidden) this.hiddenParts.push(piece);
-        else this.write(piece);
+        else {
+          this.result(g._state, piece);
+          this.write(piece);
+        }
+        return true;
+      },
+    } as never);
+    // Before the library's own filter, which drops ignorable destinations and so `{\*\fldinst …}`.
+    text._featureHandlers.unshift({
+      outputDataFilter: (globals: unknown, data: Buffer | string) => {
+        const g = globals as RtfGlobals;
+        if (sinkOf(g._state).kind !== 'instruction') return false;
+        this.instruct(g._getOutputAsString(data, g._getCurrentFont())[0]);
         return true;
       },
     } as never);
@@ -121,11 +145,40 @@ class RtfReader {
     tokens._transform(rtf, undefined, fail);
     tokens._flush(() => undefined);
     text._flush(fail);
+    this.closeField();
     this.endCell();
     if (this.cells.length > 0) this.endRow();
     this.endParagraph();
     this.endTable();
     this.flushHidden();
+  }
+
+  /** Text of a field's instruction: a field whose result has begun is done, so this one is new (a field nested in another's result). */
+  private instruct(piece: string): void {
+    if (this.field?.inResult) this.closeField();
+    this.field ??= { instruction: '', label: '', inResult: false, ordinal: this.blocks.length + 1 };
+    if (this.field.instruction.length < MAX_INSTRUCTION_CHARS) this.field.instruction += piece;
+  }
+
+  /** Visible body text: the words of the open field's result, or, outside any result, the end of the field. */
+  private result(state: GroupState, piece: string): void {
+    if (this.field === null) return;
+    if (!state.allDestinations?.fldrslt) return this.closeField();
+    if (!this.field.inResult) {
+      this.field.inResult = true;
+      this.field.ordinal = this.blocks.length + 1;
+    }
+    this.field.label += piece;
+  }
+
+  /** A HYPERLINK field whose result a reader sees becomes a link, at the paragraph its result starts in. */
+  private closeField(): void {
+    const field = this.field;
+    this.field = null;
+    const label = field?.label.replace(/\s+/gu, ' ').trim() ?? '';
+    const target = field === null ? null : hyperlinkTarget(field.instruction);
+    if (field === null || target === null || label === '') return;
+    this.links.push({ target, text: label, kind: 'hyperlink', location: { kind: 'blocks', start: field.ordinal, end: field.ordinal } });
   }
 
   private inBody(globals: RtfGlobals): boolean {
@@ -195,12 +248,38 @@ class RtfReader {
   }
 }
 
+/** A field instruction's text is kept up to this: a HYPERLINK names one target, and the file is untrusted. */
+const MAX_INSTRUCTION_CHARS = 4_000;
+
+/**
+ * The target of a `HYPERLINK "target" \l "anchor" \o "tip"` instruction: the first argument that
+ * is not a switch's, with `\\` in it read as one backslash (Word's escape for paths); null for
+ * any other field (PAGEREF, TOC…), a link within the document (only `\l`), or a script.
+ */
+export function hyperlinkTarget(instruction: string): string | null {
+  const words = [...instruction.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/gu)].map((match) => ({ quoted: match[1] !== undefined, text: match[1] ?? match[2]! }));
+  if (words[0]?.quoted !== false || words[0].text.toUpperCase() !== 'HYPERLINK') return null;
+  for (let index = 1; index < words.length; index += 1) {
+    const word = words[index]!;
+    if (!word.quoted && /^\\[a-z]$/i.test(word.text)) {
+      // \l, \o, \t and \m take the next word as their argument; \h and \n take none.
+      if (/^\\[lotm]$/i.test(word.text)) index += 1;
+      continue;
+    }
+    const target = word.text.replace(/\\\\/g, '\\').trim();
+    return target === '' || target.startsWith('#') || /^\s*javascript:/i.test(target) ? null : target;
+  }
+  return null;
+}
+
 function sinkOf(state: GroupState): Sink {
   const all = state.allDestinations ?? {};
   if (all.info) {
     const field = state.destination ?? '';
     return field === 'title' || Object.hasOwn(INFO_FIELDS, field) ? { kind: 'info', field } : { kind: 'drop' };
   }
+  // `{\*\fldinst …}` is marked ignorable (a reader that knows no fields shows the result alone): read it first.
+  if (state.destination === 'fldinst') return { kind: 'instruction' };
   if (state.destIgnorable) return { kind: 'drop' };
   // allDestinations chains through the groups' prototypes: every destination still open is a key.
   for (const destination in all) if (!TEXT_DESTINATIONS.has(destination)) return { kind: 'drop' };

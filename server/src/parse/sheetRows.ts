@@ -1,11 +1,13 @@
 // A spreadsheet row means something only with its column headers: "42000" says nothing, "Sheet
 // Costs, row 12: Supplier Harbourline Engineering Ltd; Cost 42000" is a claim with its subject.
 // This turns the rows an XLSX, ODS or CSV reader finds into such passages, one section per sheet,
-// and keeps hidden sheets, rows and columns out of them (reported as hidden text instead). Every
+// and keeps hidden sheets, rows and columns out of them (reported as hidden text instead). A row
+// is located by its sheet and its number as the spreadsheet shows it ("Costs, rows 2-40"), unless
+// the reader gives a location of its own (a CSV's lines, which the editor can open). Every
 // file is read up to MAX_SHEET_CELLS cells, as a PDF is read up to its page cap: a sheet of a
 // million cells is bounded like any other file, and the item says where reading stopped.
 
-import type { Location } from '../../../shared/types.ts';
+import { SHEET_NAME_MAX_CHARS, type Location } from '../../../shared/types.ts';
 import type { Outline } from './outline.ts';
 
 /** Cells with a value read per file; the rest of the file is left out and the item flagged `truncated`. */
@@ -23,13 +25,17 @@ export class SheetRows {
   truncated: string | null = null;
   private cells = 0;
   private sheet = '';
+  /** The sheet's name as its rows' locations carry it: one line, clipped. */
+  private sheetName = '';
   private concealed = false;
   private header: SheetCells | null = null;
   private looked = 0;
   private hiddenParts: string[] = [];
   private hiddenChars = 0;
   private hiddenKind: 'hidden_sheet' | 'hidden_cells' = 'hidden_cells';
+  /** Where hidden text of the sheet is reported: the reader's location for it, else the hidden rows' range. */
   private sheetLocation: Location | null = null;
+  private hiddenRows: { start: number; end: number } | null = null;
   /** Whether the sheet's heading is out: it is given with the first row, so an empty sheet adds nothing. */
   private headed = false;
   private firstRow: Location | null = null;
@@ -44,9 +50,10 @@ export class SheetRows {
   ) {}
 
   /** Starts a sheet; a hidden sheet's rows are reported as hidden, not read into passages. */
-  beginSheet(name: string, hidden: boolean, location: Location = this.outline.nextOrdinal()): void {
+  beginSheet(name: string, hidden: boolean, location: Location | null = null): void {
     this.endSheet();
     this.sheet = name;
+    this.sheetName = sheetName(name);
     this.concealed = hidden;
     this.hiddenKind = hidden ? 'hidden_sheet' : 'hidden_cells';
     this.header = null;
@@ -66,7 +73,7 @@ export class SheetRows {
    * One row, by its 1-based number as the spreadsheet shows it. `hiddenColumns` says which
    * columns a reader cannot see; a hidden row's cells are all reported. Returns `open`.
    */
-  row(number: number, cells: SheetCells, hiddenRow: boolean, hiddenColumns: (column: number) => boolean, location: Location = this.outline.nextOrdinal()): boolean {
+  row(number: number, cells: SheetCells, hiddenRow: boolean, hiddenColumns: (column: number) => boolean, location: Location = this.rowsLocation(number)): boolean {
     if (!this.open) return false;
     const filled = cells.filter((cell) => cell !== undefined && cell.trim() !== '').length;
     if (filled === 0) return true;
@@ -76,7 +83,7 @@ export class SheetRows {
     }
     this.cells += filled;
     if (this.concealed || hiddenRow) {
-      this.hide(`row ${number}: ${cells.filter((cell) => cell !== undefined && cell.trim() !== '').join('; ')}`);
+      this.hide(number, `row ${number}: ${cells.filter((cell) => cell !== undefined && cell.trim() !== '').join('; ')}`);
       return true;
     }
     const shown: SheetCells = [];
@@ -86,7 +93,7 @@ export class SheetRows {
       if (hiddenColumns(column)) hiddenCells.push(`${columnName(column)}${number} ${cell}`);
       else shown[column] = clean(cell);
     });
-    if (hiddenCells.length > 0) this.hide(hiddenCells.join('; '));
+    if (hiddenCells.length > 0) this.hide(number, hiddenCells.join('; '));
     if (shown.filter((cell) => cell !== undefined).length === 0) return true;
     this.columnCount = Math.max(this.columnCount, cells.length);
     if (this.header === null && this.looked < HEADER_SEARCH_ROWS) {
@@ -113,13 +120,15 @@ export class SheetRows {
   }
 
   endSheet(): void {
-    if (this.hiddenParts.length > 0 && this.sheetLocation !== null) {
+    const hiddenAt = this.sheetLocation ?? (this.hiddenRows && { ...this.rowsLocation(this.hiddenRows.start), end: this.hiddenRows.end });
+    if (this.hiddenParts.length > 0 && hiddenAt !== null) {
       const prefix = this.hiddenKind === 'hidden_sheet' ? `Sheet ${this.sheet}: ` : '';
-      this.outline.conceal(this.hiddenKind, prefix + this.hiddenParts.join('; '), this.sheetLocation);
+      this.outline.conceal(this.hiddenKind, prefix + this.hiddenParts.join('; '), hiddenAt);
     }
     if (this.firstRow !== null && this.lastRow !== null) {
-      this.outline.table(this.rowCount, this.columnCount, { kind: this.firstRow.kind, start: this.firstRow.start, end: this.lastRow.end });
+      this.outline.table(this.rowCount, this.columnCount, { ...this.firstRow, end: this.lastRow.end });
     }
+    this.hiddenRows = null;
     this.hiddenParts = [];
     this.hiddenChars = 0;
     this.firstRow = null;
@@ -147,7 +156,12 @@ export class SheetRows {
     this.rowCount += 1;
   }
 
-  private hide(text: string): void {
+  private rowsLocation(number: number): Location {
+    return { kind: 'rows', sheet: this.sheetName, start: number, end: number };
+  }
+
+  private hide(number: number, text: string): void {
+    this.hiddenRows = { start: Math.min(this.hiddenRows?.start ?? number, number), end: Math.max(this.hiddenRows?.end ?? number, number) };
     if (this.hiddenChars >= MAX_HIDDEN_CHARS) return;
     this.hiddenParts.push(text);
     this.hiddenChars += text.length;
@@ -166,6 +180,13 @@ export function columnIndex(letters: string): number {
   let index = 0;
   for (const letter of letters.toUpperCase()) index = index * 26 + (letter.charCodeAt(0) - 64);
   return index - 1;
+}
+
+/** A sheet's name on one line and clipped, since a location carries it wherever it is shown; "Sheet" when it has none. */
+function sheetName(name: string): string {
+  const line = clean(name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' '));
+  const clipped = line.slice(0, SHEET_NAME_MAX_CHARS).replace(/[\uD800-\uDBFF]$/u, '').trimEnd();
+  return clipped === '' ? 'Sheet' : clipped;
 }
 
 function clean(cell: string): string {

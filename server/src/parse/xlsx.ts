@@ -21,7 +21,7 @@ export const xlsxParser = createXlsxParser();
 export function createXlsxParser(limits: Partial<ParserLimits> = {}): Parser {
   const maxInflatedBytes = limits.maxInflatedBytes ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes;
   return {
-    version: 'xlsx@1',
+    version: 'xlsx@2',
     extensions: ['.xlsx', '.xlsm'],
     async parse(bytes) {
       const zip = await ZipPackage.open(bytes, 'XLSX', maxInflatedBytes);

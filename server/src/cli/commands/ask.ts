@@ -91,7 +91,7 @@ export function renderAnswer(result: AnswerResult): string {
   for (const source of result.sources) {
     lines.push(
       `  ${source.label}${cited.has(source.label) ? ' (cited)' : ''}  ${terminalLine(source.title ?? source.path)}`,
-      `      ${terminalLine(source.path)}, ${describeLocation(source.location, source.path)}`,
+      `      ${terminalLine(source.path)}, ${terminalLine(describeLocation(source.location, source.path))}`,
       ...(source.also ? [`      ${terminalLine(describeAlso(source.also))}`] : []),
       `      > ${excerpt(source.passage)}`,
     );

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describeMetadata } from '../../../../shared/metadataText.ts';
 import { brokenLinksWords } from '../../../../shared/linkText.ts';
 import { MODEL_FOUND_LABEL, type ClaimView, type EntityView, type ItemLinksView } from '../../../../shared/types.ts';
-import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
+import { describeLocation } from '../../../../shared/locationWords.ts';
+import { itemDetail } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
 import { terminalLine } from '../terminalText.ts';
@@ -67,12 +68,12 @@ ${COMMON_USAGE}`,
         `chunks: ${detail.chunks.length}`,
         ...detail.chunks.map(
           (chunk) =>
-            `  #${chunk.ordinal} ${describeLocation(chunk.location)} ${terminalLine(chunk.headingPath.join(' › ')) || '-'}: ${terminalLine(chunk.firstWords)}`,
+            `  #${chunk.ordinal} ${terminalLine(describeLocation(chunk.location, detail.path))} ${terminalLine(chunk.headingPath.join(' › ')) || '-'}: ${terminalLine(chunk.firstWords)}`,
         ),
         ...(detail.hidden.length > 0 ? [`hidden text (left out of the chunks): ${detail.hidden.length}`] : []),
         ...detail.hidden.map(
           (finding) =>
-            `  ${finding.kind.replace(/_/g, ' ')}, ${describeLocation(finding.location)}: "${terminalLine(finding.text)}"` +
+            `  ${finding.kind.replace(/_/g, ' ')}, ${terminalLine(describeLocation(finding.location, detail.path))}: "${terminalLine(finding.text)}"` +
             (finding.instructions.length > 0 ? ' (addressed to an AI assistant)' : ''),
         ),
         ...modelFindings(detail.entities, detail.claims),

@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import type { RelatedEntry, RelatedView } from '../../../../shared/types.ts';
-import { describeLocation } from '../../engine/itemViews.ts';
+import { describeLocation } from '../../../../shared/locationWords.ts';
 import { DEFAULT_RELATED_LIMIT, relatedTo, RelatedItemError } from '../../engine/related.ts';
 import { describeStatus } from '../../engine/relationships.ts';
 import { thresholdsFromEnv } from '../../scoring/index.ts';
@@ -85,6 +85,6 @@ function formatEntry(entry: RelatedEntry): string[] {
     `    ${number}; ${linked}`,
     ...(relationship ? [`    evidence: ${terminalLine(relationship.evidence)}`] : []),
     ...(entry.why.length > 0 ? [`    why: ${entry.why.map(terminalLine).join('; ')}`] : []),
-    ...(entry.passage ? [`    closest passage: ${describeLocation(entry.passage.location)}`] : []),
+    ...(entry.passage ? [`    closest passage: ${terminalLine(describeLocation(entry.passage.location, entry.item.path))}`] : []),
   ];
 }

@@ -3,6 +3,7 @@
 // their front matter, found through the store's metadata index. The store hands over facts; the
 // resolver decides.
 
+import { describeLocation } from '../../../../shared/locationWords.ts';
 import type { Location } from '../../../../shared/types.ts';
 import { LINK_NAME_KEYS } from '../../parse/metadata.ts';
 import type { DocumentLink } from '../../parse/types.ts';
@@ -90,10 +91,9 @@ async function frontMatterNames(store: WorkspaceStore, links: readonly DocumentL
   return names;
 }
 
-/** "line 12", "paragraph 3", "page 2": where a link stands, in words. */
-export function linkPlace(location: Location): string {
-  const noun = location.kind === 'lines' ? 'line' : location.kind === 'pages' ? 'page' : 'paragraph';
-  return `${noun} ${location.start}`;
+/** "line 12", "paragraph 3", "slide 2", "Costs, row 7": where a link in the file at `filePath` stands, in words. */
+export function linkPlace(location: Location, filePath: string): string {
+  return describeLocation({ ...location, end: location.start }, filePath);
 }
 
 /** `[the build guide](../b/)`: the link as a reader would recognise it. */

@@ -22,6 +22,7 @@ import {
   ITEM_FLAGS,
   ITEM_STATUSES,
   LOCATION_KINDS,
+  SHEET_NAME_MAX_CHARS,
   PRODUCERS,
   RELATIONSHIP_STATUSES,
   RELATIONSHIP_TYPES,
@@ -324,7 +325,11 @@ function ordered<T extends z.ZodType<{ start: number; end: number }>>(schema: T)
   return schema.refine((range) => range.end >= range.start, { message: 'ends before it starts', path: ['end'] }) as unknown as T;
 }
 
-const location = ordered(z.strictObject({ kind: z.enum(LOCATION_KINDS), start: nonNegative, end: nonNegative }));
+// A sheet is named only on a range of rows: the name a spreadsheet gave it, clipped as the parser clips it.
+const location = ordered(z.strictObject({ kind: z.enum(LOCATION_KINDS), start: nonNegative, end: nonNegative, sheet: z.string().min(1).max(SHEET_NAME_MAX_CHARS).optional() })).refine(
+  (range) => (range.kind === 'rows') === (range.sheet !== undefined),
+  { message: 'names a sheet exactly when it counts rows', path: ['sheet'] },
+);
 
 const signal = z.strictObject({
   type: z.enum(SIGNAL_TYPES),
@@ -605,9 +610,10 @@ function checkDocumentLinks(links: unknown): void {
       LINK_KINDS.has(entry.kind) &&
       typeof location === 'object' &&
       location !== null &&
-      ['lines', 'pages', 'blocks'].includes(location.kind as string) &&
+      (LOCATION_KINDS as readonly unknown[]).includes(location.kind) &&
       Number.isInteger(location.start) &&
-      Number.isInteger(location.end);
+      Number.isInteger(location.end) &&
+      (location.kind === 'rows') === (typeof location.sheet === 'string' && location.sheet.length > 0 && location.sheet.length <= SHEET_NAME_MAX_CHARS);
     if (!fits) throw new Error(`document.links[${index}] is not a link (target, text, kind, location within the parser's limits)`);
   }
 }
