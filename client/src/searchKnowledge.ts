@@ -20,8 +20,8 @@ const WHY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('qu
 
 function toPick(entry: SearchListEntry): Pick {
   switch (entry.kind) {
-    case 'separator':
-      return { label: entry.label, kind: vscode.QuickPickItemKind.Separator };
+    case 'folder':
+      return { label: entry.label, description: entry.description, alwaysShow: true };
     case 'notice':
       return { label: entry.label, detail: entry.detail, alwaysShow: true };
     case 'result':
