@@ -76,7 +76,7 @@ test('a weak match is said before the closest items, and relevance stays relativ
 });
 
 test('in multi-root each folder is a group under a header naming it, strong folders first, and a weak folder\u2019s notice names it', () => {
-  const response = (results: SearchResultView[], weak = false) => ({ rank_version: 'v', query: 'license for my project', results, unavailable_paths: [], ...(weak ? { weak_match: true } : {}) });
+  const response = (results: SearchResultView[], weak = false) => ({ rank_version: 'v', query: 'license for my project', results, unavailable_paths: [], ...(weak ? { weak_match: true as const } : {}) });
   const entries = searchEntries([
     { folder: 'file:///demo', name: 'demo', response: response([result({ title: null, path: 'data.json' })], true) },
     { folder: 'file:///guides', name: 'opensource-guide-en', response: response([result({ title: 'The Legal Side of Open Source', path: 'legal.md' }), result({ title: 'Starting a project', path: 'starting-a-project.md', query_relevance: 0.6 })]) },
