@@ -13,6 +13,7 @@ import { localDateText } from '../../shared/decisionDate.ts';
 import { NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
 import { pendingCount, proposalTree, shownCount, type ProposalNode } from '../../client/src/proposals/proposalTree.ts';
 import { countWords, pairLabel } from '../../client/src/proposals/pairLabel.ts';
+import { shortenFront } from '../../client/src/shortText.ts';
 import { RELATIONSHIP_LOOKS, REVIEW_ORDER } from '../../client/src/proposals/relationshipLook.ts';
 
 function relationship(id: string, type: RelationshipView['type'], score: number, status: RelationshipView['status'] = 'pending'): RelationshipView {
@@ -67,7 +68,7 @@ test('a proposal row names both items, its strength and type, and carries its st
   const row = children(children(pending)[0])[0]!;
   assert.equal(row.kind, 'proposal');
   if (row.kind !== 'proposal') return;
-  assert.equal(row.label, 'A r1 ↔ r1.md', 'the pair on one line; an untitled item is named by its file');
+  assert.equal(row.label, 'A r1 ↔ r1', 'the pair on one line; an untitled item is named by its file, without the extension');
   assert.equal(row.description, '0.30', 'under its type\u2019s group the strength is the description');
   assert.match(row.tooltip, /^A r1 similar to b\/r1\.md · strength 0\.30\na\/r1\.md ↔ b\/r1\.md/, 'the tooltip has the full pair and paths');
   assert.equal(row.contextValue, 'relata.proposal.pending');
@@ -194,19 +195,21 @@ test('in a section of mixed types (Confirmed), contradictions still come first, 
   assert.deepEqual(
     children(roots[1]).map((node) => [node.label, 'description' in node && node.description]),
     [
-      ['A r2 ↔ r2.md', 'contradicts 0.40'],
-      ['A r3 ↔ r3.md', 'supports 0.50'],
-      ['A r1 ↔ r1.md', 'similar to 0.90'],
+      ['A r2 ↔ r2', 'contradicts 0.40'],
+      ['A r3 ↔ r3', 'supports 0.50'],
+      ['A r1 ↔ r1', 'similar to 0.90'],
     ],
     'in a section of mixed types the description names the type before the strength',
   );
 });
 
-test('long names are shortened at a word so both show; the tooltip has them in full', () => {
+test('long names are shortened (at a word when one ends late enough) so both show; the tooltip has them in full', () => {
   const long = { ...relationship('r1', 'contradicts', 0.72), from: { item_id: 'a', path: 'a.md', title: 'Gantry crane GC-2 refurbishment final report, revised' } };
   const row = children(children(proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [long] }])[0])[0])[0]!;
   assert.ok(row.kind === 'proposal');
-  assert.equal(row.label, 'Gantry crane… ↔ r1.md');
+  assert.equal(row.label, 'Gantry cra… ↔ r1');
+  assert.equal(shortenFront('Incident report INC-2025-031', 11), 'Incident…', 'a word that ends late enough is kept whole');
+  assert.equal(shortenFront('Finance memo on the budget', 13), 'Finance memo…', 'a word ending exactly at the cut is kept');
   assert.equal(row.description, '0.72');
   assert.match(row.tooltip, /Gantry crane GC-2 refurbishment final report, revised contradicts b\/r1\.md/);
 });
@@ -217,10 +220,8 @@ test('two documents with one title are told apart by their file names, each name
   const pair = { ...relationship('r1', 'contradicts', 0.89), from: memo, to: draft };
   const [pending] = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [pair] }]);
   const row = children(children(pending)[0])[0]!;
-  assert.equal(row.label, 'budget-memo.md ↔ budget-memo-v2…');
-  const [first, second] = row.label.split(' ↔ ');
-  assert.notEqual(first, second);
-  assert.equal(pairLabel({ path: 'a/gantry-crane-report.md', title: null }, { path: 'b/gantry-crane-report-v2.md', title: null }, 13), '…ne-report.md ↔ …report-v2.md', 'file names alike at the front are cut from the end');
+  assert.equal(row.label, 'budget-memo ↔ …et-memo-v2', 'the file names, the second cut from the end where it differs');
+  assert.equal(pairLabel({ path: 'a/gantry-crane-report.md', title: null }, { path: 'b/gantry-crane-report-v2.md', title: null }, 13), '…crane-report ↔ …ne-report-v2', 'file names alike at the front are cut from the end');
   assert.equal(pairLabel({ path: 'a/notes.md', title: 'Notes' }, { path: 'b/notes.md', title: 'Notes' }, 13), 'a/notes.md ↔ b/notes.md', 'one file name in two folders: the paths');
 });
 
@@ -232,10 +233,10 @@ test('in multi-root each name is shorter, so the pair fits under the extra folde
     { folder: 'file:///b', name: 'b', relationships: [] },
   ]);
   const nested = children(children(children(several[0])[0])[0])[0]!;
-  assert.equal(one.label, 'Maintenance… ↔ Finance memo…');
-  assert.equal(nested.label, 'Maintenance… ↔ Finance memo…');
-  for (const label of [one.label, nested.label]) for (const name of label.split(' ↔ ')) assert.ok(name.length <= 15, name);
-  assert.ok(pairLabel({ path: 'x', title: 'Maintenance report for the crane' }, { path: 'y', title: 'Finance memo' }, 13).split(' ↔ ').every((name) => name.length <= 13));
+  assert.equal(one.label, 'Maintenanc… ↔ Finance me…');
+  assert.equal(nested.label, 'Maintenan… ↔ Finance…');
+  for (const name of one.label.split(' ↔ ')) assert.ok(name.length <= 11, name);
+  for (const name of nested.label.split(' ↔ ')) assert.ok(name.length <= 10, name);
 });
 
 test('counts are of the rows shown: a copy\u2019s relationship folded under a row is said apart', () => {

@@ -168,8 +168,12 @@ const countOf = (nodes: readonly ProposalNode[]) => {
   return countWords(rows, folded);
 };
 
-/** Characters for each name: at the default sidebar width a row under a folder level has one indent less to spare. */
-const NAME_CHARS = { oneFolder: 15, severalFolders: 13 } as const;
+/**
+ * Characters for each name, so the pair and the strength fit a row at the default sidebar width
+ * (300 px; in code-server at 1600×1000 a row under a type's group has about 30 characters); a row
+ * under a folder level has one indent less to spare.
+ */
+const NAME_CHARS = { oneFolder: 11, severalFolders: 10 } as const;
 
 function sections(folder: FolderRelationships, options: TreeOptions, nameChars: number): ProposalNode[] {
   const filter = options.filter ?? NO_FILTER;
