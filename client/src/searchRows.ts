@@ -15,6 +15,7 @@ import { namedWords, wordMatches } from '../../shared/queryWords.ts';
 import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
 import type { SearchResultView } from '../../shared/types.ts';
 import { describeLocation } from './locations.ts';
+import { shortenFront } from './shortText.ts';
 
 export interface SearchRow {
   kind: 'result';
@@ -42,6 +43,12 @@ export interface SearchFolderHeader {
 export type SearchListEntry = SearchRow | SearchNotice | SearchFolderHeader;
 
 const figure = (value: number) => value.toFixed(2);
+
+/**
+ * A title longer than this is cut in the row, so relevance and the folder after it stay on screen
+ * (a quick pick is about 75 characters wide); "why" in full names it whole.
+ */
+const TITLE_CHARS = 48;
 
 /** Quick-pick text renders `$(name)` as an icon; text from a document is shown as written. */
 export function plainText(text: string): string {
@@ -170,7 +177,7 @@ export function searchEntries(folders: readonly FolderSearch[]): SearchListEntry
     for (const result of response.results) {
       entries.push({
         kind: 'result',
-        label: plainText(result.title ?? result.path),
+        label: plainText(shortenFront(result.title ?? result.path, TITLE_CHARS)),
         ...describeResult(result, response.query, several ? folder.name : null),
         folder: folder.folder,
         folderName: folder.name,

@@ -44,6 +44,15 @@ test('two items with one title are told apart by path, and in multi-root by fold
   assert.equal(rows[1]!.description, 'relevance 1.00 in site-b · y/report.md · lines 5-12 · similarity 0.89');
 });
 
+test('a long title is cut in the row so relevance and the folder stay in sight; "why" in full names it whole', () => {
+  const title = 'Q2 2025 capital budget review: Northgate Distribution Centre';
+  const [row] = searchEntries([{ folder: 'file:///demo', name: 'demo', response: { rank_version: 'v', query: 'q', results: [result({ title })], unavailable_paths: [] } }]);
+  if (row?.kind !== 'result') return assert.fail('expected a result row');
+  assert.equal(row.label, 'Q2 2025 capital budget review: Northgate…');
+  assert.ok(row.label.length <= 48);
+  assert.equal(whyInFull(row).message, `Why "${title}" matched`);
+});
+
 test('a title or passage written like an icon is shown as text', () => {
   const [row] = searchEntries([{ folder: 'file:///a', name: 'a', response: { rank_version: 'v', query: 'q', results: [result({ title: '$(alert) Urgent', passage: { text: 'see $(zap) here', chunk_id: 'c', location: { kind: 'lines', start: 1, end: 1 } } })], unavailable_paths: [] } }]);
   if (row?.kind !== 'result') return assert.fail('expected a result row');
