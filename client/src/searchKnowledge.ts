@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import { ItemRequest, RelatedRequest, SearchRequest } from '../../shared/protocol.ts';
+import { namedWords } from '../../shared/queryWords.ts';
 import { relationshipRows } from './itemRelationshipRows.ts';
 import { openAt } from './openLocation.ts';
 import { pathToOpen } from './openCopy.ts';
@@ -88,7 +89,7 @@ export function searchKnowledge(server: ServerConnection): void {
     void openFile
       .then((open) => {
         const target = pathToOpen(row.folder, row.result.item_id, row.result.path, open);
-        return openAt(row.folder, target, row.result.passage?.location);
+        return openAt(row.folder, target, row.result.passage?.location, undefined, namedWords(row.query));
       })
       .catch((error: Error) => vscode.window.showErrorMessage(`Relata: could not open ${row.result.path}: ${error.message}`));
   });

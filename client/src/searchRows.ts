@@ -24,6 +24,8 @@ export interface SearchRow {
   detail: string;
   folder: string;
   folderName: string;
+  /** The query as searched, so opening the result selects its words. */
+  query: string;
   result: SearchResultView;
 }
 
@@ -181,6 +183,7 @@ export function searchEntries(folders: readonly FolderSearch[]): SearchListEntry
         ...describeResult(result, response.query, several ? folder.name : null),
         folder: folder.folder,
         folderName: folder.name,
+        query: response.query,
         result,
       });
     }
