@@ -8,38 +8,68 @@
 // signals table not cut sideways. Kept in its own module so the scenario's other steps merge
 // around it; scenario.mjs passes its helpers in.
 
-/** Every row of a tree view, scrolled through (the list renders only the rows in sight): text, depth, and whether the label and description fit. */
-async function allTreeRows(page, view) {
+/** Every row of a list (a tree view, a quick pick), scrolled through since a list renders only the rows in sight: `read` maps the row elements in sight to what is kept (run in the page, so self-contained). */
+async function allRows(page, list, read) {
   const rows = new Map();
-  const list = view.locator('.monaco-list').first();
   await list.hover();
   for (let pass = 0; pass < 40; pass += 1) {
-    const seen = await view.locator('.monaco-list-row').evaluateAll((elements) =>
-      elements.map((row) => {
-        const container = row.querySelector('.monaco-icon-label-container');
-        const name = row.querySelector('.label-name');
-        const description = row.querySelector('.label-description');
-        const right = container ? container.getBoundingClientRect().right : Infinity;
-        return {
-          index: Number(row.getAttribute('data-index')),
-          level: Number(row.getAttribute('aria-level')),
-          expanded: row.getAttribute('aria-expanded'),
-          label: name?.textContent ?? '',
-          description: description?.textContent ?? '',
-          labelFits: name ? name.getBoundingClientRect().right <= right + 0.5 : true,
-          descriptionFits: description ? description.getBoundingClientRect().right <= right + 0.5 : true,
-        };
-      }),
-    );
+    const seen = await list.locator('.monaco-list-row').evaluateAll(read);
     const before = rows.size;
     for (const row of seen) rows.set(row.index, row);
     if (pass > 0 && rows.size === before) break;
-    await page.mouse.wheel(0, 400);
+    await page.mouse.wheel(0, 300);
     await page.waitForTimeout(250);
   }
   // Back to the top, for the screenshot.
   await page.mouse.wheel(0, -100_000);
+  await page.waitForTimeout(250);
   return [...rows.values()].sort((a, b) => a.index - b.index);
+}
+
+/** Tree rows: text, depth, and whether the label and description fit. */
+function treeRows(elements) {
+  return elements.map((row) => {
+    const container = row.querySelector('.monaco-icon-label-container');
+    const name = row.querySelector('.label-name');
+    const description = row.querySelector('.label-description');
+    const right = container ? container.getBoundingClientRect().right : Infinity;
+    return {
+      level: Number(row.getAttribute('aria-level')),
+      expanded: row.getAttribute('aria-expanded'),
+      label: name?.textContent ?? '',
+      description: description?.textContent ?? '',
+      labelFits: name ? name.getBoundingClientRect().right <= right + 0.5 : true,
+      index: Number(row.getAttribute('data-index')),
+      descriptionFits: description ? description.getBoundingClientRect().right <= right + 0.5 : true,
+    };
+  });
+}
+
+/** Quick-pick rows: label, description, detail, whether each is a folder header, and whether "relevance … in <folder>" is in sight. */
+function pickRows(elements) {
+  return elements.map((row) => {
+    const label = row.querySelector('.label-name')?.textContent ?? '';
+    const descriptionElement = row.querySelector('.label-description');
+    const description = descriptionElement?.textContent ?? '';
+    const detail = row.querySelector('.quick-input-list-label-meta, .quick-input-list-detail')?.textContent ?? '';
+    const container = row.querySelector('.monaco-icon-label-container');
+    let folderInSight = null;
+    const match = description.match(/relevance \d\.\d\d in [^·]+/);
+    if (match && container) {
+      // The text node holding the words, and their box on screen.
+      const walker = document.createTreeWalker(descriptionElement, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent.indexOf(match[0].trimEnd());
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + match[0].trimEnd().length);
+        folderInSight = range.getBoundingClientRect().right <= container.getBoundingClientRect().right + 0.5;
+        break;
+      }
+    }
+    return { index: Number(row.getAttribute('data-index')), label, description, detail, header: row.querySelector('.codicon-root-folder') !== null, folderInSight };
+  });
 }
 
 export async function reviewAndSearchSteps({ page, step, shot, Skip, runCommand, closeAllEditors, openFile, webviewFrame, statusBarText, guidesUrl, indexingTimeoutMs }) {
@@ -83,7 +113,7 @@ export async function reviewAndSearchSteps({ page, step, shot, Skip, runCommand,
     await closeAllEditors();
     const view = await proposalsView();
     const sidebar = await page.locator('.part.sidebar').boundingBox();
-    const rows = await allTreeRows(page, view);
+    const rows = await allRows(page, view.locator('.monaco-list').first(), treeRows);
     const pairs = rows.filter((row) => row.label.includes('↔'));
     if (pairs.length === 0) throw new Error('no proposal rows');
     const cut = pairs.filter((row) => !row.labelFits);
@@ -115,43 +145,25 @@ export async function reviewAndSearchSteps({ page, step, shot, Skip, runCommand,
     await page.locator('.quick-input-widget input').fill('choosing an open source license');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: /relevance \d\.\d\d in / }).first().waitFor({ timeout: 60_000 });
     await page.waitForTimeout(500);
-    const rows = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((elements) =>
-      elements.map((row) => {
-        const text = row.textContent.replace(/\s+/g, ' ').trim();
-        const description = row.querySelector('.label-description');
-        const container = row.querySelector('.monaco-icon-label-container');
-        // Where "in <folder>" ends on screen, against the row's right edge.
-        let folderInSight = null;
-        const node = description && [...description.childNodes].find((child) => /relevance \d\.\d\d in /.test(child.textContent ?? ''));
-        if (node && container) {
-          const match = node.textContent.match(/relevance \d\.\d\d in [^·]+/);
-          const range = document.createRange();
-          const textNode = node.nodeType === Node.TEXT_NODE ? node : node.firstChild;
-          range.setStart(textNode, match.index);
-          range.setEnd(textNode, match.index + match[0].trimEnd().length);
-          folderInSight = range.getBoundingClientRect().right <= container.getBoundingClientRect().right + 0.5;
-        }
-        return { text, folder: row.querySelector('.codicon-root-folder') !== null, folderInSight };
-      }),
-    );
-    const headers = rows.filter((row) => row.folder).map((row) => row.text.split(' ')[0]);
-    if (headers.length !== 2) throw new Error(`folder headers: ${JSON.stringify(headers)} in ${rows.map((row) => row.text.slice(0, 40)).join(' | ')}`);
-    // Each result row sits under its own folder's header.
+    const rows = await allRows(page, page.locator('.quick-input-list').first(), pickRows);
+    const headers = rows.filter((row) => row.header).map((row) => row.label.trim());
+    if (headers.length !== 2) throw new Error(`folder headers: ${JSON.stringify(headers)} in ${rows.map((row) => row.label.slice(0, 30)).join(' | ')}`);
+    // Each result row sits under its own folder's header; a weak-match notice names its folder.
     let current = null;
     for (const row of rows) {
-      if (row.folder) current = row.text.split(' ')[0];
-      const inFolder = row.text.match(/relevance \d\.\d\d in (\S+)/);
-      if (inFolder && inFolder[1] !== current) throw new Error(`a row of ${inFolder[1]} under ${current}: ${row.text.slice(0, 120)}`);
-      if (/No strong match/.test(row.text) && !new RegExp(`${current}: No strong match`).test(row.text)) throw new Error(`a weak-match notice not named with its folder: ${row.text}`);
+      if (row.header) current = row.label.trim();
+      const inFolder = row.description.match(/relevance \d\.\d\d in (\S+)/);
+      if (inFolder && inFolder[1] !== current) throw new Error(`a row of ${inFolder[1]} under ${current}: ${row.label}`);
+      if (/No strong match/.test(row.label) && !row.label.includes(`${current}: No strong match`)) throw new Error(`a weak-match notice not named with its folder: ${row.label}`);
     }
-    const results = rows.filter((row) => /relevance \d\.\d\d in /.test(row.text));
-    const hidden = results.filter((row) => row.folderInSight === false);
-    if (hidden.length > 0) throw new Error(`the folder is cut off on ${hidden.length} row(s): ${hidden[0].text.slice(0, 120)}`);
+    const results = rows.filter((row) => /relevance \d\.\d\d in /.test(row.description));
+    const hidden = results.filter((row) => row.folderInSight !== true);
+    if (hidden.length > 0) throw new Error(`the folder is not in sight on ${hidden.length} row(s): ${hidden[0].label} ${hidden[0].description.slice(0, 80)}`);
     const first = results[0];
-    if (!first || !first.text.includes(`in ${GUIDES}`)) throw new Error(`the first result is not a guide: ${first?.text.slice(0, 120)}`);
-    guideResult = first.text.match(/lines (\d+)-(\d+)/) ?? first.text.match(/line (\d+)/);
-    const notice = rows.find((row) => /No strong match/.test(row.text));
-    return `headers ${headers.join(' then ')}; ${results.length} results each under its folder with the folder in sight${notice ? `; notice "${notice.text.slice(0, 60)}"` : ''}`;
+    if (!first || !first.description.includes(`in ${GUIDES}`)) throw new Error(`the first result is not a guide: ${first?.label}`);
+    guideResult = first.description.match(/lines (\d+)-(\d+)/) ?? first.description.match(/line (\d+)/);
+    const notice = rows.find((row) => /No strong match/.test(row.label));
+    return `headers ${headers.join(' then ')}; ${results.length} results each under its folder with the folder in sight${notice ? `; notice "${notice.label.trim()}"` : ''}`;
   });
 
   await step('A search result opens at its passage: its first line in sight, a few words selected, its lines highlighted', async () => {

@@ -353,10 +353,10 @@ try {
     const icons = new Set(rows.filter((row) => row.level >= 2 && row.icon).map((row) => row.icon));
     if (icons.size < 3) throw new Error(`rows share few icons: ${[...icons].join(', ') || 'none'}`);
     const firstPending = pendingRows.find((row) => row.level === 3);
-    if (!firstPending || !/^.+ ↔ .+ \d\.\d\d/.test(firstPending.text)) throw new Error(`a pending row is not the pair with its strength: "${firstPending?.text}"`);
+    if (!firstPending || !/^.+ ↔ .+\d\.\d\d/.test(firstPending.text)) throw new Error(`a pending row is not the pair with its strength: "${firstPending?.text}"`);
     // The contradiction confirmed above: first under Confirmed, led by its type and strength, with the warning icon.
     const firstConfirmed = rows[confirmedAt + 1];
-    if (!firstConfirmed || !/^.+ ↔ .+ contradicts 1\.00/.test(firstConfirmed.text) || firstConfirmed.icon !== 'warning') {
+    if (!firstConfirmed || !/^.+ ↔ .+contradicts 1\.00/.test(firstConfirmed.text) || firstConfirmed.icon !== 'warning') {
       throw new Error(`the first confirmed row is not the contradiction with its icon: ${JSON.stringify(firstConfirmed)}`);
     }
     if (!/confirmed .*\d/.test(firstConfirmed.text) || /\d{4}-\d\d-\d\dT/.test(firstConfirmed.text)) throw new Error(`the decision's date is not shown in words: ${firstConfirmed.text}`);
