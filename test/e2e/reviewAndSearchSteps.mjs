@@ -161,14 +161,17 @@ export async function reviewAndSearchSteps({ page, step, shot, Skip, runCommand,
     if (hidden.length > 0) throw new Error(`the folder is not in sight on ${hidden.length} row(s): ${hidden[0].label} ${hidden[0].description.slice(0, 80)}`);
     const first = results[0];
     if (!first || !first.description.includes(`in ${GUIDES}`)) throw new Error(`the first result is not a guide: ${first?.label}`);
-    guideResult = first.description.match(/lines (\d+)-(\d+)/) ?? first.description.match(/line (\d+)/);
+    const lines = first.description.match(/lines? (\d+)(?:-(\d+))?/);
+    if (lines) guideResult = { index: first.index, start: Number(lines[1]), end: Number(lines[2] ?? lines[1]), label: first.label };
     const notice = rows.find((row) => /No strong match/.test(row.label));
     return `headers ${headers.join(' then ')}; ${results.length} results each under its folder with the folder in sight${notice ? `; notice "${notice.label.trim()}"` : ''}`;
   });
 
   await step('A search result opens at its passage: its first line in sight, a few words selected, its lines highlighted', async () => {
     if (!guideResult) throw new Skip('no guide result in the step above');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: `in ${GUIDES}` }).first();
+    // By its place in the list: the list reuses its row elements, so their order in the page is not the order shown.
+    const row = page.locator(`.quick-input-list .monaco-list-row[data-index="${guideResult.index}"]`);
+    await row.waitFor({ timeout: 10_000 });
     await row.click();
     await page.locator('.tab.active').waitFor({ timeout: 15_000 });
     const selection = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
@@ -176,15 +179,14 @@ export async function reviewAndSearchSteps({ page, step, shot, Skip, runCommand,
     await page.waitForTimeout(500);
     const text = (await selection.innerText()).trim();
     const [, line, , selected] = text.match(/Ln (\d+), Col (\d+)(?: \((\d+) selected\))?/) ?? [];
-    const start = Number(guideResult[1]);
-    const end = Number(guideResult[2] ?? guideResult[1]);
+    const { start, end } = guideResult;
     if (!(Number(line) >= start && Number(line) <= end)) throw new Error(`the cursor is on line ${line}, not in the passage's lines ${start}-${end}`);
     if (!selected || Number(selected) > 200) throw new Error(`the selection is ${selected ?? 'empty'} characters, not the query's words (${text})`);
     const highlighted = await page.locator('.editor-group-container.active .monaco-editor .view-overlays [class*="ced-"]').count();
     if (highlighted === 0) throw new Error('the passage\u2019s lines are not highlighted');
     const firstLineShown = await page.locator('.editor-group-container.active .monaco-editor .line-numbers', { hasText: new RegExp(`^${start}$`) }).count();
     if (firstLineShown === 0) throw new Error(`the passage's first line (${start}) is not in sight`);
-    return `${(await page.locator('.tab.active').innerText()).trim()} at ${text}; passage lines ${start}-${end}, first line in sight, ${highlighted} highlighted line(s)`;
+    return `"${guideResult.label}": ${(await page.locator('.tab.active').innerText()).trim()} at ${text}; passage lines ${start}-${end}, first line in sight, ${highlighted} highlighted line(s)`;
   });
 
   await step('One relationship panel for three relationships opened in turn, in a narrow column: decision in sight, table not cut', async () => {
