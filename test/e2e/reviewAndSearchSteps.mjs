@@ -20,9 +20,11 @@ async function allRows(page, list, read) {
     await page.mouse.wheel(0, 300);
     await page.waitForTimeout(250);
   }
-  // Back to the top, for the screenshot.
-  await page.mouse.wheel(0, -100_000);
-  await page.waitForTimeout(250);
+  // Back to the top, a wheel turn at a time as it came down (one large turn is cut short), for what follows and the screenshot.
+  for (let turn = 0; turn < 40 && !(await list.locator('.monaco-list-row[data-index="0"]').isVisible().catch(() => false)); turn += 1) {
+    await page.mouse.wheel(0, -300);
+    await page.waitForTimeout(100);
+  }
   return [...rows.values()].sort((a, b) => a.index - b.index);
 }
 
