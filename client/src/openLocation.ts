@@ -1,6 +1,7 @@
-// Opens an item of a folder at a passage: text formats with the passage's first line in the centre,
-// its lines highlighted as VS Code highlights a "Go to Line" (until the cursor moves or the text
-// changes) and the query's words on its most telling line selected (locations.ts); PDFs and DOCX files with the editor VS Code has for them, and the page or paragraph
+// Opens an item of a folder at a passage: text formats with the passage's first line and the
+// query's words (selected where most of them stand together, locations.ts) centred in sight, its
+// lines highlighted as VS Code highlights a "Go to Line" (until the cursor moves or the text
+// changes); PDFs and DOCX files with the editor VS Code has for them, and the page or paragraph
 // named in a message, since VS Code cannot scroll those to a page. Only a file inside an open
 // workspace folder is ever opened (openTarget.ts): callers pass what webviews and command
 // arguments said.
@@ -68,7 +69,8 @@ export async function openAt(folder: string, relativePath: string, location?: Lo
     if (focus) {
       const { line, start, end } = focus.selection;
       editor.selection = new vscode.Selection(line, start, line, end);
-      editor.revealRange(new vscode.Range(focus.startLine, 0, focus.startLine, 0), vscode.TextEditorRevealType.InCenter);
+      // From the passage's first line to the words selected, centred: both in sight when they fit, else the first line.
+      editor.revealRange(new vscode.Range(focus.startLine, 0, line, end), vscode.TextEditorRevealType.InCenter);
       highlightPassage(editor, new vscode.Range(focus.startLine, 0, focus.endLine, document.lineAt(focus.endLine).text.length));
     }
     return;

@@ -11,7 +11,7 @@ test('a slide deck passage is said as its slide, a PDF page as a page, a DOCX bl
   assert.equal(describeLocation({ kind: 'lines', start: 20, end: 20 }, 'costs.csv'), 'line 20');
 });
 
-test('an opened passage highlights its own lines and selects the query\u2019s words on the line holding most of them, not the whole passage', () => {
+test('an opened passage highlights its own lines and selects the query\u2019s words where most of them stand together, not the whole passage', () => {
   const file = [
     '# Q2 2025 capital budget review',
     '',
@@ -23,6 +23,13 @@ test('an opened passage highlights its own lines and selects the query\u2019s wo
   const focus = passageFocus({ kind: 'lines', start: 3, end: 6 }, file.length, (line) => file[line]!, namedWords('gantry crane refurbishment cost'));
   assert.deepEqual(focus, { startLine: 2, endLine: 5, selection: { line: 4, start: 4, end: 35 } });
   assert.equal(file[4]!.slice(4, 35), 'gantry crane refurbishment cost');
+});
+
+test('on a long line (a Markdown paragraph) only the run of the query\u2019s words is selected, not the line from first word to last', () => {
+  const paragraph = `A license tells people what they may do. ${'Filler words that say nothing in particular here. '.repeat(4)}Choosing an open source license is easy with choosealicense.com, and the license then applies.`;
+  const focus = passageFocus({ kind: 'lines', start: 1, end: 1 }, 1, () => paragraph, namedWords('choosing an open source license'));
+  const { start, end } = focus!.selection;
+  assert.equal(paragraph.slice(start, end), 'Choosing an open source license');
 });
 
 test('without the query\u2019s words in the passage, the cursor goes to the passage\u2019s first line; a passage past a shortened file is cut to it', () => {
