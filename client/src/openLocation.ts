@@ -1,12 +1,14 @@
-// Opens an item of a folder at a passage: text formats at the passage's lines, selected and
-// revealed; PDFs and DOCX files with the editor VS Code has for them, and the page or paragraph
+// Opens an item of a folder at a passage: text formats with the passage's first line and the
+// query's words (selected where most of them stand together, locations.ts) centred in sight, its
+// lines highlighted as VS Code highlights a "Go to Line" (until the cursor moves or the text
+// changes); PDFs and DOCX files with the editor VS Code has for them, and the page or paragraph
 // named in a message, since VS Code cannot scroll those to a page. Only a file inside an open
 // workspace folder is ever opened (openTarget.ts): callers pass what webviews and command
 // arguments said.
 
 import * as vscode from 'vscode';
 import type { Location } from '../../shared/types.ts';
-import { describeLocation, lineSelection } from './locations.ts';
+import { describeLocation, lineSelection, passageFocus } from './locations.ts';
 import { leavesFolder, openTarget } from './openTarget.ts';
 
 /** The file a request names, or an error saying why it is not one Relata may open. */
@@ -23,18 +25,53 @@ async function fileToOpen(folder: unknown, relativePath: unknown): Promise<vscod
   return uri;
 }
 
-/** `column`: where to open it, when the caller must not cover itself (the graph panel); the active group by default. */
-export async function openAt(folder: string, relativePath: string, location?: Location | null, column?: vscode.ViewColumn): Promise<void> {
+/** The passage's lines, in the colour VS Code gives the range a "Go to Line" lands on. */
+let passageHighlight: vscode.TextEditorDecorationType | undefined;
+let clearHighlight: vscode.Disposable | undefined;
+
+function highlightPassage(editor: vscode.TextEditor, range: vscode.Range): void {
+  passageHighlight ??= vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Full,
+  });
+  const decoration = passageHighlight;
+  clearHighlight?.dispose();
+  editor.setDecorations(decoration, [range]);
+  const done = () => {
+    editor.setDecorations(decoration, []);
+    listeners.forEach((listener) => listener.dispose());
+  };
+  // Like VS Code's own range highlight: gone once the person moves on (a click, a key, an edit).
+  const listeners = [
+    vscode.window.onDidChangeTextEditorSelection((event) => {
+      if (event.textEditor === editor && event.kind !== undefined && event.kind !== vscode.TextEditorSelectionChangeKind.Command) done();
+    }),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === editor.document && event.contentChanges.length > 0) done();
+    }),
+  ];
+  clearHighlight = { dispose: done };
+}
+
+/**
+ * `column`: where to open it, when the caller must not cover itself (the graph panel); the active
+ * group by default. `words`: the query's words (queryWords.ts), selected where the passage holds
+ * most of them.
+ */
+export async function openAt(folder: string, relativePath: string, location?: Location | null, column?: vscode.ViewColumn, words: readonly string[] = []): Promise<void> {
   const uri = await fileToOpen(folder, relativePath);
-  const lines = lineSelection(location);
-  if (!location || lines) {
+  if (!location || lineSelection(location)) {
     const document = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(document, { preview: false, ...(column ? { viewColumn: column } : {}) });
-    if (lines) {
-      const end = Math.min(lines.endLine, document.lineCount - 1);
-      const range = new vscode.Range(lines.startLine, 0, end, document.lineAt(end).text.length);
-      editor.selection = new vscode.Selection(range.start, range.end);
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    const focus = passageFocus(location, document.lineCount, (line) => document.lineAt(line).text, words);
+    if (focus) {
+      const { line, start, end } = focus.selection;
+      editor.selection = new vscode.Selection(line, start, line, end);
+      // From the passage's first line to the words selected, centred: both in sight when they fit, else the first line.
+      editor.revealRange(new vscode.Range(focus.startLine, 0, line, end), vscode.TextEditorRevealType.InCenter);
+      highlightPassage(editor, new vscode.Range(focus.startLine, 0, focus.endLine, document.lineAt(focus.endLine).text.length));
     }
     return;
   }

@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import { ItemRequest, RelatedRequest, SearchRequest } from '../../shared/protocol.ts';
+import { namedWords } from '../../shared/queryWords.ts';
 import { relationshipRows } from './itemRelationshipRows.ts';
 import { openAt } from './openLocation.ts';
 import { pathToOpen } from './openCopy.ts';
@@ -20,8 +21,8 @@ const WHY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('qu
 
 function toPick(entry: SearchListEntry): Pick {
   switch (entry.kind) {
-    case 'separator':
-      return { label: entry.label, kind: vscode.QuickPickItemKind.Separator };
+    case 'folder':
+      return { label: entry.label, description: entry.description, alwaysShow: true };
     case 'notice':
       return { label: entry.label, detail: entry.detail, alwaysShow: true };
     case 'result':
@@ -88,7 +89,7 @@ export function searchKnowledge(server: ServerConnection): void {
     void openFile
       .then((open) => {
         const target = pathToOpen(row.folder, row.result.item_id, row.result.path, open);
-        return openAt(row.folder, target, row.result.passage?.location);
+        return openAt(row.folder, target, row.result.passage?.location, undefined, namedWords(row.query));
       })
       .catch((error: Error) => vscode.window.showErrorMessage(`Relata: could not open ${row.result.path}: ${error.message}`));
   });

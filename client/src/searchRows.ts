@@ -1,11 +1,13 @@
-// How one search response becomes quick-pick rows. A row leads with the title; its description
-// says where the item is (path, place in the file, the folder in multi-root), relevance labelled
-// as relative to this result set and similarity as its own number; its detail names what matched
-// (the query's words found, the entity and its type, the figure stated) and quotes the passage
-// with those words marked. An expanded result leads with its "Not a direct match…" label; a
-// result standing for copies of itself names them first ("also: …"). When no result is a strong
-// match the folder's list opens by saying so. Everything shown is plain text: a document's title
-// or passage cannot become an icon. Pure, so tested without VS Code.
+// How one search response becomes quick-pick rows. A row's first line carries what decides: the
+// title, then its relevance (relative to its folder's result set), the folder in multi-root, where
+// the item is (path, place in the file) and similarity as its own number; its detail quotes the
+// passage with the query's words marked, then names what matched (the words found, the entity,
+// the figure). An expanded result leads its detail with "Not a direct match…"; a result standing
+// for copies of itself names them first ("also: …"). In multi-root each folder is a group of its
+// own under a header row naming it (the quick pick draws no separators once a query is typed),
+// folders with a strong match first, and a folder whose results are weak says so in its own
+// notice, named. Everything shown is plain text: a document's title or passage cannot become an
+// icon. Pure, so tested without VS Code.
 
 import { describeAlso } from '../../shared/alsoText.ts';
 import type { FolderSearch } from '../../shared/protocol.ts';
@@ -13,6 +15,7 @@ import { namedWords, wordMatches } from '../../shared/queryWords.ts';
 import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
 import type { SearchResultView } from '../../shared/types.ts';
 import { describeLocation } from './locations.ts';
+import { shortenFront } from './shortText.ts';
 
 export interface SearchRow {
   kind: 'result';
@@ -21,12 +24,9 @@ export interface SearchRow {
   detail: string;
   folder: string;
   folderName: string;
+  /** The query as searched, so opening the result selects its words. */
+  query: string;
   result: SearchResultView;
-}
-
-export interface SearchSeparator {
-  kind: 'separator';
-  label: string;
 }
 
 export interface SearchNotice {
@@ -35,9 +35,22 @@ export interface SearchNotice {
   detail: string;
 }
 
-export type SearchListEntry = SearchRow | SearchSeparator | SearchNotice;
+/** A folder's header in multi-root: a row, not a separator, since separators vanish while a query is typed. */
+export interface SearchFolderHeader {
+  kind: 'folder';
+  label: string;
+  description: string;
+}
+
+export type SearchListEntry = SearchRow | SearchNotice | SearchFolderHeader;
 
 const figure = (value: number) => value.toFixed(2);
+
+/**
+ * A title longer than this is cut in the row, so relevance and the folder after it stay on screen
+ * (a quick pick is about 75 characters wide); "why" in full names it whole.
+ */
+const TITLE_CHARS = 48;
 
 /** Quick-pick text renders `$(name)` as an icon; text from a document is shown as written. */
 export function plainText(text: string): string {
@@ -48,10 +61,10 @@ export function plainText(text: string): string {
 export const MARK_OPEN = '«';
 export const MARK_CLOSE = '»';
 
-/** Characters of passage quoted in a row, around the query's words. */
-const SNIPPET_CHARS = 140;
+/** Characters of passage quoted in a row, around the query's words: about what a quick pick's detail line shows. */
+const SNIPPET_CHARS = 110;
 /** How much of the text before the first word quoted is kept, so the word is read in its sentence. */
-const LEAD_CHARS = 40;
+const LEAD_CHARS = 30;
 
 /** Matches weighed for where the snippet sits: a passage holds few query words, but a document may repeat one. */
 const MATCHES_WEIGHED = 200;
@@ -92,8 +105,8 @@ export function passageSnippet(text: string, query: string): string {
 
 const quotedWords = (words: readonly string[]) => words.map((word) => `"${word}"`).join(', ');
 
-/** Short reasons that name what matched, in the order a person checks them. */
-export function namedReasons(result: SearchResultView): string[] {
+/** What stands before the passage: the copies the result stands for, and why an expanded result is here at all. */
+function leadingReasons(result: SearchResultView): string[] {
   const reasons: string[] = [];
   if (result.also && result.also.length > 0) reasons.push(describeAlso(result.also));
   if (result.expanded_via) {
@@ -101,51 +114,76 @@ export function namedReasons(result: SearchResultView): string[] {
     const review = via.status === 'confirmed' ? 'confirmed' : 'suggested by analysis, not yet reviewed';
     reasons.push(`Not a direct match. Reached because this item ${via.type.replace(/_/g, ' ')} a matching item — strength ${figure(via.score)} (${review}).`);
   }
+  return reasons.map(plainText);
+}
+
+/** Short reasons that name what matched, in the order a person checks them. */
+export function namedReasons(result: SearchResultView): string[] {
+  const reasons: string[] = [];
   const matched = result.matched;
   if (matched && matched.words.length > 0) reasons.push(`contains ${quotedWords(matched.words)}`);
   if (matched && matched.names.length > 0) reasons.push(`names ${matched.names.join(', ')}`);
   if (matched && matched.figures.length > 0) reasons.push(`states ${matched.figures.join(', ')}`);
   if ((result.contributions.vector ?? 0) > 0 && result.semantic_similarity !== null) reasons.push('close in meaning');
-  if (reasons.length === 0 && result.why_matched.length > 0) reasons.push(...result.why_matched.slice(0, 1));
+  if (reasons.length === 0 && !result.expanded_via && !(result.also && result.also.length > 0) && result.why_matched.length > 0) reasons.push(...result.why_matched.slice(0, 1));
   return reasons.map(plainText);
 }
 
+/**
+ * The first line after the title: relevance (and, in multi-root, the folder it is relative to),
+ * then where the item is, then similarity; the detail: the passage first, then what matched.
+ */
 export function describeResult(result: SearchResultView, query: string, folderName: string | null): { description: string; detail: string } {
   const similarity = result.semantic_similarity === null ? 'similarity n/a' : `similarity ${figure(result.semantic_similarity)}`;
-  const where = [result.path, ...(result.passage ? [describeLocation(result.passage.location, result.path)] : []), ...(folderName ? [`in ${folderName}`] : [])];
+  const relevance = `relevance ${figure(result.query_relevance)}${folderName ? ` in ${folderName}` : ''}`;
+  const where = [result.path, ...(result.passage ? [describeLocation(result.passage.location, result.path)] : [])];
   const snippet = result.passage ? [passageSnippet(result.passage.text, query)] : [];
   return {
-    description: `${plainText(where.join(' · '))} · relevance ${figure(result.query_relevance)} (relative to these results) · ${similarity}`,
-    detail: [...namedReasons(result), ...snippet].join(' · '),
+    description: `${plainText([relevance, ...where].join(' · '))} · ${similarity}`,
+    detail: [...leadingReasons(result), ...snippet, ...namedReasons(result)].join(' · '),
   };
+}
+
+const resultCount = (count: number) => `${count} result${count === 1 ? '' : 's'}`;
+
+/** Folders with a strong match first (a weak folder's closest items are the least telling), failures last; otherwise as opened. */
+function foldersInOrder(folders: readonly FolderSearch[]): FolderSearch[] {
+  const rank = (folder: FolderSearch) => (folder.error !== undefined ? 2 : folder.response.weak_match || folder.response.results.length === 0 ? 1 : 0);
+  return folders.map((folder, index) => ({ folder, index })).sort((a, b) => rank(a.folder) - rank(b.folder) || a.index - b.index).map(({ folder }) => folder);
 }
 
 export function searchEntries(folders: readonly FolderSearch[]): SearchListEntry[] {
   const entries: SearchListEntry[] = [];
   const several = folders.length > 1;
-  for (const folder of folders) {
-    if (several) entries.push({ kind: 'separator', label: plainText(folder.name) });
+  for (const folder of several ? foldersInOrder(folders) : folders) {
+    const name = plainText(folder.name);
     if (folder.error !== undefined) {
-      entries.push({ kind: 'notice', label: `$(warning) ${plainText(folder.name)}: search failed`, detail: plainText(folder.error) });
+      entries.push({ kind: 'notice', label: `$(warning) ${name}: search failed`, detail: plainText(folder.error) });
       continue;
     }
-    for (const unavailable of folder.response.unavailable_paths) {
-      entries.push({ kind: 'notice', label: `$(info) ${unavailable.path.replace(/_/g, ' ')} search unavailable`, detail: plainText(unavailable.reason) });
+    const { response } = folder;
+    if (several) {
+      const state = response.weak_match ? ' · no strong match' : '';
+      entries.push({ kind: 'folder', label: `$(root-folder) ${name}`, description: `${resultCount(response.results.length)}${state} · relevance relative to this folder's results` });
     }
-    if (folder.response.weak_match) {
+    for (const unavailable of response.unavailable_paths) {
+      entries.push({ kind: 'notice', label: `$(info) ${several ? `${name}: ` : ''}${unavailable.path.replace(/_/g, ' ')} search unavailable`, detail: plainText(unavailable.reason) });
+    }
+    if (response.weak_match) {
       entries.push({
         kind: 'notice',
-        label: `$(info) ${WEAK_MATCH_NOTICE}`,
-        detail: 'No result contains most of your words, names what you named or is close in meaning; relevance is still relative to these results.',
+        label: `$(info) ${several ? `${name}: ` : ''}${WEAK_MATCH_NOTICE}`,
+        detail: `No result${several ? ` in ${name}` : ''} contains most of your words, names what you named or is close in meaning; relevance is still relative to these results.`,
       });
     }
-    for (const result of folder.response.results) {
+    for (const result of response.results) {
       entries.push({
         kind: 'result',
-        label: plainText(result.title ?? result.path),
-        ...describeResult(result, folder.response.query, several ? folder.name : null),
+        label: plainText(shortenFront(result.title ?? result.path, TITLE_CHARS)),
+        ...describeResult(result, response.query, several ? folder.name : null),
         folder: folder.folder,
         folderName: folder.name,
+        query: response.query,
         result,
       });
     }

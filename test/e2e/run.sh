@@ -21,6 +21,15 @@ cp -r "$repo/docs/demo" "$work/demo"
 mkdir -p "$work/second-site"
 printf '# Crane inspection, second site\n\nThe gantry crane at the second site was refurbished by Example Ltd in June 2025. The refurbishment cost EUR 38,000.\n' >"$work/second-site/crane-inspection.md"
 printf '{ "folders": [ { "path": "%s" }, { "path": "%s" } ] }\n' "$work/demo" "$work/second-site" >"$work/two-folders.code-workspace"
+# The demo beside a copy of the English Open Source Guides, a folder Relata was not built for
+# (reviewAndSearchSteps.mjs): copied from the evaluation data at run time, never committed; those
+# steps are skipped where the guides are not on the machine (RELATA_E2E_GUIDES names another copy).
+guides="${RELATA_E2E_GUIDES:-/work/shared/eval/knowledge-bases/opensource-guide-en}"
+guides_url=()
+if [ -d "$guides" ]; then
+  cp -r "$guides" "$work/opensource-guide-en"
+  printf '{ "folders": [ { "path": "%s" }, { "path": "%s" } ] }\n' "$work/demo" "$work/opensource-guide-en" >"$work/demo-and-guides.code-workspace"
+fi
 cat > "$work/user/User/settings.json" <<JSON
 {
   "relata.store.dataLocation": "$work/data",
@@ -55,7 +64,8 @@ for _ in $(seq 1 60); do
 done
 
 status=0
-node "$here/scenario.mjs" --url "http://127.0.0.1:$port/?folder=$work/demo" --multi-root-url "http://127.0.0.1:$port/?workspace=$work/two-folders.code-workspace" \
+[ -f "$work/demo-and-guides.code-workspace" ] && guides_url=(--guides-url "http://127.0.0.1:$port/?workspace=$work/demo-and-guides.code-workspace")
+node "$here/scenario.mjs" --url "http://127.0.0.1:$port/?folder=$work/demo" --multi-root-url "http://127.0.0.1:$port/?workspace=$work/two-folders.code-workspace" "${guides_url[@]}" \
   --screenshots "$here/screenshots" --logs "$work" || status=$?
 echo "e2e: $(( $(date +%s) - started )) s in all (build, package, install, scenario)" >&2
 exit $status

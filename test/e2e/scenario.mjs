@@ -17,9 +17,10 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { reviewAndSearchSteps } from './reviewAndSearchSteps.mjs';
 
 const { values } = parseArgs({
-  options: { url: { type: 'string' }, screenshots: { type: 'string' }, logs: { type: 'string' }, 'multi-root-url': { type: 'string' } },
+  options: { url: { type: 'string' }, screenshots: { type: 'string' }, logs: { type: 'string' }, 'multi-root-url': { type: 'string' }, 'guides-url': { type: 'string' } },
 });
 const screenshots = values.screenshots ?? path.join(import.meta.dirname, 'screenshots');
 mkdirSync(screenshots, { recursive: true });
@@ -177,7 +178,7 @@ try {
     const text = await row.innerText();
     const unavailable = text.match(NOT_AVAILABLE);
     if (unavailable) throw new Skip(`relata/search is ${unavailable[0]}`);
-    if (!/relevance \d\.\d\d \(relative to these results\)/.test(text)) throw new Error(`unexpected first row: ${text}`);
+    if (!/relevance \d\.\d\d/.test(text)) throw new Error(`unexpected first row: ${text}`);
     await shot('search-results');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'relevance' }).first().click();
     const tab = page.locator('.tab.active');
@@ -238,7 +239,8 @@ try {
     if (!firstGroupText.startsWith('contradicts')) throw new Error(`the first pending group is "${firstGroupText}", not contradicts`);
     if (!(await firstGroup.locator('.codicon-warning').count())) throw new Error('the contradicts group has no warning icon');
     await shot('proposals-contradiction-first');
-    proposalLabel = (await proposal.locator('.label-name').innerText()).trim().replace(/^([a-z ]+ )?\d\.\d\d\s+/, '');
+    // The label is the pair; the strength (and type) are the description, which the decision changes.
+    proposalLabel = (await proposal.locator('.label-name').innerText()).trim();
     await proposal.hover();
     await proposal.locator('.action-label[aria-label="Confirm"]').click();
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
@@ -352,10 +354,10 @@ try {
     const icons = new Set(rows.filter((row) => row.level >= 2 && row.icon).map((row) => row.icon));
     if (icons.size < 3) throw new Error(`rows share few icons: ${[...icons].join(', ') || 'none'}`);
     const firstPending = pendingRows.find((row) => row.level === 3);
-    if (!firstPending || !/^\d\.\d\d .+ ↔ /.test(firstPending.text)) throw new Error(`a pending row does not lead with its strength and the names: "${firstPending?.text}"`);
+    if (!firstPending || !/^.+ ↔ .+\d\.\d\d/.test(firstPending.text)) throw new Error(`a pending row is not the pair with its strength: "${firstPending?.text}"`);
     // The contradiction confirmed above: first under Confirmed, led by its type and strength, with the warning icon.
     const firstConfirmed = rows[confirmedAt + 1];
-    if (!firstConfirmed || !/^contradicts 1\.00 .+ ↔ /.test(firstConfirmed.text) || firstConfirmed.icon !== 'warning') {
+    if (!firstConfirmed || !/^.+ ↔ .+contradicts 1\.00/.test(firstConfirmed.text) || firstConfirmed.icon !== 'warning') {
       throw new Error(`the first confirmed row is not the contradiction with its icon: ${JSON.stringify(firstConfirmed)}`);
     }
     if (!/confirmed .*\d/.test(firstConfirmed.text) || /\d{4}-\d\d-\d\dT/.test(firstConfirmed.text)) throw new Error(`the decision's date is not shown in words: ${firstConfirmed.text}`);
@@ -855,6 +857,10 @@ try {
     await shot('ask-multi-root');
     return `${text.match(/Asked all folders: [^\n]+/)[0]}; ${headings.join(', ')}`;
   });
+
+  // ---- Issue 31 points 1, 2, 3 and 6 (h-editor1): steps in reviewAndSearchSteps.mjs ----
+  await reviewAndSearchSteps({ page, step, shot, Skip, runCommand, closeAllEditors, openFile, webviewFrame, statusBarText, guidesUrl: values['guides-url'], indexingTimeoutMs: INDEXING_TIMEOUT_MS });
+  // ---- end of issue 31 points 1, 2, 3 and 6 ----
 } finally {
   await context.close();
 }

@@ -1,5 +1,6 @@
 // The Proposals view's tree: pending proposals grouped by type in review order (contradictions,
-// supports, then the rest) and strongest first, labels that lead with type and strength, one
+// supports, then the rest) and strongest first, labels that are the pair told apart with the
+// strength (and type) as description, counts of the rows shown, one
 // icon and colour per type, Confirmed, Rejected and Conflicts sections, decisions with their
 // dates in the user's locale and notes, the filter, the badge's count, inline actions keyed by
 // status, folders on top only when several are open.
@@ -11,6 +12,8 @@ import type { RelationshipView } from '../../shared/types.ts';
 import { localDateText } from '../../shared/decisionDate.ts';
 import { NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
 import { pendingCount, proposalTree, shownCount, type ProposalNode } from '../../client/src/proposals/proposalTree.ts';
+import { countWords, pairLabel } from '../../client/src/proposals/pairLabel.ts';
+import { shortenFront } from '../../client/src/shortText.ts';
 import { RELATIONSHIP_LOOKS, REVIEW_ORDER } from '../../client/src/proposals/relationshipLook.ts';
 
 function relationship(id: string, type: RelationshipView['type'], score: number, status: RelationshipView['status'] = 'pending'): RelationshipView {
@@ -65,8 +68,9 @@ test('a proposal row names both items, its strength and type, and carries its st
   const row = children(children(pending)[0])[0]!;
   assert.equal(row.kind, 'proposal');
   if (row.kind !== 'proposal') return;
-  assert.equal(row.label, '0.30  A r1 ↔ b/r1.md', 'under its type\u2019s group, strength first; an untitled item is named by its path');
-  assert.equal(row.description, '');
+  assert.equal(row.label, 'A r1 ↔ r1', 'the pair on one line; an untitled item is named by its file, without the extension');
+  assert.equal(row.description, '0.30', 'under its type\u2019s group the strength is the description');
+  assert.match(row.tooltip, /^A r1 similar to b\/r1\.md · strength 0\.30\na\/r1\.md ↔ b\/r1\.md/, 'the tooltip has the full pair and paths');
   assert.equal(row.contextValue, 'relata.proposal.pending');
   assert.match(row.tooltip, /suggested by analysis, not yet reviewed/);
   assert.match(row.tooltip, /not a probability/);
@@ -89,7 +93,7 @@ test('a proposal back in review says it changed since the person confirmed it, a
   const row = children(children(pending)[0])[0]!;
   assert.equal(row.kind, 'proposal');
   if (row.kind !== 'proposal') return;
-  assert.equal(row.description, 'changed since you confirmed it');
+  assert.equal(row.description, '0.47 · changed since you confirmed it');
   assert.match(
     row.tooltip,
     /changed since you confirmed it \(confirmed by ana on 2026-12-01, note: real overrun\): type was contradicts, now supports; cost figures 42000 vs 51500 now agree/,
@@ -143,6 +147,8 @@ test('the same relationship of a document and its near-copy is one row; the copy
   assert.match(row.description, /also: 1 near-copy$/);
   assert.deepEqual(row.children?.map((child) => child.kind === 'proposal' && [child.relationship.id, child.contextValue]), [['r-draft', 'relata.proposal.pending']]);
   assert.equal(children(roots[3]).length, 1, 'the Conflicts section lists it once too');
+  assert.equal(contradicts.kind === 'group' && contradicts.description, '1 (+1 copy)', 'the count is of the rows shown, the copy folded under one said apart');
+  assert.equal(roots[3]!.kind === 'section' && roots[3]!.description, '1 (+1 copy)');
 });
 
 test('without copy groups every relationship keeps its own row', () => {
@@ -187,20 +193,76 @@ test('in a section of mixed types (Confirmed), contradictions still come first, 
   ]);
   assert.deepEqual(children(roots[1]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r2', 'r3', 'r1']);
   assert.deepEqual(
-    children(roots[1]).map((node) => node.label),
-    ['contradicts 0.40  A r2 ↔ b/r2.md', 'supports 0.50  A r3 ↔ b/r3.md', 'similar to 0.90  A r1 ↔ b/r1.md'],
-    'in a section of mixed types a row leads with its type and strength',
+    children(roots[1]).map((node) => [node.label, 'description' in node && node.description]),
+    [
+      ['A r2 ↔ r2', 'contradicts 0.40'],
+      ['A r3 ↔ r3', 'supports 0.50'],
+      ['A r1 ↔ r1', 'similar to 0.90'],
+    ],
+    'in a section of mixed types the description names the type before the strength',
   );
 });
 
-test('long names are shortened in the label so both show; the tooltip has them in full', () => {
+test('long names are shortened (at a word when one ends late enough) so both show; the tooltip has them in full', () => {
   const long = { ...relationship('r1', 'contradicts', 0.72), from: { item_id: 'a', path: 'a.md', title: 'Gantry crane GC-2 refurbishment final report, revised' } };
   const row = children(children(proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [long] }])[0])[0])[0]!;
   assert.ok(row.kind === 'proposal');
-  const [, first, second] = row.label.match(/^0\.72  (.+) ↔ (.+)$/)!;
-  assert.ok(first!.endsWith('…') && first!.length <= 18 && 'Gantry crane GC-2 refurbishment final report, revised'.startsWith(first!.slice(0, -1)), first);
-  assert.equal(second, 'b/r1.md');
+  assert.equal(row.label, 'Gantry cra… ↔ r1');
+  assert.equal(shortenFront('Incident report INC-2025-031', 11), 'Incident…', 'a word that ends late enough is kept whole');
+  assert.equal(shortenFront('Finance memo on the budget', 13), 'Finance memo…', 'a word ending exactly at the cut is kept');
+  assert.equal(row.description, '0.72');
   assert.match(row.tooltip, /Gantry crane GC-2 refurbishment final report, revised contradicts b\/r1\.md/);
+});
+
+test('two documents with one title are told apart by their file names, each name short enough for the sidebar', () => {
+  const memo = { item_id: 'm', path: 'finance/budget-memo.md', title: 'Budget memo: gantry crane GC-2 refurbishment' };
+  const draft = { item_id: 'd', path: 'drafts/budget-memo-v2.md', title: 'Budget memo: gantry crane GC-2 refurbishment' };
+  const pair = { ...relationship('r1', 'contradicts', 0.89), from: memo, to: draft };
+  const [pending] = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [pair] }]);
+  const row = children(children(pending)[0])[0]!;
+  assert.equal(row.label, 'budget-memo ↔ …et-memo-v2', 'the file names, the second cut from the end where it differs');
+  assert.equal(pairLabel({ path: 'a/gantry-crane-report.md', title: null }, { path: 'b/gantry-crane-report-v2.md', title: null }, 13), '…crane-report ↔ …ne-report-v2', 'file names alike at the front are cut from the end');
+  assert.equal(pairLabel({ path: 'a/notes.md', title: 'Notes' }, { path: 'b/notes.md', title: 'Notes' }, 13), 'a/notes.md ↔ b/notes.md', 'one file name in two folders: the paths');
+});
+
+test('in multi-root each name is shorter, so the pair fits under the extra folder level', () => {
+  const long = { ...relationship('r1', 'supports', 0.5), from: { item_id: 'a', path: 'a.md', title: 'Maintenance report for the crane' }, to: { item_id: 'b', path: 'b.md', title: 'Finance memo on the budget' } };
+  const one = children(children(proposalTree([{ folder: 'file:///a', name: 'a', relationships: [long] }])[0])[0])[0]!;
+  const several = proposalTree([
+    { folder: 'file:///a', name: 'a', relationships: [long] },
+    { folder: 'file:///b', name: 'b', relationships: [] },
+  ]);
+  const nested = children(children(children(several[0])[0])[0])[0]!;
+  assert.equal(one.label, 'Maintenanc… ↔ Finance me…');
+  assert.equal(nested.label, 'Maintenan… ↔ Finance…');
+  for (const name of one.label.split(' ↔ ')) assert.ok(name.length <= 11, name);
+  for (const name of nested.label.split(' ↔ ')) assert.ok(name.length <= 10, name);
+});
+
+test('counts are of the rows shown: a copy\u2019s relationship folded under a row is said apart', () => {
+  assert.equal(countWords(2, 0), '2');
+  assert.equal(countWords(2, 1), '2 (+1 copy)');
+  assert.equal(countWords(1, 3), '1 (+3 copies)');
+  const memo = { item_id: 'memo', path: 'finance/memo.md', title: 'Budget memo' };
+  const draft = { item_id: 'draft', path: 'drafts/memo.md', title: 'Budget memo' };
+  const invoice = { item_id: 'invoice', path: 'finance/invoice.md', title: 'Invoice' };
+  const report = { item_id: 'report', path: 'ops/report.md', title: 'Report' };
+  const roots = proposalTree([
+    {
+      folder: 'file:///copies',
+      name: 'copies',
+      relationships: [
+        { ...relationship('r1', 'contradicts', 0.87), from: memo, to: invoice },
+        { ...relationship('r2', 'contradicts', 0.88), from: draft, to: invoice },
+        { ...relationship('r3', 'contradicts', 0.6), from: report, to: invoice },
+      ],
+      copyGroups: [{ representative: 'memo', also: [{ item_id: 'draft', path: draft.path, kind: 'near_duplicate', similarity: 0.99 }] }],
+    },
+  ]);
+  const group = children(roots[0])[0]!;
+  assert.equal(children(group).length, 2, 'two rows');
+  assert.deepEqual(labels(roots), ['Pending review (2 (+1 copy))', 'Confirmed (0)', 'Rejected (0)', 'Conflicts (2 (+1 copy))']);
+  assert.deepEqual(labels([group]), ['contradicts (2 (+1 copy))'], 'not "contradicts 3" over two rows');
 });
 
 test('a decided row shows who decided, when in the user\u2019s locale (not raw ISO), and the note', () => {
@@ -211,7 +273,7 @@ test('a decided row shows who decided, when in the user\u2019s locale (not raw I
     const row = children(roots[1])[0]!;
     assert.ok(row.kind === 'proposal');
     const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date('2026-12-03T09:15:00Z'));
-    assert.equal(row.description, `confirmed ${when} · “real overrun”`);
+    assert.equal(row.description, `contradicts 1.00 · confirmed ${when} · “real overrun”`);
     assert.match(row.tooltip, new RegExp(`confirmed by ana on ${when.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(!row.description.includes('2026-12-03') && !row.tooltip.includes('2026-12-03T'), `no raw ISO in ${locale}`);
   }

@@ -1,5 +1,6 @@
-// Search results in the quick pick: where each item is, relevance labelled as relative to this
-// result set, similarity as its own number, what it matched named, the passage with the query's
+// Search results in the quick pick: the first line carries what decides (title, relevance, the
+// folder in multi-root, then where the item is), similarity as its own number, the detail the passage first,
+// multi-root grouped by folder under header rows with each folder's own weak-match notice, what it matched named, the passage with the query's
 // words marked, the "Not a direct match…" label for expansions, the weak-match notice, text from
 // documents shown as text, and "why" in full.
 
@@ -16,7 +17,7 @@ const result = (overrides: Partial<SearchResultView>): SearchResultView => ({
   passage: { text: '…', chunk_id: 'c1', location: { kind: 'lines', start: 5, end: 12 } }, ...overrides,
 });
 
-test('a row shows its path and place, relevance as relative, similarity separately, and names what matched', () => {
+test('a row\u2019s first line leads with relevance, then path and place, similarity apart; its detail quotes the passage, then names what matched', () => {
   const matched = result({
     contributions: { lexical_chunks: 0.6, vector: 0.3, entity: 0.1 },
     matched: { words: ['crane', 'cost'], names: ['Example Ltd (organisation)'], figures: ['cost 51500 EUR'] },
@@ -25,10 +26,10 @@ test('a row shows its path and place, relevance as relative, similarity separate
   const [row] = searchEntries([{ folder: 'file:///demo', name: 'demo', response: { rank_version: 'query-rank-v1', query: 'crane cost', results: [matched], unavailable_paths: [] } }]);
   if (row?.kind !== 'result') return assert.fail('expected a result row');
   assert.equal(row.label, 'GC-2 refurbishment');
-  assert.equal(row.description, 'maintenance/gc2.md · lines 5-12 · relevance 1.00 (relative to these results) · similarity 0.89');
+  assert.equal(row.description, 'relevance 1.00 · maintenance/gc2.md · lines 5-12 · similarity 0.89');
   assert.equal(
     row.detail,
-    'contains "crane", "cost" · names Example Ltd (organisation) · states cost 51500 EUR · close in meaning · “The final «cost» of the «crane» was EUR 51,500.”',
+    '“The final «cost» of the «crane» was EUR 51,500.” · contains "crane", "cost" · names Example Ltd (organisation) · states cost 51500 EUR · close in meaning',
   );
 });
 
@@ -39,8 +40,17 @@ test('two items with one title are told apart by path, and in multi-root by fold
   ]);
   const rows = entries.filter((entry) => entry.kind === 'result');
   assert.deepEqual(rows.map((row) => row.label), ['Report', 'Report']);
-  assert.match(rows[0]!.description, /^x\/report\.md · lines 5-12 · in site-a · relevance/);
-  assert.match(rows[1]!.description, /^y\/report\.md · lines 5-12 · in site-b · relevance/);
+  assert.equal(rows[0]!.description, 'relevance 1.00 in site-a · x/report.md · lines 5-12 · similarity 0.89');
+  assert.equal(rows[1]!.description, 'relevance 1.00 in site-b · y/report.md · lines 5-12 · similarity 0.89');
+});
+
+test('a long title is cut in the row so relevance and the folder stay in sight; "why" in full names it whole', () => {
+  const title = 'Q2 2025 capital budget review: Northgate Distribution Centre';
+  const [row] = searchEntries([{ folder: 'file:///demo', name: 'demo', response: { rank_version: 'v', query: 'q', results: [result({ title })], unavailable_paths: [] } }]);
+  if (row?.kind !== 'result') return assert.fail('expected a result row');
+  assert.equal(row.label, 'Q2 2025 capital budget review: Northgate…');
+  assert.ok(row.label.length <= 48);
+  assert.equal(whyInFull(row).message, `Why "${title}" matched`);
 });
 
 test('a title or passage written like an icon is shown as text', () => {
@@ -71,7 +81,33 @@ test('a weak match is said before the closest items, and relevance stays relativ
   assert.deepEqual(entries.map((entry) => entry.kind), ['notice', 'result']);
   assert.equal(entries[0]!.label, `$(info) ${WEAK_MATCH_NOTICE}`);
   const row = entries[1];
-  assert.match(row?.kind === 'result' ? row.description : '', /relevance 1\.00 \(relative to these results\)/);
+  assert.match(row?.kind === 'result' ? row.description : '', /^relevance 1\.00 · /);
+});
+
+test('in multi-root each folder is a group under a header naming it, strong folders first, and a weak folder\u2019s notice names it', () => {
+  const response = (results: SearchResultView[], weak = false) => ({ rank_version: 'v', query: 'license for my project', results, unavailable_paths: [], ...(weak ? { weak_match: true as const } : {}) });
+  const entries = searchEntries([
+    { folder: 'file:///demo', name: 'demo', response: response([result({ title: null, path: 'data.json' })], true) },
+    { folder: 'file:///guides', name: 'opensource-guide-en', response: response([result({ title: 'The Legal Side of Open Source', path: 'legal.md' }), result({ title: 'Starting a project', path: 'starting-a-project.md', query_relevance: 0.6 })]) },
+  ]);
+  assert.deepEqual(
+    entries.map((entry) => [entry.kind, entry.label]),
+    [
+      ['folder', '$(root-folder) opensource-guide-en'],
+      ['result', 'The Legal Side of Open Source'],
+      ['result', 'Starting a project'],
+      ['folder', '$(root-folder) demo'],
+      ['notice', `$(info) demo: ${WEAK_MATCH_NOTICE}`],
+      ['result', 'data.json'],
+    ],
+  );
+  const headers = entries.filter((entry) => entry.kind === 'folder');
+  assert.equal(headers[0]!.kind === 'folder' && headers[0]!.description, "2 results · relevance relative to this folder's results");
+  assert.equal(headers[1]!.kind === 'folder' && headers[1]!.description, "1 result · no strong match · relevance relative to this folder's results");
+  const weak = entries.find((entry) => entry.kind === 'notice');
+  assert.match(weak?.kind === 'notice' ? weak.detail : '', /^No result in demo contains/);
+  const dataRow = entries.at(-1);
+  assert.match(dataRow?.kind === 'result' ? dataRow.description : '', /^relevance 1\.00 in demo · data\.json/, 'the folder is on the first line, before anything that may be cut');
 });
 
 test('"why" in full lists every reason, each path\'s part of the relevance, and what each number is not', () => {
@@ -114,7 +150,8 @@ test('several folders are separate result sets; failures and unavailable paths a
     { folder: 'file:///a', name: 'a', response: { rank_version: 'v', query: 'q', results: [result({})], unavailable_paths: [{ path: 'vector', reason: 'vectors are still being computed' }] } },
     { folder: 'file:///b', name: 'b', error: 'the index could not be opened' },
   ]);
-  assert.deepEqual(entries.map((entry) => entry.kind), ['separator', 'notice', 'result', 'separator', 'notice']);
+  assert.deepEqual(entries.map((entry) => entry.kind), ['folder', 'notice', 'result', 'notice']);
+  assert.equal(entries[1]!.label, '$(info) a: vector search unavailable');
   assert.equal(entries.at(-1)?.kind === 'notice' && entries.at(-1)?.label, '$(warning) b: search failed');
 });
 

@@ -1,8 +1,10 @@
-// The relationship panel: the two items, the type, the score with its version, the signals
-// table whose contributions add up to the score on screen, the conflicting claims with both
-// figures and both sources, and the decision: Confirm / Reject with an optional note while the
-// relationship awaits review; once decided, the decision (who, when, note) with "Undo / change
-// decision", which records a new decision (the history keeps the earlier one).
+// The relationship panel: the two items, the type, the score with its version, then the decision
+// near the top, where it is in sight without scrolling: Confirm / Reject with an optional note
+// while the relationship awaits review; once decided, the decision (who, when, note) with "Undo /
+// change decision", which records a new decision (the history keeps the earlier one). Below, the
+// evidence: the signals table whose contributions add up to the score on screen (each row a
+// labelled card in a narrow column, webview.css) and the conflicting claims with both figures and
+// both sources. The panel is reused for the next relationship opened: it starts at the top.
 
 import { changeDecision, changeHeadline } from '../../shared/decisionChange.ts';
 import { localDateText } from '../../shared/decisionDate.ts';
@@ -24,27 +26,31 @@ function itemLink(folder: string, ref: ItemRef): HTMLElement {
   return h('span', { class: 'item' }, action(ref.title ?? ref.path, () => send({ kind: 'open', folder, path: ref.path })), h('span', { class: 'muted' }, ` ${ref.path}`));
 }
 
+const SIGNAL_COLUMNS = ['Signal', 'Value', 'Strength', 'Weight', 'Repeat factor', 'Contribution', 'Detail'] as const;
+
 function signalsTable(detail: RelationshipDetail): HTMLElement {
   const { relationship, contributions, uncappedTotal } = detail;
+  // Each cell carries its column's name, which a narrow column shows beside the value (webview.css).
+  const cell = (column: (typeof SIGNAL_COLUMNS)[number], text: string, numeric = false) => h('td', { 'data-column': column, ...(numeric ? { class: 'num' } : {}) }, text);
   const rows = relationship.signals.map((signal, index) => {
     const share = contributions[index]!;
     return h(
       'tr',
       {},
-      h('td', {}, signal.type),
-      h('td', {}, signal.type === 'semantic_similarity' ? `${signal.value} (similarity, not a probability)` : signal.value),
-      h('td', { class: 'num' }, figure(signal.strength)),
-      h('td', { class: 'num' }, figure(signal.weight)),
-      h('td', { class: 'num' }, `× ${figure(share.factor)}`),
-      h('td', { class: 'num' }, figure(share.contribution, 3)),
-      h('td', {}, signal.detail),
+      cell('Signal', signal.type),
+      cell('Value', signal.type === 'semantic_similarity' ? `${signal.value} (similarity, not a probability)` : signal.value),
+      cell('Strength', figure(signal.strength), true),
+      cell('Weight', figure(signal.weight), true),
+      cell('Repeat factor', `× ${figure(share.factor)}`, true),
+      cell('Contribution', figure(share.contribution, 3), true),
+      cell('Detail', signal.detail),
     );
   });
   const capped = Math.min(1, Math.max(0, uncappedTotal));
   return h(
     'table',
     { class: 'signals' },
-    h('thead', {}, h('tr', {}, ...['Signal', 'Value', 'Strength', 'Weight', 'Repeat factor', 'Contribution', 'Detail'].map((title) => h('th', {}, title)))),
+    h('thead', {}, h('tr', {}, ...SIGNAL_COLUMNS.map((title) => h('th', {}, title)))),
     h('tbody', {}, ...rows),
     h(
       'tfoot',
@@ -151,8 +157,13 @@ function decisionForm(detail: RelationshipDetail): HTMLElement {
   );
 }
 
+/** The relationship shown last: a different one (the panel reused) starts at the top. */
+let shownId: string | null = null;
+
 function show(detail: RelationshipDetail): void {
   const { relationship, folder } = detail;
+  const another = shownId !== relationship.id;
+  shownId = relationship.id;
   render(
     h('h1', {}, relationship.type.replace(/_/g, ' ')),
     h('p', { class: 'pair' }, itemLink(folder, relationship.from), h('span', { class: 'muted' }, ` ${relationship.type} `), itemLink(folder, relationship.to)),
@@ -164,12 +175,13 @@ function show(detail: RelationshipDetail): void {
       relationship.near_duplicate ? ' · near-duplicate (flagged, never merged)' : '',
     ),
     changedSinceDecision(detail),
-    h('p', { class: 'muted' }, 'A heuristic strength of evidence, not a probability. Each signal contributes strength × weight × its repeat factor.'),
+    decisionForm(detail),
     h('h2', {}, 'Signals'),
+    h('p', { class: 'muted' }, 'A heuristic strength of evidence, not a probability. Each signal contributes strength × weight × its repeat factor.'),
     signalsTable(detail),
     conflicts(detail),
-    decisionForm(detail),
   );
+  if (another) window.scrollTo(0, 0);
 }
 
 onHostMessage((message) => {

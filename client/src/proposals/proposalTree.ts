@@ -3,17 +3,20 @@
 // Rejected and Conflicts sections; one level of folders on top when several folders are open.
 // Relationships the documents state by a link, with nothing else to check, have their own section
 // ("Linked in the documents", shared/linkedInDocuments.ts), outside the review queue and its badge. A
-// row's label leads with what a reviewer scans for (type and strength) before the two names, so it
-// still reads at the default sidebar width; each type has its own icon and colour. A relationship
-// repeated by a document's near-copies is one row with the others under it (the server's copy
-// groups). The VS Code adapter (proposalsView.ts) only renders these nodes, so all of this is
-// tested without VS Code.
+// row is built for the default sidebar width: its label is the pair on one line, each name short
+// and the two told apart (pairLabel.ts), its description the strength (and the type, where the
+// section mixes types), its tooltip the full pair; each type has its own icon and colour. A
+// relationship repeated by a document's near-copies is one row with the others under it (the
+// server's copy groups), and every count is of the rows shown, the folded copies said apart
+// ("2 (+1 copy)"). The VS Code adapter (proposalsView.ts) only renders these nodes, so all of this
+// is tested without VS Code.
 
 import type { CopyGroup, FolderRelationships, SignalContribution } from '../../../shared/protocol.ts';
 import { changeHeadline, describeChangeSinceDecision, type DateText } from '../../../shared/decisionChange.ts';
 import { awaitingReview, LINKED_IN_THE_DOCUMENTS, linkedInDocuments } from '../../../shared/linkedInDocuments.ts';
 import type { RelationshipStatus, RelationshipView } from '../../../shared/types.ts';
 import { reviewStatus } from '../hoverContent.ts';
+import { countWords, pairLabel } from './pairLabel.ts';
 import { isFiltered, NO_FILTER, passesFilter, type ProposalFilter } from './proposalFilter.ts';
 import { byReviewOrder, lookOf, typeWords, type RelationshipLook } from './relationshipLook.ts';
 import { strengthArithmetic } from './strengthArithmetic.ts';
@@ -43,19 +46,14 @@ export interface TreeOptions {
   dateText?: DateText;
 }
 
-/** A name in the label is cut to this many characters so the second name still shows at the default sidebar width; the tooltip has both in full. */
-const NAME_CHARS = 18;
-
 const fullName = (ref: RelationshipView['from']) => ref.title ?? ref.path;
-const shortName = (ref: RelationshipView['from']) => {
-  const name = fullName(ref);
-  return name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}…` : name;
-};
 
 interface Context {
   folder: string;
   contributions: Readonly<Record<string, SignalContribution[]>>;
   dateText: DateText;
+  /** Characters for each name in a row's label: fewer when a folder level indents the rows. */
+  nameChars: number;
 }
 
 /** The decision in a few words for the row: who, when (in the user's locale), and the note. */
@@ -66,21 +64,22 @@ function decisionWords(relationship: RelationshipView, dateText: DateText): stri
 }
 
 /**
- * Under a type's group the group and the icon already name the type, so a row leads with its
- * strength; in a section of mixed types (Confirmed, Rejected, Conflicts) with type and strength.
+ * The label is the pair; the description leads with the strength. Under a type's group the group
+ * and the icon already name the type; in a section of mixed types (Confirmed, Rejected,
+ * Conflicts) the description names it before the strength.
  */
 function proposalNode(context: Context, section: string, relationship: RelationshipView, typed: boolean): ProposalNode {
   const { folder, dateText } = context;
-  const lead = typed ? relationship.score.toFixed(2) : `${typeWords(relationship.type)} ${relationship.score.toFixed(2)}`;
+  const strength = typed ? relationship.score.toFixed(2) : `${typeWords(relationship.type)} ${relationship.score.toFixed(2)}`;
   const change = relationship.changed_since_decision;
   const decided = decisionWords(relationship, dateText);
   return {
     kind: 'proposal',
     id: `${folder}|${section}|${relationship.id}`,
-    label: `${lead}  ${shortName(relationship.from)} ↔ ${shortName(relationship.to)}`,
-    description: [decided, relationship.near_duplicate ? 'near-duplicate' : undefined, change ? changeHeadline(change) : undefined].filter(Boolean).join(' · '),
+    label: pairLabel(relationship.from, relationship.to, context.nameChars),
+    description: [strength, decided, relationship.near_duplicate ? 'near-duplicate' : undefined, change ? changeHeadline(change) : undefined].filter(Boolean).join(' · '),
     tooltip: [
-      `${fullName(relationship.from)} ${typeWords(relationship.type)} ${fullName(relationship.to)}`,
+      `${fullName(relationship.from)} ${typeWords(relationship.type)} ${fullName(relationship.to)} · strength ${relationship.score.toFixed(2)}`,
       `${relationship.from.path} ↔ ${relationship.to.path}`,
       relationship.status === 'pending'
         ? reviewStatus(relationship.status)
@@ -147,9 +146,38 @@ function proposalRows(context: Context, section: string, typed: boolean, members
     });
 }
 
-function sections(folder: FolderRelationships, options: TreeOptions): ProposalNode[] {
+/** The rows under a node (a group's rows, or a section's groups' rows) and the copies folded under them. */
+function rowCount(nodes: readonly ProposalNode[]): { rows: number; folded: number } {
+  let rows = 0;
+  let folded = 0;
+  for (const node of nodes) {
+    if (node.kind === 'proposal') {
+      rows += 1;
+      folded += node.children?.length ?? 0;
+    } else {
+      const inner = rowCount(node.children);
+      rows += inner.rows;
+      folded += inner.folded;
+    }
+  }
+  return { rows, folded };
+}
+
+const countOf = (nodes: readonly ProposalNode[]) => {
+  const { rows, folded } = rowCount(nodes);
+  return countWords(rows, folded);
+};
+
+/**
+ * Characters for each name, so the pair and the strength fit a row at the default sidebar width
+ * (300 px; in code-server at 1600×1000 a row under a type's group has about 30 characters); a row
+ * under a folder level has one indent less to spare.
+ */
+const NAME_CHARS = { oneFolder: 11, severalFolders: 10 } as const;
+
+function sections(folder: FolderRelationships, options: TreeOptions, nameChars: number): ProposalNode[] {
   const filter = options.filter ?? NO_FILTER;
-  const context: Context = { folder: folder.folder, contributions: folder.contributions ?? {}, dateText: options.dateText ?? ((iso) => iso.slice(0, 10)) };
+  const context: Context = { folder: folder.folder, contributions: folder.contributions ?? {}, dateText: options.dateText ?? ((iso) => iso.slice(0, 10)), nameChars };
   const relationships = folder.relationships.filter((relationship) => passesFilter(filter, relationship));
   const copyGroups = folder.copyGroups ?? [];
   const groupOf = groupLookup(copyGroups);
@@ -159,27 +187,28 @@ function sections(folder: FolderRelationships, options: TreeOptions): ProposalNo
   const linked = relationships.filter(linkedInDocuments);
   const types = [...new Set(pending.map((r) => r.type))].sort(byReviewOrder);
   const groups: ProposalNode[] = types.map((type) => {
-    const members = pending.filter((r) => r.type === type);
+    const children = rows('pending', pending.filter((r) => r.type === type), true);
     return {
       kind: 'group',
       id: `${folder.folder}|pending|${type}`,
       label: typeWords(type),
-      description: `${members.length}`,
+      description: countOf(children),
       look: lookOf(type),
-      children: rows('pending', members, true),
+      children,
     };
   });
   const section = (key: string, label: string, members: RelationshipView[], children = rows(key, members)): ProposalNode => ({
     kind: 'section',
     id: `${folder.folder}|${key}`,
     label,
-    description: `${members.length}`,
+    description: countOf(children),
     children,
   });
+  const linkedSection = section('linked', LINKED_IN_THE_DOCUMENTS, linked);
   const all = [
     section('pending', 'Pending review', pending, groups),
     // Only when there is one: an empty section would say nothing.
-    ...(linked.length > 0 ? [{ ...section('linked', LINKED_IN_THE_DOCUMENTS, linked), description: `${linked.length} · stated by the documents' links, no review needed` }] : []),
+    ...(linked.length > 0 && linkedSection.kind === 'section' ? [{ ...linkedSection, description: `${linkedSection.description} · stated by the documents' links, no review needed` }] : []),
     section('confirmed', 'Confirmed', relationships.filter((r) => r.status === 'confirmed')),
     section('rejected', 'Rejected', relationships.filter((r) => r.status === 'rejected')),
     section('conflicts', 'Conflicts', relationships.filter((r) => r.type === 'contradicts' && r.status !== 'rejected')),
@@ -189,12 +218,12 @@ function sections(folder: FolderRelationships, options: TreeOptions): ProposalNo
 }
 
 export function proposalTree(folders: readonly FolderRelationships[], options: TreeOptions = {}): ProposalNode[] {
-  if (folders.length === 1) return sections(folders[0]!, options);
+  if (folders.length === 1) return sections(folders[0]!, options, NAME_CHARS.oneFolder);
   return folders.map((folder) => ({
     kind: 'folder',
     id: folder.folder,
     label: folder.name,
-    children: sections(folder, options),
+    children: sections(folder, options, NAME_CHARS.severalFolders),
   }));
 }
 

@@ -1,24 +1,32 @@
-// One panel per thing shown (a relationship): opening it again reveals the open panel instead of
-// stacking identical tabs. Kept apart from VS Code so the reuse is tested without it.
+// Which panel shows a relationship: by default one panel for all of them, each opened in turn
+// replacing the last (six proposals reviewed leave one tab, not six across editor groups); with
+// `relata.relationshipPanel.reuse` off, one panel per relationship. Either way, opening what a panel
+// already shows reveals it instead of stacking an identical tab. Kept apart from VS Code so the
+// rules are tested without it.
 
-export interface RegisteredPanel {
-  /** Bring the panel forward (and refresh what it shows). */
-  reveal(): void;
+export interface RegisteredPanel<T> {
+  /** Bring the panel forward showing `target` (and refresh it). */
+  reveal(target: T): void;
   /** Runs `listener` once, when the person closes the panel. */
   onClosed(listener: () => void): void;
 }
 
-export class PanelRegistry<P extends RegisteredPanel> {
+/** The key of the panel a relationship opens in: the one shared panel, or its own. */
+export function relationshipPanelKey(reuse: boolean, folder: string, id: string): string {
+  return reuse ? 'relationship' : `${folder}|${id}`;
+}
+
+export class PanelRegistry<T, P extends RegisteredPanel<T>> {
   private readonly open = new Map<string, P>();
 
-  /** The panel for `key`, revealed if it is open, else made by `create` and remembered until closed. */
-  show(key: string, create: () => P): P {
+  /** The panel for `key`, revealed showing `target` if it is open, else made by `create` (showing `target`) and remembered until closed. */
+  show(key: string, target: T, create: (target: T) => P): P {
     const existing = this.open.get(key);
     if (existing) {
-      existing.reveal();
+      existing.reveal(target);
       return existing;
     }
-    const panel = create();
+    const panel = create(target);
     this.open.set(key, panel);
     panel.onClosed(() => {
       if (this.open.get(key) === panel) this.open.delete(key);

@@ -1,8 +1,10 @@
 // The three webview panels: a relationship (its signals' arithmetic, its conflicts, its decision),
 // Ask (question → answer with its sources and uncertainty), and the scoring model. Each is one
-// PanelHost; requests go to the language server, results go to the page as HostMessages. A
-// relationship has at most one panel, titled with its pair and opened in the active column:
-// opening it again (tree, hover, Ask) reveals and refreshes that panel.
+// PanelHost; requests go to the language server, results go to the page as HostMessages.
+// Relationships share one panel by default (`relata.relationshipPanel.reuse`; off: one per
+// relationship), titled with the pair it shows and opened in the active column: opening another
+// (tree, hover, Ask, graph) shows it in that panel where it stands, opening the same one reveals
+// and refreshes it.
 
 import * as vscode from 'vscode';
 import {
@@ -18,7 +20,7 @@ import { openAt } from '../openLocation.ts';
 import type { ServerConnection } from '../serverConnection.ts';
 import { AskConversation, foldersToAsk } from './askConversation.ts';
 import { PanelHost } from './panelHost.ts';
-import { PanelRegistry, relationshipTitle, type RegisteredPanel } from './panelRegistry.ts';
+import { PanelRegistry, relationshipPanelKey, relationshipTitle, type RegisteredPanel } from './panelRegistry.ts';
 import { panelDecision } from './viewMessages.ts';
 
 export interface PanelContext {
@@ -41,17 +43,28 @@ export async function decide(server: ServerConnection, kind: 'confirm' | 'reject
   return server.request(type, { folder, id, ...(note ? { note } : {}) });
 }
 
-const relationshipPanels = new PanelRegistry<RegisteredPanel>();
-
-export function showRelationship(context: PanelContext, folder: string, id: string): void {
-  relationshipPanels.show(`${folder}|${id}`, () => relationshipPanel(context, folder, id));
+interface ShownRelationship {
+  folder: string;
+  id: string;
 }
 
-function relationshipPanel(context: PanelContext, folder: string, id: string): RegisteredPanel {
+const relationshipPanels = new PanelRegistry<ShownRelationship, RegisteredPanel<ShownRelationship>>();
+
+export function showRelationship(context: PanelContext, folder: string, id: string): void {
+  const reuse = vscode.workspace.getConfiguration('relata').get<boolean>('relationshipPanel.reuse', true);
+  relationshipPanels.show(relationshipPanelKey(reuse, folder, id), { folder, id }, (target) => relationshipPanel(context, target));
+}
+
+function relationshipPanel(context: PanelContext, first: ShownRelationship): RegisteredPanel<ShownRelationship> {
   let host: PanelHost;
+  /** What the panel shows now: a reused panel moves on to the next relationship opened. */
+  let shown = first;
   const load = async () => {
+    const { folder, id } = shown;
     try {
       const detail = await context.server.request(RelationshipRequest.type, { folder, id });
+      // Another relationship was opened in this panel while this one loaded: that one is shown.
+      if (shown.folder !== folder || shown.id !== id) return;
       if (detail) host.panel.title = relationshipTitle(detail.relationship.from, detail.relationship.to);
       host.post(detail ? { kind: 'relationship', detail } : { kind: 'error', message: `relationship ${id} is no longer stored` });
     } catch (error) {
@@ -70,7 +83,7 @@ function relationshipPanel(context: PanelContext, folder: string, id: string): R
     {
       ready: load,
       decide: async (message) => {
-        const checked = panelDecision({ folder, id }, message);
+        const checked = panelDecision(shown, message);
         if ('problem' in checked) {
           context.output.warn(`ignored a decision from the relationship panel: ${checked.problem}`);
           host.post({ kind: 'error', message: checked.problem });
@@ -92,7 +105,8 @@ function relationshipPanel(context: PanelContext, folder: string, id: string): R
     context.output,
   );
   return {
-    reveal: () => {
+    reveal: (target) => {
+      shown = target;
       host.panel.reveal();
       void load();
     },
