@@ -116,12 +116,14 @@ test('associations with higher or lower, and improving or worsening, are directi
   assert.equal(finding?.relation, 'contradicts');
 });
 
-test('no direction claim from a pronoun subject, a passive, a question or a hypothesis', () => {
+test('no direction claim from a pronoun subject, a passive, a question, a hypothesis or an intransitive verb', () => {
   assert.deepEqual(directions('It increases growth.'), []);
   assert.deepEqual(directions('This increases tumour growth.'), []);
   assert.deepEqual(directions('Tumour growth was reduced by aspirin.'), []);
   assert.deepEqual(directions('Does aspirin reduce the risk of stroke?'), []);
   assert.deepEqual(directions('We tested whether aspirin reduces the risk of stroke.'), []);
   assert.deepEqual(directions('We hypothesised that aspirin reduces the risk of stroke.'), []);
+  // An intransitive verb followed by its cause has no object: "due" is not what increased.
+  assert.deepEqual(directions('Incidence rates of hip fracture have increased due to population ageing.'), []);
   assert.deepEqual(directions('G-CSF increases the expansion and infiltration of MDSCs into tumors.'), [], 'a coordinated object');
 });

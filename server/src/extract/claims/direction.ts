@@ -84,6 +84,8 @@ const VAGUE_OBJECTS = new Set(
   `risk level levels expression activity rate rates effect effects outcome outcomes it them this that these those
   function response responses number amount production`.split(/\s+/),
 );
+/** Words that open what follows an intransitive verb ("increased due to …", "fell over time"), never its object. */
+const NOT_AN_OBJECT = new Set(['due', 'over', 'since', 'because', 'following', 'thereafter', 'afterwards', 'recently', 'steadily', 'sharply']);
 /** A "that" clause after one of these states a finding; after "hypothesised" or "tested" it does not. */
 const REPORTING = /^(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|suggest|suggests|suggested|indicate|indicates|indicated|reveal|reveals|revealed|confirm|confirms|confirmed|conclude|concluded|establish|established|report|reports|reported)$/;
 const NOT_A_FINDING = /\b(?:whether|hypothes\w*|if|test(?:ed|s)?|examin\w*|investigat\w*|assess\w*|determin\w*|aim\w*|objective|purpose|predict\w*|propos\w*|speculat\w*)\b|\?/i;
@@ -236,6 +238,8 @@ function directionAt(tokens: readonly Token[], start: number): DirectionDraft | 
     found = { verb: null, objectAt: e + 2 };
   }
   if (!found) return null;
+  // "rates have increased due to screening": an intransitive verb followed by its cause, not an object.
+  if (NOT_AN_OBJECT.has(tokens[found.objectAt]?.lower ?? '')) return null;
   const objectPhrase = readPhrase(tokens, found.objectAt, true);
   if (!objectPhrase) return null;
   // "the expansion and infiltration of MDSCs": a coordinated object is not read.
