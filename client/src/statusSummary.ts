@@ -6,6 +6,7 @@
 import { describeDuration } from '../../shared/duration.ts';
 import type { FolderStatus, FolderWork, ModelExtractionStatus, StatusReport } from '../../shared/protocol.ts';
 import type { StoreBackend } from '../../shared/storeEnvironment.ts';
+import { describeWork, plural } from '../../shared/workText.ts';
 
 export interface StatusSummary {
   text: string;
@@ -18,22 +19,7 @@ export interface StatusSummary {
 
 const STORE_NAMES: Record<StoreBackend, string> = { sqlite: 'SQLite', 'mongodb-qdrant': 'MongoDB + Qdrant' };
 
-export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
-/** Each kind of work in a person's words, in the order a file goes through them. */
-const WORK_WORDS: [keyof FolderWork, (files: string) => string][] = [
-  ['reading', (files) => `indexing ${files}`],
-  ['extracting', (files) => `extracting facts from ${files}`],
-  ['embedding', (files) => `embedding ${files}`],
-  ['relating', (files) => `finding relationships for ${files}`],
-];
-
-/** The work under way, e.g. "indexing 26 files, embedding 3 files"; the first kind only when `first`. */
-export function describeWork(work: FolderWork, first = false): string {
-  const parts = WORK_WORDS.filter(([kind]) => work[kind] > 0).map(([kind, words]) => words(plural(work[kind], 'file')));
-  if (parts.length === 0) return 'indexing: looking for changes';
-  return first ? parts[0]! : parts.join(', ');
-}
+export { describeWork, plural };
 
 /** The model stage's progress: "the model has read 12 passages (3 from its cache); about 4 min left". */
 export function describeModelExtraction(progress: ModelExtractionStatus): string {

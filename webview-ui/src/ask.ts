@@ -15,6 +15,7 @@ import { action, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
 import { passageView } from '../../shared/passageView.ts';
 import { describeVoices } from '../../shared/voiceText.ts';
+import { relationshipSentence } from '../../shared/wording.ts';
 
 let turns: AskTurn[] = [];
 let folders: AskFolder[] = [];
@@ -96,7 +97,7 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
       h(
         'li',
         {},
-        `A source was brought in through a relationship suggested by analysis, not yet reviewed: ${relationship.from.title ?? relationship.from.path} ${relationship.type} ${relationship.to.title ?? relationship.to.path} (strength ${relationship.score.toFixed(2)}). `,
+        `A source was brought in through a relationship suggested by analysis, not yet reviewed: ${relationshipSentence(relationship.type, relationship.from.title ?? relationship.from.path, relationship.to.title ?? relationship.to.path)} (strength ${relationship.score.toFixed(2)}). `,
         action('Review it', () => send({ kind: 'openRelationship', folder, id: relationship.id })),
       ),
     );

@@ -22,7 +22,7 @@ export const TYPE_COLOURS: Record<RelationshipType, string> = {
   occurred_after: '#978365',
 };
 
-export const typeLabel = (type: RelationshipType) => type.replace(/_/g, ' ');
+export { typeName as typeLabel } from '../../shared/wording.ts';
 
 /** Above this many edges, labels wait for a closer zoom and edges are drawn without arrows, which keeps pan and zoom smooth. */
 export const LARGE_GRAPH_EDGES = 2000;

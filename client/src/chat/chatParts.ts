@@ -8,6 +8,7 @@
 import { describeAlso } from '../../../shared/alsoText.ts';
 import { passageView } from '../../../shared/passageView.ts';
 import { describeVoices } from '../../../shared/voiceText.ts';
+import { relationshipSentence } from '../../../shared/wording.ts';
 import type { FolderSearch, KnowledgeToolAnswer, RelatedResult } from '../../../shared/protocol.ts';
 import type { AnswerResult, Location } from '../../../shared/types.ts';
 import type { AskTurn, FolderAnswer } from '../../../shared/webviewMessages.ts';
@@ -149,7 +150,7 @@ function uncertaintyParts(folder: string, result: AnswerResult): ChatPart[] {
   for (const relationship of result.inferred_relationships) {
     note(
       `A source was brought in through a relationship suggested by analysis, not yet reviewed: ` +
-        `${escapeMarkdown(`${relationship.from.title ?? relationship.from.path} ${relationship.type.replace(/_/g, ' ')} ${relationship.to.title ?? relationship.to.path}`)} ` +
+        `${escapeMarkdown(relationshipSentence(relationship.type, relationship.from.title ?? relationship.from.path, relationship.to.title ?? relationship.to.path))} ` +
         `(strength ${figure(relationship.score)}, not a probability).`,
     );
     notes.push(openRelationship(folder, relationship.id, 'Review it in the relationship panel'));

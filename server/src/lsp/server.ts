@@ -25,9 +25,11 @@ import {
   RelataErrorCodes,
   RelationshipsChangedNotification,
   StatusNotification,
+  type FolderStatus,
   type ServerSettings,
   type StatusReport,
 } from '../../../shared/protocol.ts';
+import { describeWork } from '../../../shared/workText.ts';
 import { problemsWith, type Schema } from '../../../shared/schema.ts';
 import { unreachableReason } from '../engine/storeRetry.ts';
 import { isStoreUnreachable } from '../store/transientFailure.ts';
@@ -181,7 +183,9 @@ export function startServer(connection: Connection): void {
   const sendStatus = async () => {
     statusDirty = false;
     try {
-      await connection.sendNotification(StatusNotification.type, await statusReport());
+      const report = await statusReport();
+      for (const folder of report.folders) if (folder.state === 'indexing') reportWork(folder);
+      await connection.sendNotification(StatusNotification.type, report);
     } catch (error) {
       log(`status failed: ${(error as Error).message}`);
     }
@@ -236,9 +240,22 @@ export function startServer(connection: Connection): void {
     }
     return bar;
   };
+  // The progress bar's words are the status bar's (files and what is done to them); its share done counts the jobs.
+  const shareDone = new Map<FolderSession, number>();
+  const workWords = new Map<FolderSession, string>();
+  const reportProgress = (session: FolderSession) =>
+    void progressFor(session).then((reporter) => reporter?.report(shareDone.get(session) ?? 0, workWords.get(session) ?? 'starting'));
+  const reportWork = (folder: FolderStatus) => {
+    const session = sessions.all().find((candidate) => candidate.uri === folder.folder);
+    if (!session) return;
+    workWords.set(session, describeWork(folder.work));
+    reportProgress(session);
+  };
   const endProgress = (session: FolderSession) => {
     const bar = progressBars.get(session);
     progressBars.delete(session);
+    shareDone.delete(session);
+    workWords.delete(session);
     void bar?.then((reporter) => reporter?.done());
   };
 
@@ -249,9 +266,8 @@ export function startServer(connection: Connection): void {
     },
     onProgress(session, progress) {
       const total = progress.done + progress.pending;
-      void progressFor(session).then((reporter) =>
-        reporter?.report(total ? Math.round((progress.done / total) * 100) : 0, `${progress.done} of ${total} steps`),
-      );
+      shareDone.set(session, total ? Math.round((progress.done / total) * 100) : 0);
+      reportProgress(session);
       scheduleStatus();
     },
     onIndexed(session) {
