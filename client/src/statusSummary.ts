@@ -6,6 +6,7 @@
 import { describeDuration } from '../../shared/duration.ts';
 import type { FolderStatus, FolderWork, ModelExtractionStatus, StatusReport } from '../../shared/protocol.ts';
 import type { StoreBackend } from '../../shared/storeEnvironment.ts';
+import { UNREAD_WORDS } from '../../shared/unreadFiles.ts';
 import { describeWork, plural } from '../../shared/workText.ts';
 
 export interface StatusSummary {
@@ -28,7 +29,7 @@ export function describeModelExtraction(progress: ModelExtractionStatus): string
 }
 
 function folderLine(folder: FolderStatus): string {
-  const { indexed, failed, skipped, duplicate, pending } = folder.items;
+  const { indexed, failed, skipped, duplicate, pending, unread = 0 } = folder.items;
   const state =
     folder.state === 'failed'
       ? `not indexed: ${folder.reason ?? 'unknown reason'}`
@@ -50,7 +51,7 @@ function folderLine(folder: FolderStatus): string {
     ...(folder.damage ? [`  ${folder.damage}`] : []),
     ...(store?.unreachable ? [`  store unreachable: ${store.unreachable}; the work is kept and retried until it answers`] : []),
     ...(store ? [`  store: ${STORE_NAMES[store.backend]}, ${store.where}`] : []),
-    `  ${indexed} indexed, ${failed} failed, ${skipped} skipped, ${plural(duplicate, 'duplicate')}, ${pending} pending`,
+    `  ${indexed} indexed, ${unread ? `${unread} with ${UNREAD_WORDS}, ` : ''}${failed} failed, ${skipped} skipped, ${plural(duplicate, 'duplicate')}, ${pending} pending`,
     `  ${plural(folder.chunks, 'passage')}; ${coverage}`,
   ].join('\n');
 }
@@ -71,6 +72,7 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
   const failed = sum((folder) => folder.items.failed);
   const broken = folders.filter((folder) => folder.state === 'failed').length;
   const indexed = sum((folder) => folder.items.indexed);
+  const unread = sum((folder) => folder.items.unread ?? 0);
   const paused = folders.filter((folder) => folder.state === 'paused').length;
   const work: FolderWork = {
     reading: sum((folder) => folder.work.reading),
@@ -90,12 +92,15 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     ? `$(sync~spin) Relata: ${describeWork(work, true)}${modelTimeLeft(folders)}`
     : paused
     ? `$(debug-pause) Relata: paused` + (folders.length > 1 ? ` (${plural(paused, 'folder')})` : '')
-    : `$(${broken || failed ? 'warning' : 'database'}) Relata: ${indexed} indexed` + (failed ? `, ${failed} failed` : '') + (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
+    : `$(${broken || failed || unread ? 'warning' : 'database'}) Relata: ${indexed} indexed` +
+      (unread ? `, ${unread} with ${UNREAD_WORDS}` : '') +
+      (failed ? `, ${failed} failed` : '') +
+      (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
   return {
     text,
     tooltip: `${folders.map(folderLine).join('\n')}\n\nClick for the status of every file.`,
     busy,
-    warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0,
+    warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0 || unread > 0,
   };
 }
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RELATIONSHIP_TYPES, SIGNAL_TYPES } from '../../shared/types.ts';
-import { relationshipSentence, signalName, typeName, typeVerb } from '../../shared/wording.ts';
+import { figureText, relationshipSentence, signalName, typeName, typeVerb } from '../../shared/wording.ts';
 
 test('no type or signal is shown as an identifier: no underscore in any of their words', () => {
   for (const type of RELATIONSHIP_TYPES) {
@@ -36,4 +36,12 @@ test('a type or signal unknown to this build (a newer server) still reads as wor
   assert.equal(typeName('cites_as_source'), 'cites as source');
   assert.equal(typeVerb('cites_as_source', 'backward'), 'cites as source');
   assert.equal(signalName('shared_author'), 'shared author');
+});
+
+test('figures read as documents write them: 51500 → "51,500", with the unit after; a date stays as written', () => {
+  assert.equal(figureText(51500, 'EUR'), '51,500 EUR');
+  assert.equal(figureText(42000), '42,000');
+  assert.equal(figureText(0.1 + 0.2), '0.3', 'float noise is not shown');
+  assert.equal(figureText(950), '950');
+  assert.equal(figureText('2025-03-14'), '2025-03-14');
 });
