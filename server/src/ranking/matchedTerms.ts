@@ -47,7 +47,9 @@ export function matchedFigures(claims: readonly StoredClaim[], chunkIds: Readonl
 export function isStrongMatch(result: SearchResultView, words: readonly string[]): boolean {
   if ((result.contributions.entity ?? 0) > 0 || (result.contributions.title ?? 0) > 0) return true;
   const numbers = words.filter((word) => /^\d+$/.test(word));
-  if (result.matched?.figures.some((figure) => figure.split(/\D+/).some((part) => numbers.includes(part)))) return true;
+  // Figures are written grouped ("51,500"); the query gives them as typed ("51500").
+  const digits = (figure: string) => figure.replace(/(\d),(?=\d{3}(?!\d))/g, '$1').split(/\D+/);
+  if (result.matched?.figures.some((figure) => digits(figure).some((part) => numbers.includes(part)))) return true;
   if (words.length > 0 && (result.matched?.words.length ?? 0) >= Math.ceil(words.length * STRONG_WORD_SHARE)) return true;
   return result.semantic_similarity !== null && result.semantic_similarity >= SIMILARITY_FLOOR;
 }
