@@ -70,3 +70,8 @@ test('a matched word is reported as the passage writes it: "inspect", not the qu
   assert.ok(checks.why_matched.some((reason) => /"inspect"/.test(reason)), checks.why_matched.join(' | '));
   assert.ok(!checks.why_matched.some((reason) => /inspected/.test(reason)), checks.why_matched.join(' | '));
 });
+
+test('a long query with one word the folder lacks is answered by its other words, searched as typed', async () => {
+  const response = await search('choosing a license for the community budget lisence');
+  assert.equal(response.also_searched, undefined);
+});

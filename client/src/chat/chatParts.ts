@@ -9,6 +9,7 @@ import { describeAlso } from '../../../shared/alsoText.ts';
 import { passageView } from '../../../shared/passageView.ts';
 import { describeVoices } from '../../../shared/voiceText.ts';
 import { relationshipSentence } from '../../../shared/wording.ts';
+import { alsoSearchedText } from '../../../shared/spellingText.ts';
 import { flaggedSources, INJECTION_CAVEAT, INJECTION_MARK, injectionDetail, injectionHeadline } from '../../../shared/injectionText.ts';
 import type { FolderSearch, KnowledgeToolAnswer, RelatedResult } from '../../../shared/protocol.ts';
 import type { AnswerResult, Location } from '../../../shared/types.ts';
@@ -204,6 +205,8 @@ export function searchParts(folders: readonly FolderSearch[]): ChatPart[] {
       continue;
     }
     const { response } = folder;
+    const also = alsoSearchedText(response.also_searched);
+    if (also) parts.push(markdown(`_${escapeMarkdown(also[0]!.toUpperCase() + also.slice(1))}._\n\n`));
     if (response.weak_match) parts.push(markdown('_No result names what you named, contains most of your words or is close in meaning: these are only the closest items there were._\n\n'));
     for (const unavailable of response.unavailable_paths) {
       parts.push(markdown(`_Searched without the ${escapeMarkdown(unavailable.path.replace(/_/g, ' '))} path: ${escapeMarkdown(unavailable.reason)}._\n\n`));

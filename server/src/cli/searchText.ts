@@ -5,6 +5,7 @@
 import { describeAlso } from '../../../shared/alsoText.ts';
 import { describeLocation } from '../../../shared/locationWords.ts';
 import { WEAK_MATCH_NOTICE } from '../../../shared/searchText.ts';
+import { alsoSearchedText } from '../../../shared/spellingText.ts';
 import type { SearchResponse } from '../../../shared/types.ts';
 import { terminalLine } from './terminalText.ts';
 
@@ -20,6 +21,8 @@ export function renderSearch(response: SearchResponse): string {
     'Similarity is the cosine between the query and the closest passage; it is reported apart and is not part of relevance.',
   ];
   for (const unavailable of response.unavailable_paths) lines.push(`Unavailable: ${unavailable.path}: ${terminalLine(unavailable.reason)}.`);
+  const also = alsoSearchedText(response.also_searched);
+  if (also) lines.push(`${also[0]!.toUpperCase()}${terminalLine(also.slice(1))}.`);
   if (response.weak_match) lines.push(WEAK_MATCH_NOTICE);
   response.results.forEach((result, index) => {
     const similarity = result.semantic_similarity === null ? 'no vectors yet' : result.semantic_similarity.toFixed(2);
