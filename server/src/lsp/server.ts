@@ -30,10 +30,12 @@ import {
   type StatusReport,
 } from '../../../shared/protocol.ts';
 import { describeWork } from '../../../shared/workText.ts';
+import { listRelationshipViews } from '../engine/relationships.ts';
+import { describeProposalChanges, proposalChanges, snapshotOf, type ProposalSnapshot } from './proposalChanges.ts';
 import { problemsWith, type Schema } from '../../../shared/schema.ts';
 import { unreachableReason } from '../engine/storeRetry.ts';
 import { isStoreUnreachable } from '../store/transientFailure.ts';
-import { FolderSession, serialQueue, type SessionEvents } from './folderSession.ts';
+import { FolderSession, serialQueue, thresholdsFor, type SessionEvents } from './folderSession.ts';
 import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
@@ -259,6 +261,24 @@ export function startServer(connection: Connection): void {
     void bar?.then((reporter) => reporter?.done());
   };
 
+  // What was pending after each folder's last pass: the next pass says what it withdrew, added or changed.
+  const proposalSnapshots = new Map<FolderSession, ProposalSnapshot>();
+  async function noteProposalChanges(session: FolderSession): Promise<void> {
+    const index = await session.ready();
+    if (!index) return;
+    const views = await listRelationshipViews(index.store, thresholdsFor(settings));
+    const items = (await index.store.listItems()).filter((item) => item.status !== 'deleted');
+    const after = snapshotOf(views.filter((view) => view.status === 'pending'), items);
+    const decided = new Set(views.filter((view) => view.status !== 'pending').map((view) => view.id));
+    const before = proposalSnapshots.get(session);
+    proposalSnapshots.set(session, after);
+    const note = before ? describeProposalChanges(proposalChanges(before, after, decided)) : null;
+    if (!note) return;
+    const message = `Relata: ${sessions.all().length > 1 ? `${session.name}: ` : ''}${note}`;
+    log(message);
+    connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }).catch(() => undefined);
+  }
+
   const events: SessionEvents = {
     onChange(session) {
       if (session.state !== 'indexing') endProgress(session);
@@ -272,6 +292,7 @@ export function startServer(connection: Connection): void {
     },
     onIndexed(session) {
       void connection.sendNotification(RelationshipsChangedNotification.type, { folder: session.uri });
+      noteProposalChanges(session).catch((error: Error) => log(`${session.name}: comparing proposals failed: ${error.message}`));
     },
     log,
     extractionModel,
