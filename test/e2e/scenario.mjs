@@ -206,9 +206,10 @@ try {
       return hover.innerText();
     };
     const overName = await hoverAt(/^Example\sLtd\scarried\sout/, /also mentioned in/);
-    if (/Relata: related to/.test(overName)) throw new Error('the hover over a name lists the whole item\u2019s relationships');
+    if (/Relata: this file's relationships/.test(overName)) throw new Error('the hover over a name lists the whole item\u2019s relationships');
     await shot('hover-over-a-name');
-    const overTitle = await hoverAt(/^#\sGantry\scrane\sGC-2/, /Relata: related to/);
+    const overTitle = await hoverAt(/^#\sGantry\scrane\sGC-2/, /Relata: this file's relationships/);
+    if (/related to Gantry crane/.test(overTitle)) throw new Error('the title hover says the file is related to its own title');
     if (!/strength \d\.\d\d/.test(overTitle)) throw new Error(`the title's hover shows no strengths: ${overTitle.slice(0, 200)}`);
     return 'mentions of Example Ltd over its name; related items over the title';
   });
@@ -906,9 +907,11 @@ async function editorRoundTwoSteps() {
     await row.waitFor({ timeout: 60_000 });
     await page.waitForTimeout(500);
     const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
-    const first = rows.find((text) => /relevance/.test(text)) ?? '';
+    // Notice rows (a weak match, what was also searched) carry no file; the first result row does.
+    const first = rows.find((text) => /\.(md|txt|pdf|docx|json)\b/.test(text)) ?? '';
     if (!/forklift-collision/.test(first)) throw new Error(`the first result is not the forklift incident: ${first.slice(0, 200)}`);
-    const said = rows.some((text) => /also searched/.test(text));
+    const said = rows.some((text) => /also searched/i.test(text));
+    if (rows.some((text) => /No strong match/.test(text))) throw new Error('the corrected query is called a weak match');
     await shot('search-misspelt');
     await page.keyboard.press('Escape');
     return `first: ${first.split('\n')[0]}${said ? '; the list says what was also searched' : ''}`;

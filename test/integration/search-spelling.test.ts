@@ -75,3 +75,9 @@ test('a long query with one word the folder lacks is answered by its other words
   const response = await search('choosing a license for the community budget lisence');
   assert.equal(response.also_searched, undefined);
 });
+
+test('a result holding the corrected words is a strong match: the typed words, in no document, do not count against it', async () => {
+  const response = await search('forklfit chekcs');
+  assert.equal(response.results[0]?.path, 'maintenance/forklift-checks.md');
+  assert.equal(response.weak_match, undefined);
+});

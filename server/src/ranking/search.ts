@@ -169,7 +169,10 @@ export async function searchWorkspace(
   const paths = [...direct.paths, expansion, confirmed].map(live);
   paths.push(recencyPath([...info.values()], now));
   const { fused, also } = await collapseCopies(store, fuse(parameters, paths), limit, info);
-  const words = namedWords(searched);
+  // A typed word that was corrected is in no document: its correction stands for it, so a result
+  // holding the corrected words contains the query's words.
+  const typos = new Set(corrections.map((correction) => correction.typed));
+  const words = namedWords(searched).filter((word) => !typos.has(word));
   const results = await presentResults(store, direct, paths, fused, info, searched, words);
   for (const result of results) {
     const others = also.get(result.item_id);
