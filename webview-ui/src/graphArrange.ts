@@ -1,8 +1,8 @@
 // Fits a finished layout to the canvas it is drawn on and keeps labels apart. ForceAtlas2 leaves
 // a graph in its own shape and scale, often a clump with a few items far out (unconnected ones
 // pushed away), which the view then fits as a small clump in an empty canvas with labels on top
-// of each other. Here the layout is stretched to the canvas's proportions (far-out items are
-// brought to its edge, not allowed to shrink the rest), then each item's box, its dot and its
+// of each other. Here the empty bands far-out items leave are closed (they sit just beyond the
+// rest) and the layout is stretched to the canvas's proportions, then each item's box, its dot and its
 // label below it, is pushed apart from every box it overlaps. Labels are drawn in the graph's own
 // units (they grow and shrink with the zoom), so boxes apart here are apart at any zoom.
 // No DOM: tested in Node (test/unit/graphArrange.test.ts).
@@ -54,14 +54,30 @@ export function boxOf(item: LabelledItem, at: Position): Box {
 
 export const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-/** The value at share `q` (0-1) of the sorted values. */
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
+/** A gap between neighbouring items along an axis is at most this many times the typical (median) gap. */
+const MAX_GAP = 3;
+
+/**
+ * One axis with its empty bands closed: sorted, every gap between neighbouring values is capped at
+ * MAX_GAP times the median gap, so an item pushed far out (an unconnected item, another folder's
+ * lone item) sits just beyond the rest instead of leaving the rest a clump in a corner. Order is kept.
+ */
+function closeGaps(values: readonly number[]): (value: number) => number {
+  const sorted = [...new Set(values)].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((value, index) => value - sorted[index]!);
+  const typical = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 0;
+  const closed = new Map<number, number>();
+  let at = 0;
+  sorted.forEach((value, index) => {
+    if (index > 0) at += Math.min(gaps[index - 1]!, MAX_GAP * typical);
+    closed.set(value, at);
+  });
+  return (value) => closed.get(value)!;
 }
 
 /**
  * Stretches the layout to the canvas (less its padding), each axis on its own, so the graph fills
- * it; the outer 2% of items on each side are brought to the edge rather than setting the scale.
+ * it, after closing the empty bands far-out items leave (closeGaps).
  */
 export function fillCanvas(positions: ReadonlyMap<string, Position>, canvas: Canvas): Map<string, Position> {
   const out = new Map<string, Position>();
@@ -72,11 +88,9 @@ export function fillCanvas(positions: ReadonlyMap<string, Position>, canvas: Can
     return out;
   }
   const axis = (pick: (position: Position) => number, extent: number) => {
-    const values = [...positions.values()].map(pick).sort((a, b) => a - b);
-    const low = quantile(values, 0.02);
-    const high = quantile(values, 0.98);
-    const span = high - low;
-    return (value: number) => (span <= 1e-9 ? extent / 2 : (Math.min(Math.max(value, low), high) - low) * (extent / span));
+    const closed = closeGaps([...positions.values()].map(pick));
+    const span = Math.max(...[...positions.values()].map((position) => closed(pick(position))));
+    return (value: number) => (span <= 1e-9 ? extent / 2 : closed(value) * (extent / span));
   };
   const x = axis((position) => position.x, width);
   const y = axis((position) => position.y, height);
