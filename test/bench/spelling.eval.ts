@@ -26,7 +26,7 @@ for (const split of ['test', 'train'] as const) {
   const qrels = loadQrels(split);
   for (const [id, relevant] of qrels) {
     const text = claims.get(id)!.text;
-    const corrections = await correctSpelling(store, text);
+    const { corrections } = await correctSpelling(store, text);
     if (corrections.length) { corrected++; if (examples.length < 8) examples.push(corrections.map((c) => `${c.typed}→${c.searched}`).join(',')); }
     const b = ndcgAt(10, search(text, 100), relevant); const a = ndcgAt(10, search(searchedQuery(text, corrections), 100), relevant);
     before += b; after += a;

@@ -81,3 +81,11 @@ test('a result holding the corrected words is a strong match: the typed words, i
   assert.equal(response.results[0]?.path, 'maintenance/forklift-checks.md');
   assert.equal(response.weak_match, undefined);
 });
+
+test('"who inspected the zeppelin" where no document mentions one is a weak match, though a passage says "inspect"', async () => {
+  const response = await search('who inspected the zeppelin');
+  assert.ok(response.results.length > 0);
+  const checks = response.results.find((result) => result.path === 'maintenance/forklift-checks.md');
+  assert.deepEqual(checks?.matched?.words, ['inspect']);
+  assert.equal(response.weak_match, true, JSON.stringify(response.also_searched));
+});

@@ -138,7 +138,7 @@ export async function searchWorkspace(
   const settings = { ...expansionSettingsFromEnv(options.confirmedOnly ?? false), ...options.expansion };
   if (query.trim() === '') return { rank_version: version, query, results: [], unavailable_paths: [] };
 
-  const corrections = await correctSpelling(store, query);
+  const { corrections, missing } = await correctSpelling(store, query);
   const searched = searchedQuery(query, corrections);
   const direct = await retrieveDirect(store, embedder, searched, Math.max(CANDIDATE_DEPTH, limit));
   options.signal?.throwIfAborted();
@@ -178,7 +178,7 @@ export async function searchWorkspace(
     const others = also.get(result.item_id);
     if (others && others.length > 0) result.also = others;
   }
-  const weak = results.length > 0 && !results.some((result) => isStrongMatch(result, words));
+  const weak = results.length > 0 && !results.some((result) => isStrongMatch(result, words, missing.length > 0));
   return {
     rank_version: version,
     query,

@@ -79,15 +79,25 @@ const correctable = (word: string) => word.length >= MIN_CORRECTED_LENGTH && /^\
  */
 export const MIN_UNKNOWN_SHARE = 1 / 3;
 
-/** Each query word the folder does not hold, with the folder's word searched beside it. */
-export async function correctSpelling(store: WorkspaceStore, query: string): Promise<SpellingCorrection[]> {
-  if (!store.lexicalVocabulary) return [];
+export interface SpellingCheck {
+  /** Each query word the folder does not hold that has a close word in the folder, searched beside it. */
+  corrections: SpellingCorrection[];
+  /**
+   * Query words no document holds and none stands in for, when they are at least MIN_UNKNOWN_SHARE
+   * of the query: its words cannot answer it, so containing the others is not a strong match.
+   */
+  missing: string[];
+}
+
+/** The query's words the folder lacks: corrected where the folder has a close word, else missing. */
+export async function correctSpelling(store: WorkspaceStore, query: string): Promise<SpellingCheck> {
+  if (!store.lexicalVocabulary) return { corrections: [], missing: [] };
   const words = queryWords(query);
   const unknown: string[] = [];
   for (const word of words.filter(correctable)) {
     if ((await store.searchItemsLexical(word, 1)).length === 0) unknown.push(word);
   }
-  if (unknown.length === 0 || unknown.length < words.length * MIN_UNKNOWN_SHARE) return [];
+  if (unknown.length === 0 || unknown.length < words.length * MIN_UNKNOWN_SHARE) return { corrections: [], missing: [] };
   const corrections: SpellingCorrection[] = [];
   for (const typed of unknown) {
     const candidates = closestWords(typed, await store.lexicalVocabulary(typed.slice(0, 1)));
@@ -98,5 +108,6 @@ export async function correctSpelling(store: WorkspaceStore, query: string): Pro
       break;
     }
   }
-  return corrections;
+  const corrected = new Set(corrections.map((correction) => correction.typed));
+  return { corrections, missing: unknown.filter((word) => !corrected.has(word)) };
 }
