@@ -1,5 +1,5 @@
-// A file Relata took in but could read (almost) nothing of, a scan without a text layer that OCR
-// could not read or an empty document, is not a success: the status bar and File Status count it
+// A file Relata took in but could read (almost) nothing of, a scan of which OCR or its text layer
+// gave almost nothing or an empty document, is not a success: the status bar and File Status count it
 // apart from the indexed files and mark it as a warning, so a green "indexed" never stands for a
 // file nothing was read from. One rule for the server's counts and the client's rows.
 

@@ -34,7 +34,7 @@ export function fileStatusWords(file: Pick<ItemView, 'status' | 'flags' | 'reaso
   };
 }
 
-const UNREAD_REASON = 'little or no text could be read: a scan without a text layer OCR could not read (or OCR is off), or an empty document';
+const UNREAD_REASON = 'little or no text could be read: a scan of which OCR (or its text layer) gave almost nothing, or an empty document; search and relationships cannot use it';
 
 /** Failed, skipped and unread files are warnings: choosing one says its whole reason, which a list row may cut. */
 export function needsExplaining(file: Pick<ItemView, 'status' | 'flags'>): boolean {

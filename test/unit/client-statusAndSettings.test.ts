@@ -228,7 +228,7 @@ test('a scan nothing was read from is a warning in File Status, not a green "ind
   const scan = fileStatusWords({ status: 'indexed', flags: ['little_text'], reason: null, duplicateOf: null });
   assert.match(scan.description, /^no text read/);
   assert.doesNotMatch(scan.description, /^indexed/);
-  assert.match(scan.detail ?? '', /scan without a text layer/);
+  assert.match(scan.detail ?? '', /a scan of which OCR \(or its text layer\) gave almost nothing/);
   assert.ok(needsExplaining({ status: 'indexed', flags: ['little_text'] }), 'choosing it shows the whole reason');
   assert.ok(needsExplaining({ status: 'failed', flags: [] }), 'a failure too, whose reason a row may cut');
   assert.ok(!needsExplaining({ status: 'indexed', flags: ['read_by_ocr'] }), 'a file read by OCR was read');
