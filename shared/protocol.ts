@@ -137,7 +137,12 @@ export interface FolderStatus {
    * e.g. "store busy: … will retry in 2 s"), in words a user can act on.
    */
   reason: string | null;
-  items: { indexed: number; failed: number; skipped: number; duplicate: number; pending: number };
+  /**
+   * Items by status; `unread` counts the indexed files of which (almost) no text could be read (a
+   * scan OCR could not read, an empty document): they are kept apart from `indexed`, which counts
+   * files whose text was read.
+   */
+  items: { indexed: number; failed: number; skipped: number; duplicate: number; pending: number; unread?: number };
   chunks: number;
   /** While the model stage of extraction runs (relata.extraction.useModel): its calls so far and the time it expects to take still. */
   modelExtraction?: ModelExtractionStatus | null;

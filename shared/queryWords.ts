@@ -80,3 +80,18 @@ export function wordsFound(texts: readonly string[], words: readonly string[]): 
   const present = new Set(texts.flatMap((text) => wordMatches(text, words).map((match) => match.word)));
   return words.filter((word) => present.has(word));
 }
+
+/**
+ * The query words found in the texts, each as the text writes it (lower case): "inspect" where the
+ * query says "inspected" and the passage "inspect", so a row never claims a word the passage lacks.
+ * One per query word, in the query's order.
+ */
+export function wordsAsWritten(texts: readonly string[], words: readonly string[]): string[] {
+  const written = new Map<string, string>();
+  for (const text of texts) {
+    for (const match of wordMatches(text, words)) {
+      if (!written.has(match.word)) written.set(match.word, text.slice(match.start, match.end).toLowerCase());
+    }
+  }
+  return [...new Set(words.filter((word) => written.has(word)).map((word) => written.get(word)!))];
+}

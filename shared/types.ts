@@ -427,6 +427,17 @@ export interface SearchResponse {
    * close in meaning above the similarity floor: the results are only the closest items there were.
    */
   weak_match?: true;
+  /**
+   * Query words the folder does not hold, each with the folder's closest word, which was searched
+   * beside it ("licnese" → "license"); absent when every word was searched as typed.
+   */
+  also_searched?: SpellingCorrection[];
+}
+
+/** A word as typed and the folder's word searched beside it. */
+export interface SpellingCorrection {
+  typed: string;
+  searched: string;
 }
 
 // Answers from stored knowledge.

@@ -22,6 +22,7 @@ import { ServerConnection } from './serverConnection.ts';
 import { showFileStatus } from './fileStatus.ts';
 import { openStoreFolder, reindexFile, steerIndexing } from './indexingCommands.ts';
 import { askStoreCredentials, clearStoreCredentials } from './storeCredentials.ts';
+import { openWalkthroughOnFirstStart } from './firstRun.ts';
 import { summarizeStatus } from './statusSummary.ts';
 import { showGraph } from './webviews/graphPanel.ts';
 import { decide, showAsk, showRelationship, showScoringModel, type PanelContext } from './webviews/panels.ts';
@@ -94,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const view = vscode.window.createTreeView('relata.proposals', { treeDataProvider: proposals, showCollapseAll: true });
   proposals.attach(view);
+  openWalkthroughOnFirstStart(context.globalState).catch((error: Error) => output.warn(`walkthrough: ${error.message}`));
   const related = new RelatedView(server, context.workspaceState);
   const relatedTree = vscode.window.createTreeView('relata.related', { treeDataProvider: related });
   related.attach(relatedTree);

@@ -9,6 +9,7 @@
 import { describeAlso } from '../../shared/alsoText.ts';
 import { describeChangeSinceDecision, type DateText } from '../../shared/decisionChange.ts';
 import { describeMetadata } from '../../shared/metadataText.ts';
+import { typeVerb } from '../../shared/wording.ts';
 import type { ConflictDetail, RelatedResult } from '../../shared/protocol.ts';
 import { MODEL_FOUND_LABEL, type ItemRef, type RelationshipStatus, type RelationshipView } from '../../shared/types.ts';
 
@@ -40,8 +41,9 @@ function figuresLine(self: ItemRef, conflict: ConflictDetail): string {
 }
 
 function relationshipLines(folder: string, self: ItemRef, relationship: RelationshipView, conflicts: readonly ConflictDetail[], dateText?: DateText): string[] {
-  const other = relationship.from.item_id === self.item_id ? relationship.to : relationship.from;
-  const type = relationship.type.replace(/_/g, ' ');
+  const fromHere = relationship.from.item_id === self.item_id;
+  const other = fromHere ? relationship.to : relationship.from;
+  const type = typeVerb(relationship.type, fromHere ? 'forward' : 'backward');
   const line =
     `- ${escapeMarkdown(type)}: ${commandLink(itemLabel(other), 'relata.openItem', { folder, path: other.path })} ` +
     `(${escapeMarkdown(other.path)}) — strength ${relationship.score.toFixed(2)}, ${reviewStatus(relationship.status)}` +
@@ -94,7 +96,7 @@ export function hoverMarkdown(related: RelatedResult, options: HoverOptions): st
     const similarity = related.relationships.some((relationship) => relationship.also?.some((member) => member.similarity !== null));
     sections.push(
       [
-        `**Relata: related to ${escapeMarkdown(itemLabel(related.item))}** (strength${similarity ? ' and similarity are heuristic 0-1 figures, not probabilities' : ' is a heuristic 0-1 score, not a probability'})`,
+        `**Relata: this file's relationships** (strength${similarity ? ' and similarity are heuristic 0-1 figures, not probabilities' : ' is a heuristic 0-1 score, not a probability'})`,
         ...related.relationships.flatMap((relationship) =>
           relationshipLines(related.folder, related.item, relationship, related.conflicts?.[relationship.id] ?? [], options.dateText),
         ),

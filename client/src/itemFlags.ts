@@ -4,6 +4,7 @@
 
 import { brokenLinksWords } from '../../shared/linkText.ts';
 import type { ItemFlag, ItemView } from '../../shared/types.ts';
+import { isUnread, UNREAD_WORDS } from '../../shared/unreadFiles.ts';
 
 export const FLAG_WORDS: Record<ItemFlag, string> = {
   little_text: 'little or no text could be read (a scan OCR could barely read, or an empty document)',
@@ -23,10 +24,19 @@ export function explainFlags(flags: readonly ItemFlag[]): string {
 
 /** A file's row in the status list: its status and flags (description), and why, or what it copies (detail). */
 export function fileStatusWords(file: Pick<ItemView, 'status' | 'flags' | 'reason' | 'duplicateOf' | 'brokenLinks'>): { description: string; detail: string | undefined } {
-  const flags = explainFlags(file.flags);
-  const reason = file.reason ?? (file.duplicateOf ? `identical to ${file.duplicateOf}, its original` : undefined);
+  const unread = isUnread(file);
+  // The flag that makes the file unread is its description already; the rest of its flags stay.
+  const flags = explainFlags(unread ? file.flags.filter((flag) => flag !== 'little_text') : file.flags);
+  const reason = file.reason ?? (file.duplicateOf ? `identical to ${file.duplicateOf}, its original` : unread ? UNREAD_REASON : undefined);
   return {
-    description: file.status,
+    description: unread ? `${UNREAD_WORDS} (taken in, but not searchable)` : file.status,
     detail: [reason, flags, brokenLinksWords(file.brokenLinks ?? 0)].filter(Boolean).join(' · ') || undefined,
   };
+}
+
+const UNREAD_REASON = 'little or no text could be read: a scan of which OCR (or its text layer) gave almost nothing, or an empty document; search and relationships cannot use it';
+
+/** Failed, skipped and unread files are warnings: choosing one says its whole reason, which a list row may cut. */
+export function needsExplaining(file: Pick<ItemView, 'status' | 'flags'>): boolean {
+  return file.status === 'failed' || file.status === 'skipped' || isUnread(file);
 }

@@ -5,6 +5,7 @@
 
 import type { RelatedResult } from '../../shared/protocol.ts';
 import type { ItemRef, RelationshipView } from '../../shared/types.ts';
+import { typeVerb } from '../../shared/wording.ts';
 import { plainText } from './searchRows.ts';
 
 export interface RelationshipRow {
@@ -13,17 +14,6 @@ export interface RelationshipRow {
   detail: string;
   relationship: RelationshipView;
 }
-
-/** Relationship types as read from the `to` end, where the words differ from the `from` end. */
-const BACKWARD: Partial<Record<RelationshipView['type'], string>> = {
-  derived_from: 'is the source of',
-  supports: 'is supported by',
-  occurred_before: 'occurred after',
-  occurred_after: 'occurred before',
-  supersedes: 'is superseded by',
-  updates: 'is updated by',
-  possibly_explains: 'is possibly explained by',
-};
 
 const STATUS: Record<RelationshipView['status'], string> = {
   pending: 'suggested by analysis, not yet reviewed',
@@ -35,7 +25,7 @@ const STATUS: Record<RelationshipView['status'], string> = {
 export function readFrom(item: ItemRef, relationship: RelationshipView): { phrase: string; other: ItemRef } {
   const fromHere = relationship.from.item_id === item.item_id;
   const other = fromHere ? relationship.to : relationship.from;
-  const phrase = fromHere ? relationship.type.replace(/_/g, ' ') : (BACKWARD[relationship.type] ?? relationship.type.replace(/_/g, ' '));
+  const phrase = typeVerb(relationship.type, fromHere ? 'forward' : 'backward');
   return { phrase, other };
 }
 

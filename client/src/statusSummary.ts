@@ -6,6 +6,8 @@
 import { describeDuration } from '../../shared/duration.ts';
 import type { FolderStatus, FolderWork, ModelExtractionStatus, StatusReport } from '../../shared/protocol.ts';
 import type { StoreBackend } from '../../shared/storeEnvironment.ts';
+import { UNREAD_WORDS } from '../../shared/unreadFiles.ts';
+import { describeWork, plural } from '../../shared/workText.ts';
 
 export interface StatusSummary {
   text: string;
@@ -18,22 +20,7 @@ export interface StatusSummary {
 
 const STORE_NAMES: Record<StoreBackend, string> = { sqlite: 'SQLite', 'mongodb-qdrant': 'MongoDB + Qdrant' };
 
-export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
-/** Each kind of work in a person's words, in the order a file goes through them. */
-const WORK_WORDS: [keyof FolderWork, (files: string) => string][] = [
-  ['reading', (files) => `indexing ${files}`],
-  ['extracting', (files) => `extracting facts from ${files}`],
-  ['embedding', (files) => `embedding ${files}`],
-  ['relating', (files) => `finding relationships for ${files}`],
-];
-
-/** The work under way, e.g. "indexing 26 files, embedding 3 files"; the first kind only when `first`. */
-export function describeWork(work: FolderWork, first = false): string {
-  const parts = WORK_WORDS.filter(([kind]) => work[kind] > 0).map(([kind, words]) => words(plural(work[kind], 'file')));
-  if (parts.length === 0) return 'indexing: looking for changes';
-  return first ? parts[0]! : parts.join(', ');
-}
+export { describeWork, plural };
 
 /** The model stage's progress: "the model has read 12 passages (3 from its cache); about 4 min left". */
 export function describeModelExtraction(progress: ModelExtractionStatus): string {
@@ -42,7 +29,7 @@ export function describeModelExtraction(progress: ModelExtractionStatus): string
 }
 
 function folderLine(folder: FolderStatus): string {
-  const { indexed, failed, skipped, duplicate, pending } = folder.items;
+  const { indexed, failed, skipped, duplicate, pending, unread = 0 } = folder.items;
   const state =
     folder.state === 'failed'
       ? `not indexed: ${folder.reason ?? 'unknown reason'}`
@@ -64,7 +51,7 @@ function folderLine(folder: FolderStatus): string {
     ...(folder.damage ? [`  ${folder.damage}`] : []),
     ...(store?.unreachable ? [`  store unreachable: ${store.unreachable}; the work is kept and retried until it answers`] : []),
     ...(store ? [`  store: ${STORE_NAMES[store.backend]}, ${store.where}`] : []),
-    `  ${indexed} indexed, ${failed} failed, ${skipped} skipped, ${plural(duplicate, 'duplicate')}, ${pending} pending`,
+    `  ${indexed} indexed, ${unread ? `${unread} with ${UNREAD_WORDS}, ` : ''}${failed} failed, ${skipped} skipped, ${plural(duplicate, 'duplicate')}, ${pending} pending`,
     `  ${plural(folder.chunks, 'passage')}; ${coverage}`,
   ].join('\n');
 }
@@ -85,6 +72,7 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
   const failed = sum((folder) => folder.items.failed);
   const broken = folders.filter((folder) => folder.state === 'failed').length;
   const indexed = sum((folder) => folder.items.indexed);
+  const unread = sum((folder) => folder.items.unread ?? 0);
   const paused = folders.filter((folder) => folder.state === 'paused').length;
   const work: FolderWork = {
     reading: sum((folder) => folder.work.reading),
@@ -104,12 +92,15 @@ export function summarizeStatus(report: StatusReport | null): StatusSummary {
     ? `$(sync~spin) Relata: ${describeWork(work, true)}${modelTimeLeft(folders)}`
     : paused
     ? `$(debug-pause) Relata: paused` + (folders.length > 1 ? ` (${plural(paused, 'folder')})` : '')
-    : `$(${broken || failed ? 'warning' : 'database'}) Relata: ${indexed} indexed` + (failed ? `, ${failed} failed` : '') + (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
+    : `$(${broken || failed || unread ? 'warning' : 'database'}) Relata: ${indexed} indexed` +
+      (unread ? `, ${unread} with ${UNREAD_WORDS}` : '') +
+      (failed ? `, ${failed} failed` : '') +
+      (broken ? `, ${plural(broken, 'folder')} unavailable` : '');
   return {
     text,
     tooltip: `${folders.map(folderLine).join('\n')}\n\nClick for the status of every file.`,
     busy,
-    warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0,
+    warning: damaged > 0 || unreachable > 0 || broken > 0 || failed > 0 || unread > 0,
   };
 }
 

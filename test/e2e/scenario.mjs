@@ -158,6 +158,8 @@ try {
     return `status bar: ${await statusBarText()}`;
   });
 
+  await firstStartWalkthroughStep(); // editor round two (h-editor2): see the functions at the end
+
   await step('Indexing finishes (status bar)', async () => {
     const from = performance.now();
     for (;;) {
@@ -206,9 +208,10 @@ try {
       return hover.innerText();
     };
     const overName = await hoverAt(/^Example\sLtd\scarried\sout/, /also mentioned in/);
-    if (/Relata: related to/.test(overName)) throw new Error('the hover over a name lists the whole item\u2019s relationships');
+    if (/Relata: this file's relationships/.test(overName)) throw new Error('the hover over a name lists the whole item\u2019s relationships');
     await shot('hover-over-a-name');
-    const overTitle = await hoverAt(/^#\sGantry\scrane\sGC-2/, /Relata: related to/);
+    const overTitle = await hoverAt(/^#\sGantry\scrane\sGC-2/, /Relata: this file's relationships/);
+    if (/related to Gantry crane/.test(overTitle)) throw new Error('the title hover says the file is related to its own title');
     if (!/strength \d\.\d\d/.test(overTitle)) throw new Error(`the title's hover shows no strengths: ${overTitle.slice(0, 200)}`);
     return 'mentions of Example Ltd over its name; related items over the title';
   });
@@ -570,7 +573,7 @@ try {
     const steps = page.locator('.getting-started-step');
     await steps.filter({ hasText: 'What Relata does' }).first().waitFor({ timeout: 15_000 });
     const titles = await steps.allInnerTexts();
-    for (const expected of ['What Relata does', 'See the indexing status', 'Try a search', 'Review a proposal', 'Configure a model for answers']) {
+    for (const expected of ['What Relata does', 'See the indexing status', 'Try a search', 'Review a proposal', 'Choose the model for answers']) {
       if (!titles.some((title) => title.includes(expected))) throw new Error(`no step "${expected}" in ${JSON.stringify(titles)}`);
     }
     // VS Code counts a step's events from the moment the walkthrough service starts, so a search
@@ -816,6 +819,7 @@ try {
   });
 
   await slideAndSheetResultsOpenAtTheirPassage();
+  await editorRoundTwoSteps(); // editor round two (h-editor2): see the functions at the end
 
   await step('Multi-root: Ask asks every folder and says which', async () => {
     if (!values['multi-root-url']) throw new Skip('no --multi-root-url given');
@@ -861,6 +865,7 @@ try {
   // ---- Issue 31 points 1, 2, 3 and 6 (h-editor1): steps in reviewAndSearchSteps.mjs ----
   await reviewAndSearchSteps({ page, step, shot, Skip, runCommand, closeAllEditors, openFile, webviewFrame, statusBarText, guidesUrl: values['guides-url'], indexingTimeoutMs: INDEXING_TIMEOUT_MS });
   // ---- end of issue 31 points 1, 2, 3 and 6 ----
+  await multiRootGraphStep(); // editor round two (h-editor2): see the functions at the end
 } finally {
   await context.close();
 }
@@ -919,3 +924,102 @@ async function slideAndSheetResultsOpenAtTheirPassage() {
 const count = (outcome) => results.filter((result) => result.outcome === outcome).length;
 console.log(`\n${count('PASS')} passed, ${count('SKIPPED')} skipped, ${count('FAIL')} failed in ${seconds(started)} s; screenshots in ${screenshots}`);
 process.exitCode = count('FAIL') > 0 ? 1 : 0;
+
+// ---------------------------------------------------------------------------------------------
+// Editor round two (issue 31, points 4, 5 and 11; h-editor2): the walkthrough shown on first
+// start, a misspelt query finding its document first, the graph filling its canvas with no two
+// labels overlapping (bounding boxes read from Cytoscape on the page), its empty state, and one
+// colour per folder in multi-root. Declared here, called from the flow above.
+
+async function firstStartWalkthroughStep() {
+  await step('First start opens Relata\'s walkthrough, not the editor\'s', async () => {
+    const title = page.locator('.getting-started-container, .gettingStartedContainer').getByText('Get started with Relata').first();
+    await title.waitFor({ timeout: 30_000 }).catch(() => {
+      throw new Error('no walkthrough "Get started with Relata" open after the first start');
+    });
+    const model = await page.locator('.getting-started-step', { hasText: 'Choose the model for answers' }).count();
+    return `"Get started with Relata" open on first start${model ? ', with its step "Choose the model for answers"' : ''}`;
+  });
+}
+
+/** The rendered boxes of every node's label (Cytoscape's own measure), and of the canvas. */
+async function graphBoxes(frame) {
+  return frame.evaluate(() => {
+    const cy = document.getElementById('graph')._cyreg.cy;
+    const canvas = document.getElementById('graph').getBoundingClientRect();
+    const labels = cy.nodes().map((node) => {
+      const box = node.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true });
+      return { id: node.data('label'), x1: box.x1, x2: box.x2, y1: box.y1, y2: box.y2, colour: node.style('background-color') };
+    });
+    return { width: canvas.width, height: canvas.height, labels };
+  });
+}
+
+async function editorRoundTwoSteps() {
+  await step('A misspelt query finds its document first', async () => {
+    await closeAllEditors();
+    await runCommand('Relata: Search Knowledge');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('forklfit colision');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /relevance|Search failed|No matching/ }).first();
+    await row.waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(500);
+    const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+    // Notice rows (a weak match, what was also searched) carry no file; the first result row does.
+    const first = rows.find((text) => /\.(md|txt|pdf|docx|json)\b/.test(text)) ?? '';
+    if (!/forklift-collision/.test(first)) throw new Error(`the first result is not the forklift incident: ${first.slice(0, 200)}`);
+    const said = rows.some((text) => /also searched/i.test(text));
+    if (rows.some((text) => /No strong match/.test(text))) throw new Error('the corrected query is called a weak match');
+    await shot('search-misspelt');
+    await page.keyboard.press('Escape');
+    return `first: ${first.split('\n')[0]}${said ? '; the list says what was also searched' : ''}`;
+  });
+
+  await step('The graph with no file open says what to do', async () => {
+    await closeAllEditors();
+    await runCommand('Relata: Show Graph');
+    const frame = await webviewFrame('Open a file');
+    const text = await frame.locator('.graph-empty').innerText();
+    if (/0 items, 0 relationships/.test(await webviewText(frame))) throw new Error('the empty graph still counts zeros');
+    return text.replace(/\s+/g, ' ');
+  });
+
+  await step('The graph fills its canvas and no two labels overlap', async () => {
+    const frame = await webviewFrame('Open a file');
+    await frame.locator('.graph-empty button', { hasText: 'Show all items' }).click();
+    await frame.waitForFunction(() => document.body.dataset.graph === 'rendered', undefined, { timeout: 60_000 });
+    const { width, height, labels } = await graphBoxes(frame);
+    if (labels.length < 3) throw new Error(`only ${labels.length} items drawn`);
+    const overlapping = [];
+    for (let i = 0; i < labels.length; i += 1) {
+      for (let j = i + 1; j < labels.length; j += 1) {
+        const a = labels[i];
+        const b = labels[j];
+        if (a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) overlapping.push(`${a.id} / ${b.id}`);
+      }
+    }
+    const spanX = Math.max(...labels.map((l) => l.x2)) - Math.min(...labels.map((l) => l.x1));
+    const spanY = Math.max(...labels.map((l) => l.y2)) - Math.min(...labels.map((l) => l.y1));
+    await shot('graph-all-items');
+    if (overlapping.length > 0) throw new Error(`${overlapping.length} label pairs overlap: ${overlapping.slice(0, 3).join('; ')}`);
+    if (spanX < width * 0.6 || spanY < height * 0.5) throw new Error(`the graph spans ${Math.round(spanX)}×${Math.round(spanY)} of a ${Math.round(width)}×${Math.round(height)} canvas`);
+    return `${labels.length} labels, none overlapping; the graph spans ${Math.round(spanX)}×${Math.round(spanY)} of ${Math.round(width)}×${Math.round(height)}`;
+  });
+}
+
+async function multiRootGraphStep() {
+  await step('Multi-root: the graph gives each folder its colour', async () => {
+    if (!values['multi-root-url']) throw new Skip('no --multi-root-url given');
+    await closeAllEditors();
+    await runCommand('Relata: Show Graph');
+    const frame = await webviewFrame('Open a file');
+    await frame.locator('.graph-empty button', { hasText: 'Show all items' }).click();
+    await frame.waitForFunction(() => document.body.dataset.graph === 'rendered', undefined, { timeout: 60_000 });
+    const { labels } = await graphBoxes(frame);
+    const colours = new Set(labels.map((label) => label.colour));
+    const legend = await frame.locator('.graph-folders').innerText().catch(() => '');
+    await shot('graph-multi-root');
+    if (colours.size < 2) throw new Error(`one colour for ${labels.length} items of two folders`);
+    return `${colours.size} colours; legend: ${legend.replace(/\s+/g, ' ')}`;
+  });
+}

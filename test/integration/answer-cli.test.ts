@@ -48,7 +48,7 @@ function assertCostConflictSurfaced(result: AnswerResult): void {
   assert.ok(paths.includes(MAINTENANCE) && paths.includes(FINANCE), `both cost documents are sources: ${paths.join(', ')}`);
   const conflict = result.conflicts.find((candidate) => candidate.items.map((item) => item.path).sort().join() === [FINANCE, MAINTENANCE].join());
   assert.ok(conflict, 'the contradiction between them is listed');
-  assert.match(conflict.detail, /(42000 and 51500|51500 and 42000)/);
+  assert.match(conflict.detail, /(42,000 and 51,500|51,500 and 42,000)/);
 }
 
 test('without a model, ask returns the retrieval, the recorded contradiction, and how to configure a model', { skip, timeout: 120_000 }, async (t) => {
@@ -65,7 +65,7 @@ test('without a model, ask returns the retrieval, the recorded contradiction, an
   assert.match(readable.stdout, /\nSources used\n/);
   const uncertainty = readable.stdout.slice(readable.stdout.indexOf('\nUncertainty and conflicts\n'));
   assert.ok(uncertainty.length > 1, 'an "Uncertainty and conflicts" section is printed');
-  assert.match(uncertainty, /Conflict recorded between S\d+ \(.*\) and S\d+ \(.*\): The sources give different figures for cost: (42000 and 51500|51500 and 42000)/);
+  assert.match(uncertainty, /Conflict recorded between S\d+ \(.*\) and S\d+ \(.*\): The sources give different figures for cost: (42,000 and 51,500|51,500 and 42,000)/);
 
   // An endpoint that cannot be reached is an operational error (exit 1), not a rejected answer.
   const server = createServer();

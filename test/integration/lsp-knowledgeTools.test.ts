@@ -43,7 +43,7 @@ test('the agent tools answer from the store, each folder on its own, and never d
 
   const [conflicts] = await call({ tool: 'conflicts', input: {} });
   const cost = (conflicts!.result as { conflicts: { attribute: string; sides: { figure: string }[] }[] }).conflicts.find((conflict) => conflict.attribute === 'cost');
-  assert.deepEqual(cost?.sides.map((side) => side.figure).sort(), ['42000 EUR', '51500 EUR']);
+  assert.deepEqual(cost?.sides.map((side) => side.figure).sort(), ['42,000 EUR', '51,500 EUR']);
 
   const [item] = await call({ tool: 'item', input: { path: path.join(demo, REPORT) } });
   const knowledge = item!.result as { item: string; claims: { value: number }[] };

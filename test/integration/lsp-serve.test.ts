@@ -35,7 +35,7 @@ test('relata serve --stdio indexes its folder, reports status and answers reques
   const status = await connection.sendRequest(StatusRequest.type, {});
   assert.equal(status.folders.length, 1);
   assert.equal(status.folders[0]!.folder, folderUri);
-  assert.deepEqual(status.folders[0]!.items, { indexed: 2, failed: 0, skipped: 0, duplicate: 0, pending: 0 });
+  assert.deepEqual(status.folders[0]!.items, { indexed: 2, failed: 0, skipped: 0, duplicate: 0, pending: 0, unread: 0 });
   assert.equal(status.folders[0]!.queueDepth, 0);
   assert.equal(status.folders[0]!.embeddingModel, null, 'embedding is off in this test');
   assert.ok(progressTokens.length >= 1, 'indexing reported work-done progress');

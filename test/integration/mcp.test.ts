@@ -123,7 +123,7 @@ test('relata mcp serves the folder\'s knowledge to an MCP client, read-only', { 
     const cost = response.conflicts.find((conflict: { attribute: string }) => conflict.attribute === 'cost');
     assert.ok(cost, JSON.stringify(response.conflicts));
     const figures = cost.sides.map((side: { figure: string }) => side.figure).sort();
-    assert.deepEqual(figures, ['42000 EUR', '51500 EUR']);
+    assert.deepEqual(figures, ['42,000 EUR', '51,500 EUR']);
     const paths = cost.sides.map((side: { path: string }) => side.path).sort();
     assert.deepEqual(paths, ['finance/q2-2025-capital-budget-review.md', 'maintenance/gantry-crane-gc2-refurbishment-report.md']);
     for (const side of cost.sides) assert.equal(typeof side.sentence.untrusted_document_text, 'string');

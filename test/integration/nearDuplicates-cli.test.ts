@@ -65,8 +65,8 @@ test('ask gives the memo group one source label and lists the cost disagreement 
   const cost = result.conflicts.filter((conflict) => conflict.attribute === 'cost');
   assert.equal(cost.length, 1, `the cost disagreement once: ${JSON.stringify(result.conflicts.map((conflict) => conflict.detail))}`);
   const sides = new Map(cost[0]!.sides!.map((side) => [side.value, side.items.map((item) => item.path).sort()]));
-  assert.deepEqual(sides.get('51500 EUR'), [INVOICE]);
-  assert.deepEqual(sides.get('42000 EUR'), MEMO_PATHS, 'the memo, its identical copy and its draft all state 42,000');
+  assert.deepEqual(sides.get('51,500 EUR'), [INVOICE]);
+  assert.deepEqual(sides.get('42,000 EUR'), MEMO_PATHS, 'the memo, its identical copy and its draft all state 42,000');
   assert.ok(cost[0]!.relationship_ids!.length >= 2, 'every relationship recording it is named');
   const shown = new Set(shownPaths(result.sources));
   for (const conflict of result.conflicts) for (const item of conflict.items) assert.ok(shown.has(item.path), `${item.path} is among the sources shown`);

@@ -65,8 +65,8 @@ test('three copies of one memo against one report: each side of the conflict is 
   assert.equal(cost.length, 1, `one cost disagreement: ${JSON.stringify(conflicts.map((conflict) => conflict.detail))}`);
   const sides = new Map(cost[0]!.sides!.map((side) => [side.value, side]));
   assert.equal(sides.size, 2, 'two sides');
-  const memoSide = sides.get('42000 EUR')!;
-  const reportSide = sides.get('51500 EUR')!;
+  const memoSide = sides.get('42,000 EUR')!;
+  const reportSide = sides.get('51,500 EUR')!;
   assert.equal(memoSide.voices.length, 1, 'the three memo files are one voice');
   assert.equal(memoSide.voices[0]!.item.path, MEMO, 'spoken by the original');
   assert.deepEqual(memoSide.voices[0]!.copies.map((copy) => copy.path).sort(), [COPY, DRAFT]);
@@ -81,8 +81,8 @@ test('three copies of one memo against one report: each side of the conflict is 
   assert.deepEqual(
     mcp[0]!.sides.map((side) => [side.path, side.figure, side.copies]),
     [
-      [MEMO, '42000 EUR', [COPY, DRAFT]],
-      [REPORT, '51500 EUR', []],
+      [MEMO, '42,000 EUR', [COPY, DRAFT]],
+      [REPORT, '51,500 EUR', []],
     ],
   );
   assert.equal(mcp[0]!.relationship.id, original!.id);

@@ -63,15 +63,15 @@ test('a result names the query words its passage contains and the figure it stat
     report.why_matched.includes('A passage of this item contains "crane", "refurbishment" and "cost" from your query.'),
     report.why_matched.join(' | '),
   );
-  assert.ok(report.matched?.figures.some((figure) => /51500 EUR/.test(figure)), `figures: ${report.matched?.figures.join(', ')}`);
-  assert.ok(report.why_matched.some((reason) => /^It states .*51500 EUR/.test(reason)), report.why_matched.join(' | '));
+  assert.ok(report.matched?.figures.some((figure) => /51,500 EUR/.test(figure)), `figures: ${report.matched?.figures.join(', ')}`);
+  assert.ok(report.why_matched.some((reason) => /^It states .*51,500 EUR/.test(reason)), report.why_matched.join(' | '));
   assert.equal(response.weak_match, undefined, 'a result containing every query word is a strong match');
 });
 
 test('a figure typed in the query finds the claim that states it', async () => {
   const response = await search('cost 51500');
   const report = response.results.find((result) => result.path === 'maintenance/crane-report.md');
-  assert.ok(report?.matched?.figures.some((figure) => /51500 EUR/.test(figure)), JSON.stringify(report?.matched));
+  assert.ok(report?.matched?.figures.some((figure) => /51,500 EUR/.test(figure)), JSON.stringify(report?.matched));
 });
 
 test('an entity match names the entity and its type in what it matched', async () => {

@@ -170,3 +170,16 @@ test('on the first line the item\'s own metadata is shown, compared values first
   assert.equal(hoverMarkdown(related({ metadata }), { firstLine: false }), null);
   assert.equal(hoverMarkdown(related({ metadata: [] }), FIRST), null);
 });
+
+test('the title hover heads the relationships as this file\u2019s, never "related to" its own title', () => {
+  const markdown = hoverMarkdown(related({ relationships: [relationship('pending')] }), FIRST)!;
+  assert.match(markdown, /\*\*Relata: this file's relationships\*\*/);
+  assert.doesNotMatch(markdown, /related to GC-2 refurbishment/);
+});
+
+test('a date-order relationship reads in plain words from this file\u2019s end: "happened after" when this file is the later one', () => {
+  const later: RelationshipView = { ...relationship('pending'), type: 'occurred_before', from: other, to: self };
+  const markdown = hoverMarkdown(related({ relationships: [later] }), FIRST)!;
+  assert.match(markdown, /- happened after: \[Q2 budget\]/);
+  assert.doesNotMatch(markdown, /occurred/);
+});

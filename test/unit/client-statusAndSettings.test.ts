@@ -9,7 +9,7 @@ import { chooseRuntime, findExecutable, RuntimeNotFound } from '../../client/src
 import { readFileSync } from 'node:fs';
 import { RUNTIME_SETTING, serverSettings, settingReader, USER_ONLY_SETTINGS, type SettingsSource } from '../../client/src/settings.ts';
 import { describeOutcomes, summarizeStatus } from '../../client/src/statusSummary.ts';
-import { FLAG_WORDS, fileStatusWords } from '../../client/src/itemFlags.ts';
+import { FLAG_WORDS, fileStatusWords, needsExplaining } from '../../client/src/itemFlags.ts';
 import { tempDir } from '../support/tempFolder.ts';
 
 const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
@@ -222,4 +222,23 @@ test('the runtime is the configured node when it exists; otherwise VS Code’s o
   } finally {
     process.env.PATH = previous;
   }
+});
+
+test('a scan nothing was read from is a warning in File Status, not a green "indexed", and its reason says why', () => {
+  const scan = fileStatusWords({ status: 'indexed', flags: ['little_text'], reason: null, duplicateOf: null });
+  assert.match(scan.description, /^no text read/);
+  assert.doesNotMatch(scan.description, /^indexed/);
+  assert.match(scan.detail ?? '', /a scan of which OCR \(or its text layer\) gave almost nothing/);
+  assert.ok(needsExplaining({ status: 'indexed', flags: ['little_text'] }), 'choosing it shows the whole reason');
+  assert.ok(needsExplaining({ status: 'failed', flags: [] }), 'a failure too, whose reason a row may cut');
+  assert.ok(!needsExplaining({ status: 'indexed', flags: ['read_by_ocr'] }), 'a file read by OCR was read');
+});
+
+test('files with no text read are counted apart from the indexed ones, and turn the status bar to a warning', () => {
+  const summary = summarizeStatus({ folders: [folder({ items: { indexed: 8, failed: 0, skipped: 0, duplicate: 1, pending: 0, unread: 1 } })] });
+  assert.equal(summary.text, '$(warning) Relata: 8 indexed, 1 with no text read');
+  assert.ok(summary.warning);
+  assert.match(summary.tooltip, /8 indexed, 1 with no text read, 0 failed/);
+  const clean = summarizeStatus({ folders: [folder({ items: { indexed: 8, failed: 0, skipped: 0, duplicate: 0, pending: 0, unread: 0 } })] });
+  assert.equal(clean.text, '$(database) Relata: 8 indexed');
 });

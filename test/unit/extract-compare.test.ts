@@ -60,7 +60,7 @@ test('demo: the maintenance report and the finance memo contradict each other on
   assert.equal(disputed.subject, 'gantry crane gc2 refurbishment');
   assert.deepEqual(compareClaims(claimed, disputed), {
     relation: 'contradicts',
-    detail: 'The sources give different figures for cost: 42000 and 51500. Relata does not decide which is correct.',
+    detail: 'The sources give different figures for cost: 42,000 and 51,500. Relata does not decide which is correct.',
   });
 
   // Item level: they agree on the budget and the completion date, and disagree on the cost.
@@ -94,7 +94,7 @@ test('"€42k" for the same work agrees with "EUR 42,000": a difference in forma
   ]) {
     assert.deepEqual(compareClaims(report, claimOf(text)), {
       relation: 'supports',
-      detail: 'Both sources give the same figure for cost: 42000 EUR.',
+      detail: 'Both sources give the same figure for cost: 42,000 EUR.',
     }, text);
   }
 });
@@ -142,7 +142,7 @@ test('quantities compare in canonical units; percentages and dates compare as wr
   assert.equal(compareClaims(weighs('The hoist block weighs 3.5 tonnes.'), weighs('The hoist block weighs 3500 kg.'))?.relation, 'supports');
   assert.deepEqual(compareClaims(weighs('The hoist block weighs 12 t.'), weighs('The hoist block weighs 12.5 t.')), {
     relation: 'contradicts',
-    detail: 'The sources give different figures for weight: 12000 kg and 12500 kg. Relata does not decide which is correct.',
+    detail: 'The sources give different figures for weight: 12,000 kg and 12,500 kg. Relata does not decide which is correct.',
   });
 
   const over = (text: string) => claimOf(text);

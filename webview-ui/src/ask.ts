@@ -16,6 +16,8 @@ import { action, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
 import { passageView } from '../../shared/passageView.ts';
 import { describeVoices } from '../../shared/voiceText.ts';
+import { relationshipSentence } from '../../shared/wording.ts';
+import { flaggedSources, INJECTION_CAVEAT, INJECTION_MARK, injectionDetail, injectionHeadline } from '../../shared/injectionText.ts';
 
 let turns: AskTurn[] = [];
 let folders: AskFolder[] = [];
@@ -45,6 +47,7 @@ function quotedPassage(text: string, question: string): HTMLElement {
 }
 
 function sources(folder: string, result: AskResult['result'], question: string): HTMLElement {
+  const flagged = flaggedSources(result.injection_warnings);
   return h(
     'section',
     {},
@@ -61,6 +64,7 @@ function sources(folder: string, result: AskResult['result'], question: string):
               {},
               h('strong', {}, `[${source.label}] `),
               ...(result.citations.includes(source.label) ? [h('span', { class: 'muted' }, '(cited) ')] : []),
+              ...(flagged.has(source.label) ? [h('span', { class: 'injection-mark', title: INJECTION_CAVEAT }, `⚠ ${INJECTION_MARK} `)] : []),
               action(source.title ?? source.path, () => send({ kind: 'open', folder, path: source.path, location: source.location })),
               h('div', { class: 'source-path' }, `${source.path} · ${describeLocation(source.location, source.path)}`),
               ...(source.also && source.also.length > 0 ? [h('div', { class: 'muted' }, describeAlso(source.also))] : []),
@@ -94,15 +98,11 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
       h(
         'li',
         {},
-        `A source was brought in through a relationship suggested by analysis, not yet reviewed: ${relationship.from.title ?? relationship.from.path} ${relationship.type} ${relationship.to.title ?? relationship.to.path} (strength ${relationship.score.toFixed(2)}). `,
+        `A source was brought in through a relationship suggested by analysis, not yet reviewed: ${relationshipSentence(relationship.type, relationship.from.title ?? relationship.from.path, relationship.to.title ?? relationship.to.path)} (strength ${relationship.score.toFixed(2)}). `,
         action('Review it', () => send({ kind: 'openRelationship', folder, id: relationship.id })),
       ),
     );
   }
-  for (const warning of result.injection_warnings) {
-    notes.push(h('li', {}, `Source ${warning.label} contains text that tries to instruct the model (${warning.kind}); it was treated as data: `, h('q', {}, warning.text)));
-  }
-  if (result.injection_warnings.length > 0) notes.push(h('li', { class: 'muted' }, 'Detection is best-effort: a passage not flagged is not proven safe.'));
   if (result.invalid_citations > 0) notes.push(h('li', {}, `${result.invalid_citations} citation(s) in the model's output named no supplied source and were dropped.`));
   for (const unavailable of result.unavailable_paths ?? []) {
     notes.push(h('li', {}, `Retrieved without the ${unavailable.path.replace(/_/g, ' ')} search path: ${unavailable.reason}.`));
@@ -111,8 +111,23 @@ function uncertainty(folder: string, result: AskResult['result']): HTMLElement |
   return h('section', {}, h('h3', {}, 'Uncertainty and conflicts'), h('ul', {}, ...notes));
 }
 
+/** Above the answer: a source that tries to instruct the model is the first thing read. */
+function injectionWarning(result: AskResult['result']): HTMLElement | null {
+  const headline = injectionHeadline(result.injection_warnings);
+  if (!headline) return null;
+  return h(
+    'div',
+    { class: 'notice injection-warning', role: 'alert' },
+    h('strong', {}, headline),
+    h('ul', {}, ...result.injection_warnings.map((warning) => h('li', {}, `${injectionDetail(warning)} `, h('q', {}, warning.text)))),
+    h('p', { class: 'muted' }, INJECTION_CAVEAT),
+  );
+}
+
 function answerBlock({ folder, result }: AskResult, question: string): HTMLElement {
   const body: HTMLElement[] = [];
+  const warning = injectionWarning(result);
+  if (warning) body.push(warning);
   if (result.answer !== null) body.push(h('p', { class: 'answer' }, result.answer));
   // Why the chosen model did not answer (no model in the editor, consent refused, a quota…), or which answered instead.
   if (result.model_note) {

@@ -9,8 +9,9 @@ import { DEFAULT_GRAPH_STATUSES, GRAPH_STATUSES, GRAPH_TYPES, type GraphEdge, ty
 import type { GraphQuery, HostMessage } from '../../shared/webviewMessages.ts';
 import type { RelationshipStatus, RelationshipType } from '../../shared/types.ts';
 import { action, figure, h, render } from './dom.ts';
+import { arrangeForCanvas, dotSize, LABELLED_ITEMS_LIMIT } from './graphArrange.ts';
 import { layoutSteps, type Position } from './graphLayout.ts';
-import { graphStylesheet, LARGE_GRAPH_EDGES, TYPE_COLOURS, typeLabel } from './graphStyle.ts';
+import { folderColour, graphStylesheet, LARGE_GRAPH_EDGES, TYPE_COLOURS, typeLabel } from './graphStyle.ts';
 import { onHostMessage, send } from './host.ts';
 
 type GraphMessage = Extract<HostMessage, { kind: 'graph' }>;
@@ -25,6 +26,9 @@ let cy: cytoscape.Core | null = null;
 let drawing = 0;
 
 const status = h('p', { class: 'muted graph-status', role: 'status' }, 'Loading…');
+const folderLegend = h('div', { class: 'graph-row graph-folders', role: 'group', 'aria-label': 'Folders' });
+/** Shown in place of the canvas when there is nothing to draw: what to do instead. */
+const emptyState = h('div', { class: 'graph-empty' });
 const tooltip = h('div', { class: 'graph-tooltip', role: 'tooltip' });
 const canvas = h('div', { id: 'graph', class: 'graph-canvas' });
 const folderChoice = h('select', { 'aria-label': 'Folder' });
@@ -89,6 +93,36 @@ const nodeName = (node: GraphNode) => node.title ?? node.path;
 
 const counted = (count: number, noun: string) => `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
 
+/** Why there is nothing to draw, and what to do: a neighbourhood needs a file, a folder needs indexed items. */
+function emptyWords(message: GraphMessage): string {
+  const { notice } = message.result;
+  if (message.query.scope === 'neighbourhood' && message.focusPath === null) return 'Open a file of this folder to see its neighbourhood here, or show every item.';
+  if (notice) return notice;
+  if (message.query.scope === 'neighbourhood') return `${message.focusPath} has no relationships with the filters chosen: widen the filters, or show every item.`;
+  return 'No item has a relationship with the filters chosen yet: widen the filters, or wait for indexing to find relationships.';
+}
+
+function showEmpty(message: GraphMessage): void {
+  const showAll = message.query.scope === 'neighbourhood' ? action('Show all items', () => ask({ scope: 'all' }), 'primary') : null;
+  emptyState.replaceChildren(h('p', {}, emptyWords(message)), showAll ?? '');
+  emptyState.hidden = false;
+}
+
+/** In a multi-root graph each folder has its colour, named here. */
+function showFolderLegend(graph: RelationshipGraph, colours: Map<string, string>, folders: GraphMessage['folders']): void {
+  const shown = folders.filter((folder) => colours.has(folder.folder));
+  folderLegend.hidden = shown.length < 2;
+  folderLegend.replaceChildren(
+    h('span', { class: 'muted' }, 'Folders:'),
+    ...shown.map((folder) => {
+      const dot = h('span', { class: 'swatch dot' });
+      dot.style.setProperty('background', colours.get(folder.folder)!);
+      const count = graph.nodes.filter((node) => node.folder === folder.folder).length;
+      return h('span', { class: 'graph-check' }, dot, `${folder.name} (${counted(count, 'item')})`);
+    }),
+  );
+}
+
 function describe(message: GraphMessage): string {
   const { graph, notice, folders } = message.result;
   const parts = [`${counted(graph.nodes.length, 'item')}, ${counted(graph.edges.length, 'relationship')}`];
@@ -110,12 +144,19 @@ function nodeTip(node: GraphNode): string {
   return `${nodeName(node)}\n${node.path}\n${node.degree} relationship${node.degree === 1 ? '' : 's'} shown · click to open the file`;
 }
 
-function elements(graph: RelationshipGraph, positions: Map<string, Position>): cytoscape.ElementDefinition[] {
+/** One colour per folder drawn, in the order the folders are listed. */
+function folderColours(graph: RelationshipGraph, folders: GraphMessage['folders']): Map<string, string> {
+  const drawn = new Set(graph.nodes.map((node) => node.folder));
+  const order = [...folders.map((folder) => folder.folder).filter((folder) => drawn.has(folder)), ...drawn];
+  return new Map([...new Set(order)].map((folder, index) => [folder, folderColour(index)]));
+}
+
+function elements(graph: RelationshipGraph, positions: Map<string, Position>, colours: Map<string, string>): cytoscape.ElementDefinition[] {
   const focus = graph.scope.kind === 'neighbourhood' ? graph.scope.node : null;
   return [
     ...graph.nodes.map((node) => ({
       group: 'nodes' as const,
-      data: { id: node.id, label: nodeName(node), degree: node.degree },
+      data: { id: node.id, label: nodeName(node), degree: node.degree, size: dotSize(node.degree), colour: colours.get(node.folder) },
       position: positions.get(node.id) ?? { x: 0, y: 0 },
       classes: node.id === focus ? 'focus' : '',
     })),
@@ -139,12 +180,14 @@ function draw(message: GraphMessage, positions: Map<string, Position>): void {
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const edges = new Map(graph.edges.map((edge) => [edge.id, edge]));
   const large = graph.edges.length > LARGE_GRAPH_EDGES;
+  const colours = folderColours(graph, message.folders);
+  showFolderLegend(graph, colours, message.folders);
   cy?.destroy();
   tooltip.hidden = true;
   const core = cytoscape({
     container: canvas,
-    elements: elements(graph, positions),
-    style: graphStylesheet(large),
+    elements: elements(graph, positions, colours),
+    style: graphStylesheet(large, graph.nodes.length <= LABELLED_ITEMS_LIMIT),
     layout: { name: 'preset', fit: true, padding: 30 },
     minZoom: 0.02,
     maxZoom: 6,
@@ -162,7 +205,11 @@ function draw(message: GraphMessage, positions: Map<string, Position>): void {
     const edge = edges.get(event.target.id());
     if (edge) send({ kind: 'openRelationship', folder: edge.folder, id: edge.relationship_id });
   });
-  core.on('mouseover', 'node', (event) => showTip(nodeTip(nodes.get(event.target.id())!), event));
+  core.on('mouseover', 'node', (event) => {
+    event.target.addClass('hovered');
+    showTip(nodeTip(nodes.get(event.target.id())!), event);
+  });
+  core.on('mouseout', 'node', (event) => event.target.removeClass('hovered'));
   core.on('mouseover', 'edge', (event) => showTip(edgeTip(edges.get(event.target.id())!, nodes), event));
   core.on('mouseout viewport', () => (tooltip.hidden = true));
   core.one('render', () =>
@@ -180,6 +227,16 @@ function layoutAndDraw(message: GraphMessage): void {
   status.className = 'muted graph-status';
   document.body.dataset['graph'] = 'laying-out';
   performance.mark('relata-graph-received');
+  if (graph.nodes.length === 0) {
+    cy?.destroy();
+    cy = null;
+    folderLegend.hidden = true;
+    status.textContent = message.result.folders.flatMap((folder) => (folder.error ? [`${folder.name}: ${folder.error}`] : [])).join(' · ');
+    showEmpty(message);
+    document.body.dataset['graph'] = 'empty';
+    return;
+  }
+  emptyState.hidden = true;
   const steps = layoutSteps(graph, placed);
   const summary = describe(message);
   const step = () => {
@@ -191,9 +248,10 @@ function layoutAndDraw(message: GraphMessage): void {
       return;
     }
     performance.mark('relata-graph-laid-out');
-    for (const [id, position] of next.value) placed.set(id, position);
+    for (const [id, position] of next.value) placed.set(id, { ...position });
     status.textContent = summary;
-    draw(message, next.value);
+    const items = graph.nodes.map((node) => ({ id: node.id, label: nodeName(node), size: dotSize(node.degree) }));
+    draw(message, arrangeForCanvas(items, next.value, { width: canvas.clientWidth, height: canvas.clientHeight }));
   };
   step();
 }
@@ -203,7 +261,9 @@ function start(): void {
   // Cytoscape adds an inline <style> (its container's position) unless an element with this id
   // exists; the CSP refuses inline styles, and webview.css positions the container already.
   document.head.append(h('meta', { id: '__________cytoscape_stylesheet', name: 'relata-graph' }));
-  render(h('div', { class: 'graph-page' }, controls(), status, h('div', { class: 'graph-frame' }, canvas, tooltip)));
+  render(h('div', { class: 'graph-page' }, controls(), folderLegend, status, h('div', { class: 'graph-frame' }, canvas, emptyState, tooltip)));
+  folderLegend.hidden = true;
+  emptyState.hidden = true;
   tooltip.hidden = true;
   folderChoice.hidden = true;
   ask({});

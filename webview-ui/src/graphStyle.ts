@@ -22,7 +22,7 @@ export const TYPE_COLOURS: Record<RelationshipType, string> = {
   occurred_after: '#978365',
 };
 
-export const typeLabel = (type: RelationshipType) => type.replace(/_/g, ' ');
+export { typeName as typeLabel } from '../../shared/wording.ts';
 
 /** Above this many edges, labels wait for a closer zoom and edges are drawn without arrows, which keeps pan and zoom smooth. */
 export const LARGE_GRAPH_EDGES = 2000;
@@ -31,18 +31,37 @@ function themeColour(name: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 }
 
-export function graphStylesheet(large: boolean): cytoscape.StylesheetJson {
+/** Each folder's colour in a multi-root graph (theme chart colours, so every theme renders them); one folder keeps the theme's blue. */
+const FOLDER_COLOURS: readonly [string, string][] = [
+  ['--vscode-charts-blue', '#3794ff'],
+  ['--vscode-charts-orange', '#d18616'],
+  ['--vscode-charts-purple', '#b180d7'],
+  ['--vscode-charts-green', '#89d185'],
+  ['--vscode-charts-yellow', '#cca700'],
+  ['--vscode-charts-red', '#f14c4c'],
+];
+
+export function folderColour(index: number): string {
+  const [name, fallback] = FOLDER_COLOURS[index % FOLDER_COLOURS.length]!;
+  return themeColour(name, fallback);
+}
+
+/**
+ * `large`: edges drawn plainly for speed. `labelled`: every item's label drawn (the layout kept
+ * them apart); otherwise the graph is laid out wider than the canvas and a label shows on hover
+ * and once zoomed in to where the labels have room.
+ */
+export function graphStylesheet(large: boolean, labelled: boolean): cytoscape.StylesheetJson {
   const foreground = themeColour('--vscode-foreground', '#cccccc');
-  const node = themeColour('--vscode-charts-blue', '#3794ff');
   const focus = themeColour('--vscode-focusBorder', '#f9c74f');
   const background = themeColour('--vscode-editor-background', '#1e1e1e');
   return [
     {
       selector: 'node',
       style: {
-        'background-color': node,
-        width: 'mapData(degree, 0, 20, 8, 28)',
-        height: 'mapData(degree, 0, 20, 8, 28)',
+        'background-color': 'data(colour)',
+        width: 'data(size)',
+        height: 'data(size)',
         label: 'data(label)',
         color: foreground,
         'font-size': 10,
@@ -53,9 +72,10 @@ export function graphStylesheet(large: boolean): cytoscape.StylesheetJson {
         // Long titles are cut at the label's width; the tooltip has the whole title and the path.
         'text-wrap': 'ellipsis',
         'text-max-width': '160px',
-        'min-zoomed-font-size': large ? 12 : 6,
+        'min-zoomed-font-size': labelled ? 6 : 9,
       },
     },
+    { selector: 'node.hovered, node.focus', style: { label: 'data(label)', 'min-zoomed-font-size': 0, 'z-index': 10 } },
     { selector: 'node.focus', style: { 'border-width': 3, 'border-color': focus, 'font-weight': 'bold' } },
     { selector: 'node:selected', style: { 'border-width': 3, 'border-color': focus } },
     {

@@ -8,6 +8,9 @@
 import { describeAlso } from '../../../shared/alsoText.ts';
 import { passageView } from '../../../shared/passageView.ts';
 import { describeVoices } from '../../../shared/voiceText.ts';
+import { relationshipSentence } from '../../../shared/wording.ts';
+import { alsoSearchedText } from '../../../shared/spellingText.ts';
+import { flaggedSources, INJECTION_CAVEAT, INJECTION_MARK, injectionDetail, injectionHeadline } from '../../../shared/injectionText.ts';
 import type { FolderSearch, KnowledgeToolAnswer, RelatedResult } from '../../../shared/protocol.ts';
 import type { AnswerResult, Location } from '../../../shared/types.ts';
 import type { AskTurn, FolderAnswer } from '../../../shared/webviewMessages.ts';
@@ -111,13 +114,16 @@ function sourceParts(folder: string, result: AnswerResult, question: string): Ch
   if (result.sources.length === 0) return [markdown(`${heading}No passage was retrieved for this question.\n`)];
   const parts: ChatPart[] = [markdown(heading)];
   const cited = new Set(result.citations);
+  const flagged = flaggedSources(result.injection_warnings);
   for (const source of result.sources) {
     const target = { folder, path: source.path, location: source.location };
     // The chat draws an anchor as the file's name, so the title goes before it as text; a text
     // file's anchor already names its lines, other formats' locations are said after it.
     const place = source.location.kind === 'lines' ? '' : ` · ${escapeMarkdown(describeLocation(source.location, source.path))}`;
     parts.push(
-      markdown(`- **${escapeMarkdown(source.label)}**${cited.has(source.label) ? ' (cited)' : ''} ${source.title ? `${escapeMarkdown(source.title)} ` : ''}`),
+      markdown(
+        `- **${escapeMarkdown(source.label)}**${cited.has(source.label) ? ' (cited)' : ''}${flagged.has(source.label) ? ` ⚠ _${INJECTION_MARK}_` : ''} ${source.title ? `${escapeMarkdown(source.title)} ` : ''}`,
+      ),
       anchorOr(target, source.path),
       markdown(`${place}${source.also?.length ? ` · ${escapeMarkdown(describeAlso(source.also))}` : ''}\n`),
       answeringQuote(source.passage, question),
@@ -149,15 +155,11 @@ function uncertaintyParts(folder: string, result: AnswerResult): ChatPart[] {
   for (const relationship of result.inferred_relationships) {
     note(
       `A source was brought in through a relationship suggested by analysis, not yet reviewed: ` +
-        `${escapeMarkdown(`${relationship.from.title ?? relationship.from.path} ${relationship.type.replace(/_/g, ' ')} ${relationship.to.title ?? relationship.to.path}`)} ` +
+        `${escapeMarkdown(relationshipSentence(relationship.type, relationship.from.title ?? relationship.from.path, relationship.to.title ?? relationship.to.path))} ` +
         `(strength ${figure(relationship.score)}, not a probability).`,
     );
     notes.push(openRelationship(folder, relationship.id, 'Review it in the relationship panel'));
   }
-  for (const warning of result.injection_warnings) {
-    note(`Source ${escapeMarkdown(warning.label)} contains text that tries to instruct the model (${escapeMarkdown(warning.kind)}); it was treated as data: “${escapeMarkdown(shortened(warning.text))}”`);
-  }
-  if (result.injection_warnings.length > 0) note('Detection is best-effort: a passage not flagged is not proven safe.');
   if (result.invalid_citations > 0) note(`${result.invalid_citations} citation(s) in the model's reply named no supplied source and were dropped.`);
   for (const unavailable of result.unavailable_paths ?? []) {
     note(`Retrieved without the ${escapeMarkdown(unavailable.path.replace(/_/g, ' '))} search path: ${escapeMarkdown(unavailable.reason)}.`);
@@ -165,10 +167,19 @@ function uncertaintyParts(folder: string, result: AnswerResult): ChatPart[] {
   return notes.length === 0 ? [] : [markdown('\n**Uncertainty and conflicts**\n\n'), ...notes];
 }
 
+/** Above the answer: a source that tries to instruct the model is the first thing read. */
+function injectionParts(result: AnswerResult): ChatPart[] {
+  const headline = injectionHeadline(result.injection_warnings);
+  if (!headline) return [];
+  const details = result.injection_warnings.map((warning) => `- ${escapeMarkdown(injectionDetail(warning))} “${escapeMarkdown(shortened(warning.text))}”\n`);
+  return [markdown(`> ⚠ **${escapeMarkdown(headline)}**\n\n${details.join('')}\n_${escapeMarkdown(INJECTION_CAVEAT)}_\n\n`)];
+}
+
 function folderAnswerParts(answer: FolderAnswer, question: string, several: boolean): ChatPart[] {
   const parts: ChatPart[] = several ? [markdown(`\n### From ${escapeMarkdown(answer.folder.name)}\n\n`)] : [];
   if (!answer.answer) return [...parts, markdown(`Could not answer from ${escapeMarkdown(answer.folder.name)}: ${escapeMarkdown(answer.error ?? 'no answer')}\n`)];
   const { folder, result } = answer.answer;
+  parts.push(...injectionParts(result));
   if (result.answer !== null) parts.push(markdown(`${escapeMarkdown(result.answer)}\n`));
   else parts.push(markdown('_No answer was written; here is what Relata retrieved._\n'));
   if (result.model) parts.push(markdown(`\n_Model: ${escapeMarkdown(result.model)}_\n`));
@@ -194,6 +205,8 @@ export function searchParts(folders: readonly FolderSearch[]): ChatPart[] {
       continue;
     }
     const { response } = folder;
+    const also = alsoSearchedText(response.also_searched);
+    if (also) parts.push(markdown(`_${escapeMarkdown(also[0]!.toUpperCase() + also.slice(1))}._\n\n`));
     if (response.weak_match) parts.push(markdown('_No result names what you named, contains most of your words or is close in meaning: these are only the closest items there were._\n\n'));
     for (const unavailable of response.unavailable_paths) {
       parts.push(markdown(`_Searched without the ${escapeMarkdown(unavailable.path.replace(/_/g, ' '))} path: ${escapeMarkdown(unavailable.reason)}._\n\n`));

@@ -9,7 +9,8 @@
 import type { RelatedItemsResult } from '../../../shared/protocol.ts';
 import type { Location, RelatedEntry } from '../../../shared/types.ts';
 import { describeLocation } from '../locations.ts';
-import { lookOf, typeWords, type RelationshipLook } from '../proposals/relationshipLook.ts';
+import { typeVerb } from '../../../shared/wording.ts';
+import { lookOf, type RelationshipLook } from '../proposals/relationshipLook.ts';
 
 export interface RelatedRow {
   id: string;
@@ -29,7 +30,7 @@ export function kindWords(entry: RelatedEntry): string {
   const relationship = entry.relationship;
   if (relationship) {
     if (relationship.type === 'links_to') return relationship.direction === 'outgoing' ? 'links to' : 'linked from';
-    return typeWords(relationship.type);
+    return typeVerb(relationship.type);
   }
   return entry.kind === 'nearby' ? 'nearby' : 'similar content';
 }

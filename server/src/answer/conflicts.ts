@@ -8,6 +8,7 @@
 // relationship between originals when there is one.
 
 import type { AnswerConflict, ConflictSideView, ConflictVoiceView, ItemRef } from '../../../shared/types.ts';
+import { figureText } from '../../../shared/wording.ts';
 import type { VoiceGroups } from '../engine/voiceGroups.ts';
 import { compareItemClaims, labelledDetail } from '../extract/claims/compare.ts';
 import type { RelationshipRecord, StoredClaim, WorkspaceStore } from '../store/contract.ts';
@@ -22,7 +23,7 @@ interface Disagreement {
   sides: Map<string, Map<string, ItemRef>>;
 }
 
-const claimValue = (claim: Pick<StoredClaim, 'value' | 'unit'>) => (claim.unit ? `${claim.value} ${claim.unit}` : String(claim.value));
+const claimValue = (claim: Pick<StoredClaim, 'value' | 'unit'>) => figureText(claim.value, claim.unit);
 const topics = (ref: ItemRef) => (ref.title ?? '').toLowerCase().split(/\W+/).filter((word) => word.length > 2);
 
 /**

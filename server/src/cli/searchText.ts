@@ -10,6 +10,7 @@
 import { describeAlso } from '../../../shared/alsoText.ts';
 import { describeLocation } from '../../../shared/locationWords.ts';
 import { WEAK_MATCH_NOTICE } from '../../../shared/searchText.ts';
+import { alsoSearchedText } from '../../../shared/spellingText.ts';
 import type { SearchResponse } from '../../../shared/types.ts';
 import { terminalLine } from './terminalText.ts';
 
@@ -45,6 +46,8 @@ export function renderSearch(response: SearchResponse, options: SearchTextOption
     'Similarity is the cosine between the query and the closest passage; it is reported apart and is not part of relevance.',
   ];
   for (const unavailable of response.unavailable_paths) lines.push(`Unavailable: ${unavailable.path}: ${terminalLine(unavailable.reason)}.`);
+  const also = alsoSearchedText(response.also_searched);
+  if (also) lines.push(`${also[0]!.toUpperCase()}${terminalLine(also.slice(1))}.`);
   if (response.weak_match) lines.push(WEAK_MATCH_NOTICE);
   const listed = options.all ? response.results : response.results.filter((result) => result.query_relevance >= WEAK_RELEVANCE);
   listed.forEach((result, index) => {

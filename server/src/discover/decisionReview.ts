@@ -17,9 +17,13 @@ const isClaim = (signal: SignalView) => signal.type === 'claim_support' || signa
 /** The signals that are evidence, without a person's decision. */
 export const evidenceOf = (signals: readonly SignalView[]): SignalView[] => signals.filter((signal) => !isDecision(signal));
 
-/** "42000 and 51500" from "… for cost: 42000 and 51500. Relata does not decide …" (extract/claims/compare.ts). */
+/**
+ * "42000 and 51500" from "… for cost: 42,000 and 51,500. Relata does not decide …"
+ * (extract/claims/compare.ts). Thousands separators are dropped, so a decision recorded before
+ * figures were grouped still matches the same figures written "42,000".
+ */
 function figuresOf(detail: string): string | null {
-  return /: (.+?)\.(?:\s|$)/.exec(detail)?.[1] ?? null;
+  return /: (.+?)\.(?:\s|$)/.exec(detail)?.[1]?.replace(/(\d),(?=\d{3}(?!\d))/g, '$1') ?? null;
 }
 
 /**

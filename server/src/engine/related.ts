@@ -20,6 +20,7 @@ import {
   type RelatedRelationship,
   type RelatedView,
 } from '../../../shared/types.ts';
+import { signalName } from '../../../shared/wording.ts';
 import { spreadOver } from '../discover/itemCosine.ts';
 import { weightConcepts } from '../extract/concepts.ts';
 import { RRF_K } from '../ranking/weights.ts';
@@ -281,7 +282,7 @@ export function evidenceLine(record: Pick<RelationshipRecord, 'signals'>): strin
     .sort((a, b) => b.contribution - a.contribution);
   const [top, ...rest] = evidence;
   if (!top) return 'no evidence recorded';
-  const first = `${top.signal.type.replace(/_/g, ' ')}: ${oneLine(top.signal.value)}`;
+  const first = `${signalName(top.signal.type)}: ${oneLine(top.signal.value)}`;
   return rest.length === 0 ? first : `${first} (+${rest.length} more)`;
 }
 

@@ -30,6 +30,7 @@ import type { PipelineStage, SearchResponse } from '../../../shared/types.ts';
 import type { StageCounts } from '../store/contract.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 import { describeModelProgress, everyFewSeconds, ModelExtractor } from '../extract/model/modelExtractor.ts';
+import { isUnread } from '../../../shared/unreadFiles.ts';
 
 export interface SessionEvents {
   /** State or counts changed; the server throttles what it sends. */
@@ -433,7 +434,7 @@ export class FolderSession {
       name: this.name,
       state: this.state,
       reason: this.reason ?? this.waiting,
-      items: { indexed: 0, failed: 0, skipped: 0, duplicate: 0, pending: 0 },
+      items: { indexed: 0, failed: 0, skipped: 0, duplicate: 0, pending: 0, unread: 0 },
       chunks: 0,
       queueDepth: 0,
       work: { reading: 0, extracting: 0, embedding: 0, relating: 0 },
@@ -448,7 +449,8 @@ export class FolderSession {
     try {
       const items = await index.store.listItems();
       for (const item of items) {
-        if (item.status !== 'deleted') base.items[item.status] += 1;
+        if (isUnread(item)) base.items.unread = (base.items.unread ?? 0) + 1;
+        else if (item.status !== 'deleted') base.items[item.status] += 1;
       }
       const usage = this.modelId ? (await index.store.modelUsage()).find((model) => model.id === this.modelId) : undefined;
       const configured = this.settings.embeddingModel || 'default';

@@ -4,6 +4,7 @@
 
 import type { ItemRef, RelationshipView } from '../../../shared/types.ts';
 import type { ConflictDetail, SignalContribution } from '../../../shared/protocol.ts';
+import { figureText } from '../../../shared/wording.ts';
 import { compareItemClaims, labelledDetail } from '../extract/claims/compare.ts';
 import { scoreSignals } from '../scoring/score.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
@@ -42,5 +43,5 @@ export async function relationshipConflicts(
 }
 
 function formatClaimValue(claim: { value: number | string; unit: string | null }): string {
-  return claim.unit ? `${claim.value} ${claim.unit}` : String(claim.value);
+  return figureText(claim.value, claim.unit);
 }

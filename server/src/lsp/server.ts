@@ -25,13 +25,17 @@ import {
   RelataErrorCodes,
   RelationshipsChangedNotification,
   StatusNotification,
+  type FolderStatus,
   type ServerSettings,
   type StatusReport,
 } from '../../../shared/protocol.ts';
+import { describeWork } from '../../../shared/workText.ts';
+import { listRelationshipViews } from '../engine/relationships.ts';
+import { describeProposalChanges, proposalChanges, snapshotOf, type ProposalSnapshot } from './proposalChanges.ts';
 import { problemsWith, type Schema } from '../../../shared/schema.ts';
 import { unreachableReason } from '../engine/storeRetry.ts';
 import { isStoreUnreachable } from '../store/transientFailure.ts';
-import { FolderSession, serialQueue, type SessionEvents } from './folderSession.ts';
+import { FolderSession, serialQueue, thresholdsFor, type SessionEvents } from './folderSession.ts';
 import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
@@ -181,7 +185,9 @@ export function startServer(connection: Connection): void {
   const sendStatus = async () => {
     statusDirty = false;
     try {
-      await connection.sendNotification(StatusNotification.type, await statusReport());
+      const report = await statusReport();
+      for (const folder of report.folders) if (folder.state === 'indexing') reportWork(folder);
+      await connection.sendNotification(StatusNotification.type, report);
     } catch (error) {
       log(`status failed: ${(error as Error).message}`);
     }
@@ -236,11 +242,42 @@ export function startServer(connection: Connection): void {
     }
     return bar;
   };
+  // The progress bar's words are the status bar's (files and what is done to them); its share done counts the jobs.
+  const shareDone = new Map<FolderSession, number>();
+  const workWords = new Map<FolderSession, string>();
+  const reportProgress = (session: FolderSession) =>
+    void progressFor(session).then((reporter) => reporter?.report(shareDone.get(session) ?? 0, workWords.get(session) ?? 'starting'));
+  const reportWork = (folder: FolderStatus) => {
+    const session = sessions.all().find((candidate) => candidate.uri === folder.folder);
+    if (!session) return;
+    workWords.set(session, describeWork(folder.work));
+    reportProgress(session);
+  };
   const endProgress = (session: FolderSession) => {
     const bar = progressBars.get(session);
     progressBars.delete(session);
+    shareDone.delete(session);
+    workWords.delete(session);
     void bar?.then((reporter) => reporter?.done());
   };
+
+  // What was pending after each folder's last pass: the next pass says what it withdrew, added or changed.
+  const proposalSnapshots = new Map<FolderSession, ProposalSnapshot>();
+  async function noteProposalChanges(session: FolderSession): Promise<void> {
+    const index = await session.ready();
+    if (!index) return;
+    const views = await listRelationshipViews(index.store, thresholdsFor(settings));
+    const items = (await index.store.listItems()).filter((item) => item.status !== 'deleted');
+    const after = snapshotOf(views.filter((view) => view.status === 'pending'), items);
+    const decided = new Set(views.filter((view) => view.status !== 'pending').map((view) => view.id));
+    const before = proposalSnapshots.get(session);
+    proposalSnapshots.set(session, after);
+    const note = before ? describeProposalChanges(proposalChanges(before, after, decided)) : null;
+    if (!note) return;
+    const message = `Relata: ${sessions.all().length > 1 ? `${session.name}: ` : ''}${note}`;
+    log(message);
+    connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }).catch(() => undefined);
+  }
 
   const events: SessionEvents = {
     onChange(session) {
@@ -249,13 +286,13 @@ export function startServer(connection: Connection): void {
     },
     onProgress(session, progress) {
       const total = progress.done + progress.pending;
-      void progressFor(session).then((reporter) =>
-        reporter?.report(total ? Math.round((progress.done / total) * 100) : 0, `${progress.done} of ${total} steps`),
-      );
+      shareDone.set(session, total ? Math.round((progress.done / total) * 100) : 0);
+      reportProgress(session);
       scheduleStatus();
     },
     onIndexed(session) {
       void connection.sendNotification(RelationshipsChangedNotification.type, { folder: session.uri });
+      noteProposalChanges(session).catch((error: Error) => log(`${session.name}: comparing proposals failed: ${error.message}`));
     },
     log,
     extractionModel,

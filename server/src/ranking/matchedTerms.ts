@@ -41,13 +41,17 @@ export function matchedFigures(claims: readonly StoredClaim[], chunkIds: Readonl
 
 /**
  * Whether a result is more than the closest thing there was: it names what the query names, has
- * the title asked for, contains most of the query's words, states a figure the query gives, or is
- * close in meaning above the similarity floor relationship scoring uses.
+ * the title asked for, contains most of the query's words (unless the folder lacks a third of
+ * them: server/src/ranking/spelling.ts), states a figure the query gives, or is close in meaning
+ * above the similarity floor relationship scoring uses.
  */
-export function isStrongMatch(result: SearchResultView, words: readonly string[]): boolean {
+export function isStrongMatch(result: SearchResultView, words: readonly string[], wordsMissingFromFolder = false): boolean {
   if ((result.contributions.entity ?? 0) > 0 || (result.contributions.title ?? 0) > 0) return true;
   const numbers = words.filter((word) => /^\d+$/.test(word));
-  if (result.matched?.figures.some((figure) => figure.split(/\D+/).some((part) => numbers.includes(part)))) return true;
-  if (words.length > 0 && (result.matched?.words.length ?? 0) >= Math.ceil(words.length * STRONG_WORD_SHARE)) return true;
+  // Figures are written grouped ("51,500"); the query gives them as typed ("51500").
+  const digits = (figure: string) => figure.replace(/(\d),(?=\d{3}(?!\d))/g, '$1').split(/\D+/);
+  if (result.matched?.figures.some((figure) => digits(figure).some((part) => numbers.includes(part)))) return true;
+  // A query a third of whose words no document holds ("forklift" among guides) is not answered by the rest of its words.
+  if (!wordsMissingFromFolder && words.length > 0 && (result.matched?.words.length ?? 0) >= Math.ceil(words.length * STRONG_WORD_SHARE)) return true;
   return result.semantic_similarity !== null && result.semantic_similarity >= SIMILARITY_FLOOR;
 }

@@ -6,7 +6,8 @@
 // naming the others (nearDuplicateGroups.ts). What each result matched is named (matchedTerms.ts),
 // and a result set none of whose items is a strong match says so (`weak_match`).
 
-import { namedWords, wordsFound } from '../../../shared/queryWords.ts';
+import { namedWords, wordsAsWritten } from '../../../shared/queryWords.ts';
+import { searchedQuery } from '../../../shared/spellingText.ts';
 import { ocrLabelOf } from '../../../shared/ocrLabel.ts';
 import type { AlsoItem, Location, MatchedTerms, Passage, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
@@ -21,6 +22,7 @@ import { isStrongMatch, matchedFigures } from './matchedTerms.ts';
 import { nearDuplicateGroups } from './nearDuplicateGroups.ts';
 import type { PathHit, PathResult } from './paths.ts';
 import { recencyPath } from './recency.ts';
+import { correctSpelling } from './spelling.ts';
 import { titlePath } from './titlePath.ts';
 import { vectorPath } from './vectorPath.ts';
 import {
@@ -136,7 +138,9 @@ export async function searchWorkspace(
   const settings = { ...expansionSettingsFromEnv(options.confirmedOnly ?? false), ...options.expansion };
   if (query.trim() === '') return { rank_version: version, query, results: [], unavailable_paths: [] };
 
-  const direct = await retrieveDirect(store, embedder, query, Math.max(CANDIDATE_DEPTH, limit));
+  const { corrections, missing } = await correctSpelling(store, query);
+  const searched = searchedQuery(query, corrections);
+  const direct = await retrieveDirect(store, embedder, searched, Math.max(CANDIDATE_DEPTH, limit));
   options.signal?.throwIfAborted();
   const info = new Map<string, SearchItemInfo>();
   const learn = async (ids: readonly string[]) => {
@@ -165,14 +169,24 @@ export async function searchWorkspace(
   const paths = [...direct.paths, expansion, confirmed].map(live);
   paths.push(recencyPath([...info.values()], now));
   const { fused, also } = await collapseCopies(store, fuse(parameters, paths), limit, info);
-  const words = namedWords(query);
-  const results = await presentResults(store, direct, paths, fused, info, query, words);
+  // A typed word that was corrected is in no document: its correction stands for it, so a result
+  // holding the corrected words contains the query's words.
+  const typos = new Set(corrections.map((correction) => correction.typed));
+  const words = namedWords(searched).filter((word) => !typos.has(word));
+  const results = await presentResults(store, direct, paths, fused, info, searched, words);
   for (const result of results) {
     const others = also.get(result.item_id);
     if (others && others.length > 0) result.also = others;
   }
-  const weak = results.length > 0 && !results.some((result) => isStrongMatch(result, words));
-  return { rank_version: version, query, results, unavailable_paths: direct.unavailable, ...(weak ? { weak_match: true as const } : {}) };
+  const weak = results.length > 0 && !results.some((result) => isStrongMatch(result, words, missing.length > 0));
+  return {
+    rank_version: version,
+    query,
+    results,
+    unavailable_paths: direct.unavailable,
+    ...(weak ? { weak_match: true as const } : {}),
+    ...(corrections.length > 0 ? { also_searched: corrections } : {}),
+  };
 }
 
 /**
@@ -251,13 +265,13 @@ async function presentResults(
     const wordChunk = chunks.get(hits.get('lexical_chunks')?.chunkId ?? '');
     const shown = chunks.get(passageChunk.get(item.itemId) ?? '');
     const passages = [wordChunk, shown].filter((chunk) => chunk !== undefined);
-    const itemWords = wordsFound([info.get(item.itemId)!.title ?? '', ...passages.map((chunk) => chunk.text)], words);
+    const itemWords = wordsAsWritten([info.get(item.itemId)!.title ?? '', ...passages.map((chunk) => chunk.text)], words);
     const figures =
       itemWords.length > 0 || words.some((word) => /^\d+$/.test(word))
         ? matchedFigures(await store.listClaims(item.itemId), new Set(passages.map((chunk) => chunk.id)), words)
         : [];
     const names = (hits.get('entity')?.entities ?? []).map((entity) => `${entity.surface} (${entity.type})`);
-    seen.set(item.itemId, { passageWords: wordChunk ? wordsFound([wordChunk.text], words) : [], itemWords, figures });
+    seen.set(item.itemId, { passageWords: wordChunk ? wordsAsWritten([wordChunk.text], words) : [], itemWords, figures });
     if (itemWords.length > 0 || names.length > 0 || figures.length > 0) matched.set(item.itemId, { words: itemWords, names, figures });
   }
 

@@ -145,6 +145,13 @@ export interface JobFailure {
   itemId: string | null;
 }
 
+export interface VocabularyTerm {
+  /** As the index keeps it: lower case, Porter-stemmed ("licens" for license, licenses, licensing). */
+  term: string;
+  /** Items holding it. */
+  documents: number;
+}
+
 export interface LexicalHit {
   id: string;
   itemId: string;
@@ -457,6 +464,12 @@ export interface WorkspaceStore {
   searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]>;
   /** BM25 over chunk text, best first. */
   searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]>;
+  /**
+   * The lexical index's own vocabulary (its stemmed terms) that starts with `prefix`, each with
+   * the number of items that hold it: what spelling tolerance corrects towards. A backend without
+   * one leaves it out, and its search takes words as typed.
+   */
+  lexicalVocabulary?(prefix: string): Promise<VocabularyTerm[]>;
 
   // Vectors -----------------------------------------------------------------
   /** Record a model before its first vectors are stored (its descriptor is kept for `status`). */

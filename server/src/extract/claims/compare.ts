@@ -8,6 +8,7 @@
 // contradict; the detail says so without deciding which source is right.
 
 import { MODEL_FOUND_LABEL } from '../../../../shared/types.ts';
+import { figureText } from '../../../../shared/wording.ts';
 import type { Claim } from '../types.ts';
 import { ATTRIBUTE_NOUNS, ATTRIBUTE_PHRASES } from './attributes.ts';
 import { type Direction, OUTCOME_SCALE } from './direction.ts';
@@ -152,10 +153,10 @@ const DIRECTION_WORDS: Record<string, Record<Direction, string>> = {
   [OUTCOME_SCALE]: { increase: 'improves', decrease: 'worsens', none: 'has no effect on', 'not increase': 'does not improve', 'not decrease': 'does not worsen' },
 };
 
-/** A claim's figure as a person reads it: "42000 GBP", "12%", "2025-03-14"; a direction as its verb, "decreases". */
+/** A claim's figure as a person reads it: "42,000 GBP", "12%", "2025-03-14"; a direction as its verb, "decreases". */
 export function formatValue(claim: Claim, withUnit: boolean): string {
   if (claim.kind === 'direction') return DIRECTION_WORDS[claim.unit ?? 'amount']?.[claim.value as Direction] ?? String(claim.value);
-  const value = typeof claim.value === 'number' ? String(Number(claim.value.toPrecision(12))) : claim.value;
+  const value = figureText(claim.value);
   if (claim.kind === 'percentage') return `${value}%`;
   if (!withUnit || claim.unit === null) return value;
   return `${value} ${claim.unit}`;
@@ -175,7 +176,7 @@ export function compareClaims(a: Claim, b: Claim, context: CompareContext = {}):
   if (same) {
     return { relation: 'supports', detail: `Both sources give the same ${noun} for ${a.attribute}: ${formatValue(a, true)}.` };
   }
-  // Money reads as the design's example ("42000 and 51500"); quantities keep their unit, which is not obvious once converted.
+  // Money reads as the design's example ("42,000 and 51,500"); quantities keep their unit, which is not obvious once converted.
   const withUnit = a.kind === 'quantity';
   return {
     relation: 'contradicts',

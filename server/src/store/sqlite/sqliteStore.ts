@@ -37,6 +37,7 @@ import type {
   JobRecord,
   LeaseView,
   LexicalHit,
+  VocabularyTerm,
   ParsedText,
   AliasCandidate,
   DiscoveryFacts,
@@ -291,6 +292,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   private readonly vectorTables = new Set<string>();
+  /** The temp fts5vocab table over the item index exists on this connection (lexicalVocabulary). */
+  private vocabularyReady = false;
   /** Set by forgetItems, cleared by scrubForgotten. */
   private forgottenSinceScrub = false;
   private readonly scoped: ScopedSql;
@@ -854,6 +857,22 @@ class SqliteWorkspaceStore implements WorkspaceStore {
        ORDER BY score LIMIT @limit`,
       { match, limit },
     ).map((row) => ({ id: row.item_id, itemId: row.item_id, bm25: -row.score }));
+  }
+
+  async lexicalVocabulary(prefix: string): Promise<VocabularyTerm[]> {
+    this.requireLexicalIndex();
+    // fts5vocab over this workspace's own item index (its name is the workspace's), in the
+    // connection's temp schema: created once per connection, so a read-only store can have it.
+    const vocabulary = `temp.${this.fts.items}_vocabulary`;
+    if (!this.vocabularyReady) {
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vocabulary} USING fts5vocab(main, ${this.fts.items}, 'row')`);
+      this.vocabularyReady = true;
+    }
+    const upper = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
+    return this.db
+      .prepare(`SELECT term, doc FROM ${vocabulary} WHERE term >= ? AND term < ?`)
+      .all(prefix, upper)
+      .map((row) => ({ term: (row as { term: string }).term, documents: (row as { doc: number }).doc }));
   }
 
   async searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]> {
