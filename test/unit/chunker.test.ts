@@ -488,9 +488,10 @@ function oneBlock(text: string): Block[] {
   return [block('paragraph', text, [], lines(1))];
 }
 
-function bestOfThree(run: () => void): number {
+// The fastest of five runs: the others measure the machine's load, not the chunker.
+function bestOfFive(run: () => void): number {
   let best = Infinity;
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     const start = performance.now();
     run();
     best = Math.min(best, performance.now() - start);
@@ -511,15 +512,16 @@ function assertWithinBounds(chunks: Chunk[], maxWords: number, maxChars: number,
 }
 
 describe('chunkBlocks on hostile text', () => {
-  it('takes time linear in the size of the text: time per MB at 2 MB within 2x of that at 0.25 MB', () => {
+  // Quadratic work would cost 8x per MB at 8x the size; 3x leaves room for a loaded machine.
+  it('takes time linear in the size of the text: time per MB at 2 MB within 3x of that at 0.25 MB', () => {
     for (const [name, make] of Object.entries(HOSTILE)) {
       const small = oneBlock(make(0.25 * MB));
       const large = oneBlock(make(2 * MB));
       chunkBlocks(small); // warm up
-      const perMbSmall = bestOfThree(() => chunkBlocks(small)) / 0.25;
-      const perMbLarge = bestOfThree(() => chunkBlocks(large)) / 2;
+      const perMbSmall = bestOfFive(() => chunkBlocks(small)) / 0.25;
+      const perMbLarge = bestOfFive(() => chunkBlocks(large)) / 2;
       assert.ok(
-        perMbLarge <= 2 * perMbSmall,
+        perMbLarge <= 3 * perMbSmall,
         `${name}: ${perMbLarge.toFixed(0)} ms/MB at 2 MB vs ${perMbSmall.toFixed(0)} ms/MB at 0.25 MB`,
       );
     }
