@@ -4,8 +4,10 @@
 // files side by side is what brings the suite from half an hour to minutes on two cores.
 //
 // A file that must not share the machine with other files (a fixed port, a shared path, a
-// measured duration, a memory ceiling) says so with a line `// test-runner: alone (reason)`; those
-// files run one after another once the parallel files are done, and the summary names them.
+// measured duration, a memory ceiling) says so with a line `// test-runner: alone (reason)`, and a
+// file that listens on a fixed port is found without it; those files run one after another once
+// the parallel files are done, and the summary names them. Each file has its own process, so
+// environment variables and module state set by one file never reach another.
 //
 //   node scripts/run-tests.mjs [--jobs N] [file or folder …]
 //
@@ -24,6 +26,14 @@ const SUITES = ['test/unit', 'test/contract', 'test/integration'];
 const RESULTS = path.join(ROOT, '.test-results');
 const TIMINGS = path.join(RESULTS, 'timings.json');
 const ALONE = /^\s*\/\/\s*test-runner:\s*alone\b\s*(.*)$/m;
+// A server on a fixed port would collide with another file's: such a file runs alone even unmarked.
+const FIXED_PORT = /\.listen\(\s*[1-9]\d*\s*[,)]/;
+
+function mustRunAlone(source) {
+  const marked = ALONE.exec(source);
+  if (marked) return marked[1].trim() || '(marked)';
+  return FIXED_PORT.test(source) ? '(listens on a fixed port)' : null;
+}
 
 function parseArguments(argv) {
   let jobs = Number(process.env.RELATA_TEST_JOBS) || availableParallelism() + 1;
@@ -178,8 +188,8 @@ async function runAll(files, jobs) {
 const { jobs, targets } = parseArguments(process.argv.slice(2));
 const files = testFiles(targets);
 const alone = new Map(files.flatMap((file) => {
-  const match = ALONE.exec(readFileSync(path.join(ROOT, file), 'utf8'));
-  return match ? [[file, match[1].trim()]] : [];
+  const why = mustRunAlone(readFileSync(path.join(ROOT, file), 'utf8'));
+  return why === null ? [] : [[file, why]];
 }));
 const previous = readTimings();
 rmSync(RESULTS, { recursive: true, force: true, maxRetries: 3 });
@@ -207,7 +217,7 @@ const summary = [
   '',
   `Slowest files: ${slowest.map((r) => `${r.file.replace(/^test\//, '')} ${r.seconds.toFixed(0)} s`).join(', ')}`,
   cpuTotal === null ? '' : `CPU time: ${duration(cpuTotal)} in all, i.e. at least ${duration(cpuTotal / availableParallelism())} of wall time on an idle ${availableParallelism()}-core machine`,
-  alone.size > 0 ? `Ran alone: ${[...alone].map(([file, why]) => `${file.replace(/^test\//, '')}${why ? ` ${why}` : ''}`).join('; ')}` : '',
+  alone.size > 0 ? `Ran alone: ${[...alone].map(([file, why]) => `${file.replace(/^test\//, '')} ${why}`).join('; ')}` : '',
   ...results.filter((r) => r.fail > 0).flatMap((r) => [`FAILED ${r.file} (.test-results/${logName(r.file)})`, ...r.failed.map((name) => `  not ok: ${name}`)]),
   `${number.format(total.tests)} tests in ${results.length} files: ${number.format(total.pass)} passed, ${number.format(total.fail)} failed, ${number.format(total.skipped)} skipped${total.cancelled ? `, ${number.format(total.cancelled)} cancelled` : ''} — see .test-results/ — ${duration(wall)} wall time, ${jobs} at a time, load ${load.toFixed(1)} at the start on ${availableParallelism()} cores`,
 ].filter((line) => line !== '');
