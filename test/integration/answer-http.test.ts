@@ -81,7 +81,9 @@ test('an answer from the endpoint is validated like any other, and the request c
 
 test('a slow server is a timeout error, not a rejected answer', async (t) => {
   const { base } = await chatServer(t, (response) => {
-    const timer = setTimeout(() => response.end(completion('{"answer": "late", "sufficient": false, "citations": []}')), 5_000);
+    // Far later than the check below allows, so that giving up at the timeout is told apart from
+    // waiting for the reply even on a loaded machine.
+    const timer = setTimeout(() => response.end(completion('{"answer": "late", "sufficient": false, "citations": []}')), 60_000);
     response.on('close', () => clearTimeout(timer));
   });
   const provider = new OpenAiProvider({ endpoint: base, model: 'slow' });
@@ -91,7 +93,7 @@ test('a slow server is a timeout error, not a rejected answer', async (t) => {
     assert.match(error.message, /did not answer within 200 ms/);
     return true;
   });
-  assert.ok(performance.now() - started < 2_000, 'gave up at the timeout');
+  assert.ok(performance.now() - started < 20_000, 'gave up at the timeout, not at the reply');
 });
 
 test('malformed responses are rejected with a reason, and the retrieval is still returned', async (t) => {

@@ -118,7 +118,9 @@ describe('USE-lite embedder (two model threads)', () => {
     clearInterval(timer);
     t.diagnostic(`64 passages in ${seconds.toFixed(2)} s (${(64 / seconds).toFixed(1)}/s); a 10 ms timer fired ${ticks} times, longest gap ${maxGap.toFixed(0)} ms`);
     assert.ok(ticks >= (seconds * 1000) / 10 / 4, `the timer kept firing (${ticks} ticks)`);
-    assert.ok(maxGap < 500, `longest timer gap ${maxGap.toFixed(0)} ms`);
+    // Relative to the embedding's own duration, which grows with the machine's load as a gap does:
+    // embedding on this thread would stall it for the whole batch.
+    assert.ok(maxGap < (seconds * 1000) / 4, `longest timer gap ${maxGap.toFixed(0)} ms during ${seconds.toFixed(2)} s of embedding`);
   });
 
   it('ranks a SciFact test claim\'s relevant abstract in the top 3 among 20 random ones, most of the time', {

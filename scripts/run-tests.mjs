@@ -1,0 +1,226 @@
+// Runs the test files (test/unit, test/contract, test/integration: every *.test.ts, found afresh on
+// each run) several at a time, one process per file, and ends with one summary line. One file per
+// process keeps today's isolation (a file's env, globals and loaded models are its own); running
+// files side by side is what brings the suite from half an hour to minutes on two cores.
+//
+// A file that must not share the machine with other files (a fixed port, a shared path, a
+// measured duration, a memory ceiling) says so with a line `// test-runner: alone (reason)`, and a
+// file that listens on a fixed port is found without it; those files run one after another once
+// the parallel files are done, and the summary names them. Each file has its own process, so
+// environment variables and module state set by one file never reach another.
+//
+//   node scripts/run-tests.mjs [--jobs N] [file or folder …]
+//
+// --jobs (or RELATA_TEST_JOBS) defaults to the machine's cores plus one: a test file spends part
+// of its time starting Node and waiting on child processes, so one more file than cores keeps both
+// cores busy. Each file's full TAP output is kept in .test-results/; the failures are printed as
+// they happen and listed again at the end.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SUITES = ['test/unit', 'test/contract', 'test/integration'];
+const RESULTS = path.join(ROOT, '.test-results');
+const TIMINGS = path.join(RESULTS, 'timings.json');
+const ALONE = /^\s*\/\/\s*test-runner:\s*alone\b\s*(.*)$/m;
+// A server on a fixed port would collide with another file's: such a file runs alone even unmarked.
+const FIXED_PORT = /\.listen\(\s*[1-9]\d*\s*[,)]/;
+
+function mustRunAlone(source) {
+  const marked = ALONE.exec(source);
+  if (marked) return marked[1].trim() || '(marked)';
+  return FIXED_PORT.test(source) ? '(listens on a fixed port)' : null;
+}
+
+function parseArguments(argv) {
+  let jobs = Number(process.env.RELATA_TEST_JOBS) || availableParallelism() + 1;
+  const targets = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--jobs') jobs = Number(argv[++i]);
+    else if (argv[i].startsWith('--jobs=')) jobs = Number(argv[i].slice('--jobs='.length));
+    else targets.push(argv[i]);
+  }
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    console.error(`run-tests: --jobs takes a whole number of at least 1, not "${jobs}"`);
+    process.exit(2);
+  }
+  return { jobs, targets: targets.length > 0 ? targets : SUITES };
+}
+
+function testFiles(targets) {
+  const files = [];
+  for (const target of targets) {
+    const full = path.resolve(ROOT, target);
+    if (!existsSync(full)) {
+      console.error(`run-tests: ${target} does not exist`);
+      process.exit(2);
+    }
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full).sort()) if (name.endsWith('.test.ts')) files.push(path.join(full, name));
+    } else files.push(full);
+  }
+  return files.map((file) => path.relative(ROOT, file));
+}
+
+function readTimings() {
+  try {
+    return JSON.parse(readFileSync(TIMINGS, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+// Longest first (from the last run's times), so that a long file does not start last and leave
+// the other cores idle; files never timed go first, in case they are long.
+function schedule(files, timings) {
+  return [...files].sort((a, b) => (timings[b] ?? Infinity) - (timings[a] ?? Infinity) || a.localeCompare(b));
+}
+
+function counts(tap) {
+  const read = (name) => Number([...tap.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
+  return { tests: read('tests'), pass: read('pass'), fail: read('fail'), cancelled: read('cancelled'), skipped: read('skipped'), todo: read('todo') };
+}
+
+// The names of the failed tests, innermost first: a failed subtest also fails its parents, so a
+// parent is listed only when none of its subtests failed.
+function failedTests(tap) {
+  const failed = [];
+  let deepest = Infinity;
+  for (const line of tap.split('\n')) {
+    const match = /^(\s*)not ok \d+ - (.*)$/.exec(line);
+    if (!match) {
+      if (/^\s*ok \d+ - /.test(line)) deepest = Infinity;
+      continue;
+    }
+    const depth = match[1].length;
+    if (depth < deepest && deepest !== Infinity) {
+      deepest = depth;
+      continue;
+    }
+    failed.push(match[2].replace(/ # .*$/, ''));
+    deepest = depth;
+  }
+  return failed;
+}
+
+function logName(file) {
+  return file.replace(/^test\//, '').replace(/[\\/]/g, '__').replace(/\.ts$/, '.log');
+}
+
+// GNU time, where the machine has it, measures each file's CPU seconds (its processes and threads
+// together): on a shared machine the wall time says how busy the machine was, the CPU time what
+// the file costs, so their sum over two cores is what the suite would take on an idle machine.
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+function cpuSeconds(file) {
+  try {
+    const [user, system] = readFileSync(file, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+    return Number.isFinite(user + system) ? user + system : null;
+  } catch {
+    return null;
+  }
+}
+
+function runFile(file) {
+  const started = performance.now();
+  const cpuFile = path.join(RESULTS, logName(file).replace(/\.log$/, '.cpu'));
+  const command = [process.execPath, '--import', 'tsx', '--test', '--test-reporter=tap', file];
+  return new Promise((resolve) => {
+    const child = spawn(GNU_TIME ?? command[0], GNU_TIME ? ['-f', '%U %S', '-o', cpuFile, ...command] : command.slice(1), {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.on('close', (code, signal) => {
+      const tap = Buffer.concat(chunks).toString('utf8');
+      writeFileSync(path.join(RESULTS, logName(file)), tap);
+      const seconds = (performance.now() - started) / 1000;
+      const result = { file, seconds, cpu: GNU_TIME ? cpuSeconds(cpuFile) : null, code, signal, ...counts(tap), failed: failedTests(tap) };
+      rmSync(cpuFile, { force: true });
+      if ((code !== 0 || signal) && result.fail === 0) {
+        result.fail = 1;
+        result.failed.push(signal ? `the file's process was killed by ${signal}` : `the file's process exited with code ${code}`);
+      }
+      resolve(result);
+    });
+  });
+}
+
+function seconds(value) {
+  return `${value.toFixed(1).padStart(6)} s`;
+}
+
+function duration(totalSeconds) {
+  const minutes = Math.floor(totalSeconds / 60);
+  const rest = Math.round(totalSeconds - minutes * 60);
+  return minutes > 0 ? `${minutes} min ${rest} s` : `${rest} s`;
+}
+
+const number = new Intl.NumberFormat('en-GB');
+
+function report(result) {
+  const mark = result.fail > 0 ? 'FAIL' : 'ok  ';
+  const cpu = result.cpu === null ? '' : ` ${seconds(result.cpu)} CPU`;
+  console.log(`${mark} ${seconds(result.seconds)}${cpu}  ${result.file} (${result.tests} tests${result.skipped ? `, ${result.skipped} skipped` : ''})`);
+  for (const name of result.failed) console.log(`       not ok: ${name}`);
+  if (result.fail > 0) console.log(`       output: .test-results/${logName(result.file)}`);
+}
+
+async function runAll(files, jobs) {
+  const queue = [...files];
+  const results = [];
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const result = await runFile(file);
+      report(result);
+      results.push(result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+  return results;
+}
+
+const { jobs, targets } = parseArguments(process.argv.slice(2));
+const files = testFiles(targets);
+const alone = new Map(files.flatMap((file) => {
+  const why = mustRunAlone(readFileSync(path.join(ROOT, file), 'utf8'));
+  return why === null ? [] : [[file, why]];
+}));
+const previous = readTimings();
+rmSync(RESULTS, { recursive: true, force: true, maxRetries: 3 });
+mkdirSync(RESULTS, { recursive: true });
+const started = performance.now();
+const load = loadavg()[0];
+console.log(`run-tests: ${files.length} files, ${jobs} at a time (${files.length - alone.size} side by side, then ${alone.size} alone); load ${load.toFixed(1)} on ${availableParallelism()} cores`);
+
+const results = [
+  ...(await runAll(schedule(files.filter((file) => !alone.has(file)), previous), jobs)),
+  ...(await runAll(schedule([...alone.keys()], previous), 1)),
+];
+const wall = (performance.now() - started) / 1000;
+
+// Scheduling wants what a file costs, not how busy the machine was: CPU seconds where measured.
+const timings = { ...previous, ...Object.fromEntries(results.map((r) => [r.file, Math.round((r.cpu ?? r.seconds) * 10) / 10])) };
+const cpuTotal = results.every((r) => r.cpu !== null) ? results.reduce((sum, r) => sum + r.cpu, 0) : null;
+writeFileSync(TIMINGS, `${JSON.stringify(timings, null, 1)}\n`);
+const total = results.reduce((sum, r) => ({
+  tests: sum.tests + r.tests, pass: sum.pass + r.pass, fail: sum.fail + r.fail,
+  skipped: sum.skipped + r.skipped + r.todo, cancelled: sum.cancelled + r.cancelled,
+}), { tests: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0 });
+const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
+const summary = [
+  '',
+  `Slowest files: ${slowest.map((r) => `${r.file.replace(/^test\//, '')} ${r.seconds.toFixed(0)} s`).join(', ')}`,
+  cpuTotal === null ? '' : `CPU time: ${duration(cpuTotal)} in all, i.e. at least ${duration(cpuTotal / availableParallelism())} of wall time on an idle ${availableParallelism()}-core machine`,
+  alone.size > 0 ? `Ran alone: ${[...alone].map(([file, why]) => `${file.replace(/^test\//, '')} ${why}`).join('; ')}` : '',
+  ...results.filter((r) => r.fail > 0).flatMap((r) => [`FAILED ${r.file} (.test-results/${logName(r.file)})`, ...r.failed.map((name) => `  not ok: ${name}`)]),
+  `${number.format(total.tests)} tests in ${results.length} files: ${number.format(total.pass)} passed, ${number.format(total.fail)} failed, ${number.format(total.skipped)} skipped${total.cancelled ? `, ${number.format(total.cancelled)} cancelled` : ''} — see .test-results/ — ${duration(wall)} wall time, ${jobs} at a time, load ${load.toFixed(1)} at the start on ${availableParallelism()} cores`,
+].filter((line) => line !== '');
+console.log(summary.join('\n'));
+writeFileSync(path.join(RESULTS, 'summary.txt'), `${summary.join('\n')}\n`);
+process.exitCode = total.fail > 0 || total.cancelled > 0 ? 1 : 0;
