@@ -105,8 +105,9 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
     const [from, to] = orient(subject!, profile, existing, reading.overlap);
     // The overlap was read from the subject's end; the evidence reads from the relationship's.
     const oriented = from === subject || !reading.overlap ? reading : { ...reading, overlap: { ...reading.overlap, shorter: reading.overlap.shorter === 'a' ? ('b' as const) : ('a' as const) } };
-    const evidence = pairEvidence(from, to, frequencies, { rules: version.rules, signals: builders }, oriented);
-    const found = [...evidence.signals, ...aliasSignals(from, to, aliases, builders)];
+    const confirmedAliases = aliasSignals(from, to, aliases, builders);
+    const evidence = pairEvidence(from, to, frequencies, { rules: version.rules, signals: builders }, { ...oriented, aliasTies: confirmedAliases.map((signal) => signal.value) });
+    const found = [...evidence.signals, ...confirmedAliases];
     // A model cannot manufacture a relationship: what the model stage found counts only on a pair
     // that rule-found evidence alone brings to the minimum score, as the classifier's opinion does.
     const ruleScore = ruleFoundScore(found);

@@ -29,6 +29,8 @@ export interface PairEvidence {
 export interface PairReading {
   cosine: number | null;
   overlap: TextOverlap | null;
+  /** Names of one item a person confirmed as the same as names of the other (confirmed aliases): they tie the pair as a shared name does. */
+  aliasTies?: readonly string[];
 }
 
 /**
@@ -87,6 +89,7 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
   const links = [...linkSignals(a, b, version.signals), ...linkSignals(b, a, version.signals)];
   const tiedBy = [
     ...entities.filter((signal) => !signal.found_by_model && signal.strength >= TIE_STRENGTH).map((signal) => signal.value),
+    ...(reading?.aliasTies ?? []),
     ...links.map((signal) => signal.value),
   ];
   // Figures of documents dated years apart describe different moments: a different fee in 1999 and
