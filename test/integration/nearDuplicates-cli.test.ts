@@ -47,7 +47,10 @@ test('search shows a document, its exact copy and its near-copy as one entry nam
   const also = memo[0]!.also ?? [];
   assert.deepEqual(shownPaths(memo).sort(), MEMO_PATHS, 'the entry names the two other memo files');
   const near = also.find((member) => member.kind === 'near_duplicate');
-  assert.ok(near && near.similarity !== null && near.similarity >= 0.94, `the draft is a near-duplicate with its similarity: ${JSON.stringify(also)}`);
+  // relationship-score-v2 flags near-copies by their shared text, not by a cosine: the similarity is
+  // given only where the pair's similarity counted as evidence in its folder (SCORING.md, rule 5).
+  assert.ok(near, `the draft is named as a near-duplicate: ${JSON.stringify(also)}`);
+  assert.ok(near.similarity === null || near.similarity >= 0.9, 'a similarity given is the pair’s cosine');
   assert.ok(also.some((member) => member.kind === 'duplicate' && member.similarity === null), 'the exact copy is named as identical');
   assert.equal(response.results.filter((result) => result.path === INVOICE).length, 1);
   const paths = shownPaths(response.results);
