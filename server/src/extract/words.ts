@@ -85,7 +85,7 @@ export function isIdentifier(token: string): boolean {
  * removed so "GC-2", "GC2" and "gc-2" agree.
  */
 export function normaliseToken(token: string): string {
-  let t = token.toLowerCase().replace(/[’']s$/, '').replace(/[’']$/, '');
+  let t = token.normalize('NFC').toLowerCase().replace(/[’']s$/, '').replace(/[’']$/, '');
   if (/^[a-z]+-\d+$/.test(t)) t = t.replace('-', '');
   return t;
 }
