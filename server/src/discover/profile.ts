@@ -5,6 +5,7 @@
 import type { DiscoveryFacts, ItemRecord, StoredClaim, StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { PhraseCount } from '../extract/types.ts';
 import { countsAsSubject, type MetadataEntry } from '../parse/metadata.ts';
+import { modelReadsLanguage } from '../embed/languages.ts';
 import type { SimilarityBaseline } from './folderSimilarity.ts';
 import type { ResolvedLink } from './links/itemLinks.ts';
 
@@ -26,6 +27,10 @@ export interface ItemProfile {
   links?: ResolvedLink[];
   /** What is ordinary similarity for it in its folder (v2), when discovery read it; null when there is too little to say. */
   baseline?: SimilarityBaseline | null;
+  /** The language it is written in (shared/languages.ts), when its extraction detected one. */
+  language?: string | null;
+  /** False when the embedding model does not read its language (embed/languages.ts): its cosine is no evidence. */
+  readByModel?: boolean;
 }
 
 const NO_FACTS: DiscoveryFacts = { entities: [], claims: [], phrases: [], vectors: [], metadata: [] };
@@ -34,10 +39,12 @@ export async function loadProfiles(store: WorkspaceStore, items: readonly ItemRe
   // A duplicate's content lives on its original: only its bytes' identity can relate it.
   const indexed = items.filter((item) => item.status === 'indexed').map((item) => item.id);
   const facts = indexed.length > 0 ? await store.discoveryFacts(indexed, modelId, PHRASES_COMPARED) : new Map<string, DiscoveryFacts>();
+  const languages = indexed.length > 0 ? await store.itemLanguages(indexed) : new Map<string, string>();
   return items.map((item) => {
     const found = facts.get(item.id) ?? NO_FACTS;
     const firstDate = found.entities.find((entity) => entity.type === 'date' && entity.value);
-    return { item, ...found, date: firstDate?.value ?? null };
+    const language = languages.get(item.id) ?? null;
+    return { item, ...found, date: firstDate?.value ?? null, language, readByModel: modelReadsLanguage(modelId, language) };
   });
 }
 

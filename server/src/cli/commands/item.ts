@@ -2,6 +2,7 @@
 // and chunks (a byte-identical copy's path shows its original, saying so), and what the model
 // stage added to it.
 
+import { languageName } from '../../embed/languages.ts';
 import path from 'node:path';
 import { describeMetadata } from '../../../../shared/metadataText.ts';
 import { brokenLinksWords } from '../../../../shared/linkText.ts';
@@ -62,6 +63,7 @@ ${COMMON_USAGE}`,
         `status ${detail.status}${detail.reason ? `: ${terminalLine(detail.reason)}` : ''}${detail.duplicateOf ? ` (duplicate of ${detail.duplicateOf})` : ''}`,
         `hash ${detail.contentHash ?? '-'}, parser ${detail.parserVersion ?? '-'}, version ${detail.version}` +
           (detail.flags.length ? `, flags ${detail.flags.join(', ')}` : ''),
+        ...(detail.language ? [`language: ${detail.language === 'und' ? 'not determined' : `${detail.language} (${languageName(detail.language)})`}`] : []),
         ...(detail.metadata.length > 0 ? [`metadata: ${terminalLine(describeMetadata(detail.metadata))}`] : []),
         `versions: ${detail.versions.map((version) => `v${version.version} ${version.contentHash.slice(0, 12)} ${version.createdAt}`).join('; ') || 'none'}`,
         `chunks: ${detail.chunks.length}`,

@@ -393,6 +393,18 @@ const MIGRATIONS: Migration[] = [
       if (!columns.some((column) => column.name === 'lost_leases')) db.exec('ALTER TABLE jobs ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0');
     },
   },
+  {
+    version: 14,
+    description: 'the language each item is written in, detected with its extraction (issue 28)',
+    // shared/languages.ts detects it; discovery gives no similarity signal to a pair the embedding
+    // model cannot read (embed/languages.ts). Null for an extraction made before: such items are
+    // extracted again (concepts@3), which sets it.
+    sql: '',
+    apply: (db) => {
+      const columns = db.pragma('table_info(item_extractions)') as { name: string }[];
+      if (!columns.some((column) => column.name === 'language')) db.exec('ALTER TABLE item_extractions ADD COLUMN language TEXT');
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1065,8 +1065,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           );
         }
         this.run(
-          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions) VALUES (@ws, @itemId, @hash, @versions)`,
-          { itemId, hash: contentHash, versions: extraction.versions },
+          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language) VALUES (@ws, @itemId, @hash, @versions, @language)`,
+          { itemId, hash: contentHash, versions: extraction.versions, language: extraction.language ?? null },
         );
         // The per-item caps' flag follows the extraction it describes: set or cleared with it.
         const flags: ItemFlag[] = item.flags.filter((flag) => flag !== 'extraction_capped');
@@ -1109,6 +1109,19 @@ class SqliteWorkspaceStore implements WorkspaceStore {
        ORDER BY items.path`,
       { versions },
     ).map((row) => row.id);
+  }
+
+  async itemLanguages(itemIds: readonly string[]): Promise<Map<string, string>> {
+    const languages = new Map<string, string>();
+    for (let at = 0; at < itemIds.length; at += 500) {
+      const ids = itemIds.slice(at, at + 500);
+      const rows = this.rows<{ item_id: string; language: string }>(
+        `SELECT item_id, language FROM item_extractions WHERE workspace = @ws AND language IS NOT NULL AND item_id IN (SELECT value FROM json_each(@ids))`,
+        { ids: JSON.stringify(ids) },
+      );
+      for (const row of rows) languages.set(row.item_id, row.language);
+    }
+    return languages;
   }
 
   async listEntities(itemId: string): Promise<StoredEntity[]> {
