@@ -99,12 +99,13 @@ const KOREAN_PARTICLE = /(?:에서|에게|으로|까지|부터|처럼|보다|이
 
 /**
  * A word as a concept counts it: in Korean without the particle written onto it ("프로젝트를",
- * "프로젝트에" are "프로젝트"), as long as two syllables remain (so "회의" keeps its "의").
+ * "프로젝트에" are "프로젝트"), as long as two syllables remain (so "회의" keeps its "의") or what remains is a stop word.
  */
 export function conceptWord(word: string, language: LanguageCode): string {
   if (language !== 'ko' || !/^\p{Script=Hangul}+$/u.test(word)) return word;
   const stem = word.replace(KOREAN_PARTICLE, '');
-  return stem.length >= 2 ? stem : word;
+  // "것이" is "것" (thing) and its particle: a stop word, which a one-syllable stem may be.
+  return stem.length >= 2 || stopWordsOf('ko').has(stem) ? stem : word;
 }
 
 /** Languages with a stop-word list. */
