@@ -54,6 +54,18 @@ export function splitSpaceless(token: string): string[] {
   return SPACELESS.test(token) ? [...wordsOfRun(token, 0)].map((word) => word.text) : [token];
 }
 
+/**
+ * The text as the full-text index should read it: each run of a script written without spaces
+ * cut into its words with a space between them, the rest as it is. SQLite's unicode61 tokenizer
+ * makes a whole Chinese or Japanese sentence one token, so "社区" inside "项目的社区欢迎新的贡献者"
+ * could never be found; indexed this way it is a word like any other. Offsets are not kept: the
+ * index is contentless, and passages are shown from their stored text.
+ */
+export function indexedText(text: string): string {
+  if (!SPACELESS.test(text)) return text;
+  return text.replace(WORD_RUN, (run) => (SPACELESS.test(run) ? [...wordsOfRun(run, 0)].map((word) => word.text).join(' ') : run));
+}
+
 /** Whether a word is in a script written without spaces (its own phrase: no spaces join it to the next). */
 export function isSpaceless(word: string): boolean {
   return SPACELESS.test(word);

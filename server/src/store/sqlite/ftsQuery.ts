@@ -2,11 +2,14 @@
 // column filters); user text must never be interpreted as that syntax, so every word is quoted
 // and the words are OR-ed, which is how BM25 expects a bag of query terms. Which words count is
 // shared/queryWords.ts, so the explanations and the marked passages name the same words.
+//
+// A Korean word is searched as a prefix: Korean writes its particles onto the noun ("커뮤니티는",
+// "프로젝트를"), so the index holds those forms and "커뮤니티" alone would match none of them.
 
 import { queryWords } from '../../../../shared/queryWords.ts';
 
 export function toFtsQuery(text: string): string | null {
   const words = queryWords(text);
   if (words.length === 0) return null;
-  return words.map((word) => `"${word}"`).join(' OR ');
+  return words.map((word) => (/^\p{Script=Hangul}+$/u.test(word) ? `"${word}"*` : `"${word}"`)).join(' OR ');
 }

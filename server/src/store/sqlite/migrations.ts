@@ -405,6 +405,19 @@ const MIGRATIONS: Migration[] = [
       if (!columns.some((column) => column.name === 'language')) db.exec('ALTER TABLE item_extractions ADD COLUMN language TEXT');
     },
   },
+  {
+    version: 15,
+    description: 'lexical indexes rebuilt with Chinese, Japanese and Thai words spaced (issue 28)',
+    // Every workspace's indexes are dropped; ensureWorkspaceIndexes rebuilds a workspace's when a
+    // writer opens it (shared/words.ts indexedText, through INDEXED_TEXT_FUNCTION). Until then a
+    // reader of that workspace reports its lexical search unavailable, as for a store that never
+    // had the indexes.
+    sql: '',
+    apply: (db) => {
+      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`).all() as { name: string }[];
+      for (const { name } of tables) if (/^(?:item|chunk)_fts_[0-9a-f]{16}$/.test(name)) db.exec(`DROP TABLE ${name}`);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

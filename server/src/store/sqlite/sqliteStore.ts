@@ -3,6 +3,7 @@
 // privacy boundary lives here rather than in callers. better-sqlite3 is synchronous; methods
 // return promises only to honour the contract shared with networked backends.
 
+import { indexedText } from '../../../../shared/words.ts';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
@@ -68,7 +69,7 @@ import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRo
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
-import { itemIndexTextSql, loadedDocument, storedDocument } from './itemText.ts';
+import { itemIndexTextSql, loadedDocument, registerIndexedText, storedDocument } from './itemText.ts';
 import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadataIndex.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
@@ -203,6 +204,7 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
     db.pragma('foreign_keys = ON');
     db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
     sqliteVec.load(db);
+    registerIndexedText(db);
     const sql = new ScopedSql(db, options.workspace);
     // A reader cannot migrate or build a missing lexical index; without one, only its lexical search is unavailable.
     if (reading) {
@@ -784,7 +786,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           );
           this.run(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, {
             seq: inserted.lastInsertRowid,
-            text: chunk.text,
+            text: indexedText(chunk.text),
           });
         }
         // The whole text goes from item_texts to the index inside SQLite, never through JavaScript.
@@ -795,7 +797,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `INSERT INTO ${this.fts.items} (rowid, title, text)
            SELECT @seq, @title, COALESCE((SELECT ${itemIndexTextSql('texts')} FROM item_texts AS texts
                                           WHERE texts.workspace = @ws AND texts.item_id = @itemId), '')`,
-          { seq, title: item.title ?? '', itemId },
+          { seq, title: indexedText(item.title ?? ''), itemId },
         );
         indexItemMetadata(this.scoped, itemId);
         this.run(
