@@ -20,7 +20,10 @@ const QUERY_LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'it', 'nl', 'ru', 'ja', '
 
 const NEGATIONS = new Set(['not', 'no', 'nicht', 'kein', 'keine', 'nein', 'pas', 'non', 'ne', 'não', 'нет', 'не', 'ни']);
 
-function isQueryFunctionWord(word: string): boolean {
+/** Whether a query word is a function word of a measured language (see the top of this module). */
+export function isQueryFunctionWord(word: string): boolean {
+  // German's list holds every letter of the alphabet; a lone letter in a query is a code's ("b" of "(b)"), not German.
+  if (/^\p{Script=Latin}$/u.test(word)) return isFunctionWord(word, 'en');
   return !NEGATIONS.has(word) && QUERY_LANGUAGES.some((language) => isFunctionWord(word, language));
 }
 
