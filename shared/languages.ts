@@ -97,11 +97,16 @@ const KOREAN_PREDICATE = /(?:니다|니까|나요|세요|어요|아요|해요|�
 /** Korean particles written onto the noun they follow, longest first. */
 const KOREAN_PARTICLE = /(?:에서|에게|으로|까지|부터|처럼|보다|이라는|라는|을|를|은|는|이|가|에|의|와|과|로|도|만)$/u;
 
+/** French and Italian articles and pronouns elided onto the next word: "l'open source", "d'un", "qu'il", "dell'anno". */
+const ELISION = /^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quelqu|dell|all|dall|nell|sull|un)['’](?=\p{L})/iu;
+
 /**
- * A word as a concept counts it: in Korean without the particle written onto it ("프로젝트를",
- * "프로젝트에" are "프로젝트"), as long as two syllables remain (so "회의" keeps its "의") or what remains is a stop word.
+ * A word as a concept counts it: in French and Italian without an elided article ("l'open" is
+ * "open"); in Korean without the particle written onto it ("프로젝트를", "프로젝트에" are
+ * "프로젝트"), as long as two syllables remain (so "회의" keeps its "의") or what remains is a stop word.
  */
 export function conceptWord(word: string, language: LanguageCode): string {
+  if (language === 'fr' || language === 'it') return word.replace(ELISION, '');
   if (language !== 'ko' || !/^\p{Script=Hangul}+$/u.test(word)) return word;
   const stem = word.replace(KOREAN_PARTICLE, '');
   // "것이" is "것" (thing) and its particle: a stop word, which a one-syllable stem may be.

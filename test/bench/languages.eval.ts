@@ -143,10 +143,8 @@ async function measure(lang: string, folder: string, embedder: CachedEmbedder): 
     const examples = new Set<string>();
     for (const view of views) {
       const concepts = view.signals.filter((signal) => signal.type === 'shared_concept');
-      const bad = concepts.flatMap((signal) => signal.value.split(/\s+/)).filter((word) => {
-        const lower = word.normalize('NFC').toLowerCase();
-        return stops.has(lower) || !folderWords.has(lower);
-      });
+      // The concept's words as the folder's text is cut (so "l'open" is "l" and "open").
+      const bad = concepts.flatMap((signal) => words(signal.value)).filter((word) => stops.has(word) || !folderWords.has(word));
       if (bad.length > 0) {
         badConcepts++;
         for (const word of bad) if (examples.size < 8) examples.add(word);

@@ -196,10 +196,12 @@ function tallyPhrases(text: string, maxKeys = Infinity, language: LanguageCode =
   // English function words are the hand list above (with compromise's tags); any other language's
   // come from its stop-word list, so "Sie", "ist", "haben" and "werden" end a phrase as "is" does.
   const isStop = language === 'en' ? null : (word: string): boolean => isFunctionWord(word, language);
+  // English plural rules only where the text may be English.
+  const englishPlurals = language === 'en' || language === 'und';
   const tallies = new Map<string, Tally>();
   let dropped = 0;
   const add = (words: string[]): void => {
-    const key = phraseKey(words);
+    const key = phraseKey(words, englishPlurals);
     // A single word needs three letters, or two in a script without spaces (most Chinese words are two characters).
     const tooShort = wordLength(key) < (isSpaceless(key) ? 2 : 3);
     if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || tooShort || lookupUnit(words[0]!) !== null))) return;
@@ -249,7 +251,7 @@ function tallyPhrases(text: string, maxKeys = Infinity, language: LanguageCode =
   let following = nextToken();
   for (let token = following; token !== undefined; token = following) {
     following = nextToken();
-    if (language === 'ko') token = conceptWord(token, language);
+    if (language === 'ko' || language === 'fr' || language === 'it') token = conceptWord(token, language);
     if (!isWordToken(token)) {
       flush();
       if (token !== '.') skipNames = 0;
