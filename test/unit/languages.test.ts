@@ -11,6 +11,7 @@ import { wordsOf } from '../../shared/words.ts';
 import { pairEvidence, type Frequencies } from '../../server/src/discover/evidence.ts';
 import type { ItemProfile } from '../../server/src/discover/profile.ts';
 import { modelReadsLanguage } from '../../server/src/embed/languages.ts';
+import { findFigures } from '../../server/src/extract/claims/figures.ts';
 import { tokenize } from '../../server/src/extract/claims/tokens.ts';
 import { countPhrases } from '../../server/src/extract/concepts.ts';
 import { RELATIONSHIP_SCORE_V1, signalsFor } from '../../server/src/scoring/index.ts';
@@ -113,4 +114,13 @@ test('a pair outside the model’s languages gets no similarity signal, however 
   assert.equal(english.length, 1, 'identical vectors in English are similar');
   assert.deepEqual(similarityOf(profile('a.md', 'de', false), profile('b.md', 'de', false)), []);
   assert.deepEqual(similarityOf(profile('a.md', 'en', true), profile('b.md', 'ja', false)), [], 'one side unread is enough');
+});
+
+test('money in German, French and English formats parses to the right figure', () => {
+  const money = (text: string) => findFigures(text).filter((figure) => figure.kind === 'money').map((figure) => [figure.value, figure.unit]);
+  assert.deepEqual(money('Die Kosten der Überholung betragen 42.000,00 € netto.'), [[42000, 'EUR']]);
+  assert.deepEqual(money('Le coût de la révision est de 1 234,50 € par mois.'), [[1234.5, 'EUR']]);
+  assert.deepEqual(money('Le coût est de 1\u202f234,50 € par mois.'), [[1234.5, 'EUR']]);
+  assert.deepEqual(money('The invoice total is 1,234.50 USD.'), [[1234.5, 'USD']]);
+  assert.deepEqual(money('Стоимость составила 1 234,50 €.'), [[1234.5, 'EUR']]);
 });
