@@ -14,6 +14,7 @@ import { modelReadsLanguage } from '../../server/src/embed/languages.ts';
 import { findFigures } from '../../server/src/extract/claims/figures.ts';
 import { tokenize } from '../../server/src/extract/claims/tokens.ts';
 import { countPhrases } from '../../server/src/extract/concepts.ts';
+import { extractEntities } from '../../server/src/extract/entities/index.ts';
 import { RELATIONSHIP_SCORE_V1, signalsFor } from '../../server/src/scoring/index.ts';
 import type { ItemRecord } from '../../server/src/store/contract.ts';
 
@@ -123,4 +124,16 @@ test('money in German, French and English formats parses to the right figure', (
   assert.deepEqual(money('Le coût est de 1\u202f234,50 € par mois.'), [[1234.5, 'EUR']]);
   assert.deepEqual(money('The invoice total is 1,234.50 USD.'), [[1234.5, 'USD']]);
   assert.deepEqual(money('Стоимость составила 1 234,50 €.'), [[1234.5, 'EUR']]);
+});
+
+test('German, French and Spanish honorifics name people, and GmbH, SARL and S.A. name organisations', () => {
+  const named = (text: string) => extractEntities(text).map((entity) => [entity.type, entity.surface]);
+  assert.deepEqual(named('Laut Herr Tomasz Wieczorek ist die Prüfung abgeschlossen.'), [['person', 'Herr Tomasz Wieczorek']]);
+  assert.deepEqual(named('Frau Die Stadt hat nichts gesagt.'), [], 'a capitalised article after Frau is no name');
+  assert.deepEqual(named('Selon Mme Claire Dubois, la révision est terminée.'), [['person', 'Mme Claire Dubois']]);
+  assert.deepEqual(named('Según la Sra. Lucía García, la revisión terminó.'), [['person', 'Sra. Lucía García']]);
+  const organisations = named('Der Vertrag zwischen Nordhafen Logistik GmbH und Transports Martin SARL wurde mit Hierro Norte S.A. verlängert.')
+    .filter(([type]) => type === 'organisation')
+    .map(([, surface]) => surface);
+  assert.deepEqual(organisations, ['Nordhafen Logistik GmbH', 'Transports Martin SARL', 'Hierro Norte S.A.']);
 });
