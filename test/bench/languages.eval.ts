@@ -15,7 +15,8 @@
 // The script uses only what the build had before issue 28 (FolderIndex, searchWorkspace,
 // listRelationshipViews), so the same file run in a checkout of the commit before gives the
 // "before" column: docs/EVALUATION.md has both. Vectors are cached by text under
-// .relata-eval/languages (embedding is the slow part). LANGUAGES=de,ja limits the run.
+// .relata-eval/languages (embedding is the slow part). LANGUAGES=de,ja limits the run;
+// RELATA_SCORE_VERSION=v1 discovers under relationship-score-v1 (the default is the build's).
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -175,6 +176,7 @@ try {
     rows.push(row);
     process.stderr.write(`  ${lang}: ${((performance.now() - started) / 1000).toFixed(0)} s (${embedder.embedded} passages embedded so far)\n`);
   }
+  console.log(`scoring ${scoring.scoreVersionFromEnv().version}, model ${embedder.descriptor.id}, machine: 2 shared cores, Node ${process.version}`);
   console.log('language  guides  queries  MRR@10  proposals  with stop word or piece of word  similarity on unread language  examples');
   for (const row of rows) {
     console.log(
