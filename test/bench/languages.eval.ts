@@ -8,7 +8,7 @@
 //   that guide; MRR over the top 10 (a guide not in the top 10 counts 0);
 // - proposals whose shared_concept evidence includes a stop word of the guide's language (the
 //   `stopword` package's list for it) or a piece of a word (a concept word that occurs in the
-//   folder's text only inside longer words, Unicode words, CJK segmented by Intl.Segmenter); goal 0;
+//   folder's passages only inside longer words, Unicode words, CJK segmented by Intl.Segmenter); goal 0;
 // - semantic_similarity signals on a pair where either guide is in a language the model does not
 //   read (each guide's `lang:` front matter; USE-lite reads English); goal 0.
 //
@@ -136,7 +136,12 @@ async function measure(lang: string, folder: string, embedder: CachedEmbedder): 
       }
     }
     const language = new Map(list.map((guide) => [guide.file, guide.lang]));
-    const folderWords = new Set(list.flatMap((guide) => words(guide.text)));
+    // The folder's words as the parser gave them (HTML entities decoded: "contribuci&oacute;n" is a whole word).
+    const folderWords = new Set<string>();
+    for (const item of await index.store.listItems()) {
+      for (const chunk of await index.store.listChunks(item.id)) for (const word of words(chunk.text)) folderWords.add(word);
+      for (const word of words(item.title ?? '')) folderWords.add(word);
+    }
     const stops = new Set((STOP_LISTS[lang.split('-')[0]!] ?? []).map((word) => word.normalize('NFC').toLowerCase()));
     const views = await listRelationshipViews(index.store, scoring.thresholdsFromEnv());
     let badConcepts = 0;
