@@ -2,11 +2,11 @@
 // and chunks (a byte-identical copy's path shows its original, saying so), and what the model
 // stage added to it.
 
-import { languageName } from '../../embed/languages.ts';
 import path from 'node:path';
 import { describeMetadata } from '../../../../shared/metadataText.ts';
 import { brokenLinksWords } from '../../../../shared/linkText.ts';
 import { MODEL_FOUND_LABEL, type ClaimView, type EntityView, type ItemLinksView } from '../../../../shared/types.ts';
+import { languageName } from '../../embed/languages.ts';
 import { describeLocation, itemDetail } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
