@@ -34,7 +34,7 @@ function modelFindings(entities: readonly EntityView[], claims: readonly ClaimVi
 
 export const itemCommand: Command = {
   name: 'item',
-  summary: 'show one item: versions, hash, parser, flags, metadata, chunks',
+  summary: 'show one item: versions, hash, parser, flags, language, metadata, chunks',
   usage: `relata item <path> [--data DIR] [--workspace NAME] [--json]
 
   <path>            the file, absolute or relative to the current directory
