@@ -4,14 +4,28 @@
 // and the Ask panel mark them in the passage shown. One definition, so what is marked is what
 // was searched for.
 //
-// English function words ("what", "did", "the") are left out: in a small folder one of them can
-// be rare enough for BM25 to weigh it above every word that matters. A query made only of such
-// words keeps them, so it still finds something. Negations ("not", "no") are not in the list.
+// A word is shared/words.ts's in every script: "können" is one word, and a Chinese or Japanese
+// query is cut into its words as the passages are.
+//
+// Function words ("what", "did", "the"; "wie", "ist"; "как") are left out: in a small folder one
+// of them can be rare enough for BM25 to weigh it above every word that matters. A query is too
+// short to tell its language reliably, so a word is left out when it is a function word of any of
+// the languages Relata is measured on (shared/languages.ts; eval:languages). A query made
+// only of such words keeps them, so it still finds something. Negations are kept.
 
-import { eng } from 'stopword';
+import { isFunctionWord } from './languages.ts';
+import { isSpaceless, normaliseWord, wordLength, wordsOf } from './words.ts';
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const FUNCTION_WORDS = new Set(eng);
+const QUERY_LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'it', 'nl', 'ru', 'ja', 'ko', 'zh'];
+
+const NEGATIONS = new Set(['not', 'no', 'nicht', 'kein', 'keine', 'nein', 'pas', 'non', 'ne', 'não', 'нет', 'не', 'ни']);
+
+/** Whether a query word is a function word of a measured language (see the top of this module). */
+export function isQueryFunctionWord(word: string): boolean {
+  // German's list holds every letter of the alphabet; a lone letter in a query is a code's ("b" of "(b)"), not German.
+  if (/^\p{Script=Latin}$/u.test(word)) return isFunctionWord(word, 'en');
+  return !NEGATIONS.has(word) && QUERY_LANGUAGES.some((language) => isFunctionWord(word, language));
+}
 
 /**
  * A word in a text counts as a query word when the two share a stem ("payment" and "payments",
@@ -36,19 +50,20 @@ function stem(word: string): string {
 
 /** The query's words, lower case, each once, in the order typed. */
 export function queryWords(query: string): string[] {
-  const words = [...new Set(query.toLowerCase().match(WORD) ?? [])];
-  const meaningful = words.filter((word) => !FUNCTION_WORDS.has(word));
+  const words = [...new Set([...wordsOf(query)].map((word) => normaliseWord(word.text)))];
+  const meaningful = words.filter((word) => !isQueryFunctionWord(word));
   return meaningful.length > 0 ? meaningful : words;
 }
 
 /**
- * The query's words worth naming and marking: a word of one or two letters is usually a piece of a
+ * The query's words worth naming and marking: a word of one or two letters (one character in
+ * Chinese or Japanese, where most words are two) is usually a piece of a
  * code ("gc" and "2" of "GC-2") that would mark every "2" in a passage; a short code with letters
  * and digits ("q2") stays. The search itself uses every word (queryWords).
  */
 export function namedWords(query: string): string[] {
   const words = queryWords(query);
-  const named = words.filter((word) => word.length >= 3 || (/\d/.test(word) && /\p{L}/u.test(word)));
+  const named = words.filter((word) => wordLength(word) >= (isSpaceless(word) ? 2 : 3) || (/\d/.test(word) && /\p{L}/u.test(word)));
   return named.length > 0 ? named : words;
 }
 
@@ -67,10 +82,10 @@ export interface WordMatch {
 export function wordMatches(text: string, words: readonly string[]): WordMatch[] {
   if (words.length === 0) return [];
   const found: WordMatch[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const lower = match[0].toLowerCase();
+  for (const match of wordsOf(text)) {
+    const lower = normaliseWord(match.text);
     const word = words.find((candidate) => sameWord(candidate, lower));
-    if (word !== undefined) found.push({ start: match.index, end: match.index + match[0].length, word });
+    if (word !== undefined) found.push({ start: match.index, end: match.index + match.text.length, word });
   }
   return found;
 }

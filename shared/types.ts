@@ -217,6 +217,8 @@ export interface ItemDetailView extends ItemView {
   links?: ItemLinksView;
   /** The path asked about, when it is a byte-identical copy of this item: a copy's every view shows its original. */
   identicalCopy?: string;
+  /** The language it is written in (ISO 639-1, 'und' when it could not be told; shared/languages.ts); absent before its extraction. */
+  language?: string;
 }
 
 // Relationships (relationship-score-v1). Field names are snake_case because these objects are

@@ -172,7 +172,7 @@ test('claims carry their sentence, its offsets, entity keys, producer and versio
   assert.deepEqual(claim.entityKeys, ['identifier:gc2', 'organisation:example ltd']);
   assert.equal(claim.producer, 'deterministic');
   assert.equal(claim.extractorVersion, CLAIM_EXTRACTOR_VERSION);
-  assert.equal(CLAIM_EXTRACTOR_VERSION, 'claims@2');
+  assert.equal(CLAIM_EXTRACTOR_VERSION, 'claims@3');
   // Entities passed in are used as given.
   const given = extractClaims(text, {
     entities: [{ type: 'organisation', surface: 'Example Ltd', key: 'organisation:example', start: 54, end: 65, producer: 'deterministic', extractorVersion: 'x' }],

@@ -75,7 +75,8 @@ export function pairEvidence(a: ItemProfile, b: ItemProfile, frequencies: Freque
   const signals: SignalView[] = [];
   if (a.item.contentHash && a.item.contentHash === b.item.contentHash) signals.push(contentHashSignal());
 
-  const cosine = reading ? reading.cosine : itemCosine(a.vectors, b.vectors);
+  // The model's cosine means nothing on a language it does not read (issue 28, embed/languages.ts).
+  const cosine = a.readByModel === false || b.readByModel === false ? null : reading ? reading.cosine : itemCosine(a.vectors, b.vectors);
   if (cosine !== null) {
     const folder = rules.similarity === 'within_folder' ? folderStanding(cosine, a, b) : null;
     // Within the folder, a pair no item's sample can judge (a folder of a handful) is not judged at all.

@@ -5,6 +5,7 @@
 import type { DiscoveryFacts, ItemRecord, StoredClaim, StoredEntity, WorkspaceStore } from '../store/contract.ts';
 import type { PhraseCount } from '../extract/types.ts';
 import { countsAsSubject, type MetadataEntry } from '../parse/metadata.ts';
+import { modelReadsLanguage } from '../embed/languages.ts';
 import type { SimilarityBaseline } from './folderSimilarity.ts';
 import type { ResolvedLink } from './links/itemLinks.ts';
 import { discriminatingPhrases, documentFrequencyCap, PHRASE_POOL, type ComparedPhrase } from './discriminatingPhrases.ts';
@@ -32,6 +33,10 @@ export interface ItemProfile {
   links?: ResolvedLink[];
   /** What is ordinary similarity for it in its folder (v2), when discovery read it; null when there is too little to say. */
   baseline?: SimilarityBaseline | null;
+  /** The language it is written in (shared/languages.ts), when its extraction detected one. */
+  language?: string | null;
+  /** False when the embedding model does not read its language (embed/languages.ts): its cosine is no evidence. */
+  readByModel?: boolean;
 }
 
 const NO_FACTS: DiscoveryFacts = { entities: [], claims: [], phrases: [], vectors: [], metadata: [] };
@@ -55,11 +60,20 @@ export async function loadProfiles(
   const byTfIdf = choice.concepts === 'tf_idf';
   const facts = indexed.length > 0 ? await store.discoveryFacts(indexed, modelId, byTfIdf ? PHRASE_POOL : PHRASES_COMPARED) : new Map<string, DiscoveryFacts>();
   if (byTfIdf && indexed.length > 0) await chooseByTfIdf(store, facts, choice.frequencyCap);
+  const languages = indexed.length > 0 ? await store.itemLanguages(indexed) : new Map<string, string>();
   return items.map((item) => {
     const found = facts.get(item.id) ?? NO_FACTS;
     const firstDate = found.entities.find((entity) => entity.type === 'date' && entity.value);
     const eventDate = found.claims.find((claim) => claim.kind === 'event_date' && claim.producer !== 'model');
-    return { item, ...found, date: firstDate?.value ?? null, eventDate: eventDate ? String(eventDate.value) : null };
+    const language = languages.get(item.id) ?? null;
+    return {
+      item,
+      ...found,
+      date: firstDate?.value ?? null,
+      eventDate: eventDate ? String(eventDate.value) : null,
+      language,
+      readByModel: modelReadsLanguage(modelId, language),
+    };
   });
 }
 

@@ -104,7 +104,13 @@ async function ownDetail(store: WorkspaceStore, item: ItemRecord): Promise<ItemD
     concepts: await itemConcepts(store, item.id),
     metadata: await itemMetadata(store, item.id),
     links: await itemLinksView(store, item),
+    ...languageOf(await store.itemLanguages([item.id]), item.id),
   };
+}
+
+function languageOf(languages: Map<string, string>, itemId: string): { language?: string } {
+  const language = languages.get(itemId);
+  return language === undefined ? {} : { language };
 }
 
 /** The item's links, resolved against the folder's items now: the files it reaches and the links that reach nothing. */

@@ -13,12 +13,14 @@
 // "Summary", "Cause" and "Actions taken" whatever they are about. So a phrase found only in an
 // item's section headings is not counted; one its body also uses keeps every occurrence.
 
+import { conceptWord, detectLanguage, isFunctionWord, type LanguageCode } from '../../../shared/languages.ts';
+import { isSpaceless, splitSpaceless, wordLength } from '../../../shared/words.ts';
 import { lookupUnit } from './claims/units.ts';
 import type { PhraseCount } from './types.ts';
 import { DETERMINERS, lexiconTags, phraseKey } from './words.ts';
 
 /** Recorded with the counts. Bump on any change to the output for the same input. */
-export const CONCEPT_EXTRACTOR_VERSION = 'concepts@2';
+export const CONCEPT_EXTRACTOR_VERSION = 'concepts@3';
 
 const MAX_WORDS = 4;
 
@@ -79,7 +81,16 @@ const HONORIFICS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sir']);
 // A line break before a capital starts a new line of thought (a memo's "To:" line, a heading);
 // before a lower-case word it is a wrapped line, which a phrase may cross.
 // Email addresses, web addresses and digit-led codes ("4C-12") are single tokens that end a phrase.
-const TOKEN = /\n\s*(?=[^a-z\s])|[\w.+-]+@[\w.-]+|https?:\/\/\S+|[A-Za-z][\w'’-]*\w|[A-Za-z]|\d[\w.,:/-]*|[^\sA-Za-z\d]/g;
+// A word is shared/words.ts's: Unicode letters, marks and digits ("können" is one word, not "k"
+// and "nnen"), with the apostrophes and hyphens that join English words; a run in a script
+// written without spaces is cut into its words afterwards (wordsOfToken).
+const TOKEN =
+  /\n\s*(?=[^\p{Ll}\s])|[\w.+-]+@[\w.-]+|https?:\/\/\S+|\p{L}[\p{L}\p{M}\p{N}_'’-]*[\p{L}\p{M}\p{N}_]|\p{L}\p{M}*|\p{N}[\p{L}\p{M}\p{N}_.,:/-]*|[^\s\p{L}\p{N}]/gu;
+
+/** Whether a token starts with a letter and is no address ("a@b", "https:"). */
+function isWordToken(token: string): boolean {
+  return /^\p{L}/u.test(token) && !/[@:]/.test(token);
+}
 
 type WordClass = 'break' | 'word' | 'adjective';
 
@@ -130,8 +141,8 @@ function displayForm(tally: Tally): string {
  * `sectionHeadings` are the text's own section headings (the title is not one): a phrase that
  * occurs in them and nowhere else in the text is left out.
  */
-export function countPhrases(text: string, sectionHeadings: readonly string[] = []): PhraseCount[] {
-  return topPhrases(text, sectionHeadings, Infinity).phrases;
+export function countPhrases(text: string, sectionHeadings: readonly string[] = [], language?: LanguageCode): PhraseCount[] {
+  return topPhrases(text, sectionHeadings, Infinity, language).phrases;
 }
 
 /**
@@ -146,13 +157,14 @@ export function topPhrases(
   text: string,
   sectionHeadings: readonly string[],
   limit: number,
+  language: LanguageCode = detectLanguage(text).language,
 ): { phrases: PhraseCount[]; found: number; exact: boolean } {
   const inHeadings = new Map<string, number>();
   for (const heading of sectionHeadings) {
-    for (const [key, tally] of tallyPhrases(heading).tallies) inHeadings.set(key, (inHeadings.get(key) ?? 0) + tally.count);
+    for (const [key, tally] of tallyPhrases(heading, Infinity, language).tallies) inHeadings.set(key, (inHeadings.get(key) ?? 0) + tally.count);
   }
   const out: PhraseCount[] = [];
-  const { tallies, dropped } = tallyPhrases(text, Number.isFinite(limit) ? Math.max(8 * limit, 1_000) : Infinity);
+  const { tallies, dropped } = tallyPhrases(text, Number.isFinite(limit) ? Math.max(8 * limit, 1_000) : Infinity, language);
   for (const [key, tally] of tallies) {
     if (tally.count <= (inHeadings.get(key) ?? 0)) continue;
     out.push({ key, phrase: displayForm(tally), count: tally.count });
@@ -180,12 +192,19 @@ function pruneRarest(tallies: Map<string, Tally>, maxKeys: number): number {
   return dropped;
 }
 
-function tallyPhrases(text: string, maxKeys = Infinity): { tallies: Map<string, Tally>; dropped: number } {
+function tallyPhrases(text: string, maxKeys = Infinity, language: LanguageCode = 'en'): { tallies: Map<string, Tally>; dropped: number } {
+  // English function words are the hand list above (with compromise's tags); any other language's
+  // come from its stop-word list, so "Sie", "ist", "haben" and "werden" end a phrase as "is" does.
+  const isStop = language === 'en' ? null : (word: string): boolean => isFunctionWord(word, language);
+  // English plural rules only where the text may be English.
+  const englishPlurals = language === 'en' || language === 'und';
   const tallies = new Map<string, Tally>();
   let dropped = 0;
   const add = (words: string[]): void => {
-    const key = phraseKey(words);
-    if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || key.length < 3 || lookupUnit(words[0]!) !== null))) return;
+    const key = phraseKey(words, englishPlurals);
+    // A single word needs three letters, or two in a script without spaces (most Chinese words are two characters).
+    const tooShort = wordLength(key) < (isSpaceless(key) ? 2 : 3);
+    if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || tooShort || lookupUnit(words[0]!) !== null))) return;
     const surface = words.join(' ');
     const tally = tallies.get(key);
     if (tally === undefined) {
@@ -220,27 +239,46 @@ function tallyPhrases(text: string, maxKeys = Infinity): { tallies: Map<string, 
   // Tokens one at a time with one of lookahead, not text.match: an array of every token of a
   // 50 MB text is about ten million strings, the largest thing extraction held.
   const tokenizer = new RegExp(TOKEN.source, TOKEN.flags);
-  const nextToken = (): string | undefined => tokenizer.exec(text)?.[0];
+  const pending: string[] = [];
+  const nextToken = (): string | undefined => {
+    if (pending.length > 0) return pending.shift();
+    const token = tokenizer.exec(text)?.[0];
+    if (token === undefined || !isWordToken(token) || !isSpaceless(token)) return token;
+    pending.push(...splitSpaceless(token));
+    return pending.shift();
+  };
   let previous = '';
   let following = nextToken();
   for (let token = following; token !== undefined; token = following) {
     following = nextToken();
-    const first = token.charCodeAt(0);
-    const isLetter = ((first >= 65 && first <= 90) || (first >= 97 && first <= 122)) && !/[@:]/.test(token);
-    if (!isLetter) {
+    if (language === 'ko' || language === 'fr' || language === 'it') token = conceptWord(token, language);
+    if (!isWordToken(token)) {
       flush();
       if (token !== '.') skipNames = 0;
       previous = '';
       continue;
     }
-    const lower = token.toLowerCase().replace(/['’]s$/, '');
+    const lower = token.normalize('NFC').toLowerCase().replace(/['’]s$/, '');
+    if (isStop?.(lower)) {
+      flush();
+      previous = lower;
+      continue;
+    }
+    // A word of a script without spaces is a phrase of its own: no space joins it to the next.
+    if (isSpaceless(token)) {
+      flush();
+      run.push({ text: token, cls: 'word' });
+      flush();
+      previous = lower;
+      continue;
+    }
     // "Mr. Tomasz Wieczorek": a person's name is an entity, not a concept.
     if (HONORIFICS.has(lower)) {
       flush();
       skipNames = 3;
       continue;
     }
-    if (skipNames > 0 && /^[A-Z]/.test(token)) {
+    if (skipNames > 0 && /^\p{Lu}/u.test(token)) {
       skipNames--;
       continue;
     }
@@ -264,8 +302,8 @@ function tallyPhrases(text: string, maxKeys = Infinity): { tallies: Map<string, 
     if (run.length === 0 && WEAK_LEADING.has(lower)) continue;
     // "Northgate Distribution Centre site inspection": a name of several capitalised words ends
     // where lower-case words begin.
-    const capital = /^[A-Z]/.test(token);
-    if (!capital && run.length >= 2 && run.slice(-2).every((w) => /^[A-Z]/.test(w.text))) flush();
+    const capital = /^\p{Lu}/u.test(token);
+    if (!capital && run.length >= 2 && run.slice(-2).every((w) => /^\p{Lu}/u.test(w.text))) flush();
     run.push({ text: token.replace(/['’]s$/, ''), cls });
     // "Example Ltd's final invoice": what follows an organisation's name starts afresh.
     if (LEGAL_FORMS.has(lower) && run.length > 1) run = [];

@@ -85,17 +85,21 @@ export function isIdentifier(token: string): boolean {
  * removed so "GC-2", "GC2" and "gc-2" agree.
  */
 export function normaliseToken(token: string): string {
-  let t = token.toLowerCase().replace(/[’']s$/, '').replace(/[’']$/, '');
+  let t = token.normalize('NFC').toLowerCase().replace(/[’']s$/, '').replace(/[’']$/, '');
   if (/^[a-z]+-\d+$/.test(t)) t = t.replace('-', '');
   return t;
 }
 
-/** Lower-case, singular-headed form of a phrase's words: the shared key of a subject or concept. */
-export function phraseKey(words: readonly string[]): string {
+/**
+ * Lower-case, singular-headed form of a phrase's words: the shared key of a subject or concept.
+ * `englishPlurals` false leaves the head as written: compromise's rules are English, and they cut
+ * a Spanish "contribuciones" to "contribucione", a piece of a word.
+ */
+export function phraseKey(words: readonly string[], englishPlurals = true): string {
   const tokens = words.map(normaliseToken).filter((t) => t.length > 0);
   const last = tokens.length - 1;
   // An acronym ("JRVS", "MKOS") is a name, not a plural.
   const acronym = /^[A-Z0-9]{2,}$/.test(words[words.length - 1] ?? '');
-  if (last >= 0 && !acronym && !isIdentifier(tokens[last]!)) tokens[last] = singular(tokens[last]!);
+  if (englishPlurals && last >= 0 && !acronym && !isIdentifier(tokens[last]!)) tokens[last] = singular(tokens[last]!);
   return tokens.join(' ');
 }

@@ -24,7 +24,7 @@ import type { PathHit, PathResult } from './paths.ts';
 import { recencyPath } from './recency.ts';
 import { correctSpelling } from './spelling.ts';
 import { titlePath } from './titlePath.ts';
-import { vectorPath } from './vectorPath.ts';
+import { readByModel, unreadLanguagesNotice, vectorPath } from './vectorPath.ts';
 import {
   CANDIDATE_DEPTH,
   COLLAPSE_DEPTH,
@@ -114,6 +114,7 @@ export async function retrieveDirect(
   const failures = [...vectorFailures, ...otherFailures];
   if (failures.length === others.length + 1) throw failures[0];
   if (!vector?.available) return { paths, unavailable, modelId: null, queryVector: null };
+  if (vector.unread) unavailable.unshift(unreadLanguagesNotice(vector.modelId, vector.unread));
   return {
     paths: [vector.result, ...paths],
     unavailable,
@@ -238,7 +239,9 @@ async function presentResults(
   const similarity = new Map<string, { value: number; chunkId: string }>();
   for (const hit of paths.find((path) => path.path === 'vector')?.hits ?? []) similarity.set(hit.itemId, { value: hit.score, chunkId: hit.chunkId! });
   if (direct.modelId && direct.queryVector) {
-    const missing = fused.map((item) => item.itemId).filter((id) => !similarity.has(id));
+    const { readable, unread } = await readByModel(store, direct.modelId, fused.map((item) => item.itemId).filter((id) => !similarity.has(id)));
+    const missing = [...readable];
+    if (unread && !direct.unavailable.some((entry) => entry.path === 'vector')) direct.unavailable.unshift(unreadLanguagesNotice(direct.modelId, unread));
     // Unreadable vectors leave these results without a similarity, which the response says.
     const exact = await attempt('vector', direct.unavailable, [], () => store.bestSimilarities(direct.modelId!, direct.queryVector!, missing));
     for (const hit of exact ?? []) similarity.set(hit.itemId, { value: hit.similarity, chunkId: hit.chunkId });

@@ -2,7 +2,13 @@
 // passage window of that model (the store's exact search). An item's score is its best window's
 // cosine, which is also the result's `semantic_similarity`. When there is no model, or no
 // vectors from it yet, the path says why instead of failing the search.
+//
+// A passage in a language the model does not read (embed/languages.ts: USE-lite reads English)
+// is left out: its cosine would rank it and be shown as a similarity that means nothing there.
+// A query in such a language leaves the path out altogether. Either way the response says so.
 
+import { detectLanguage } from '../../../shared/languages.ts';
+import { languageName, modelLanguagesInWords, modelReadsLanguage } from '../embed/languages.ts';
 import type { Embedder } from '../embed/types.ts';
 import type { WorkspaceStore } from '../store/contract.ts';
 import { rankByItem, type PathResult } from './paths.ts';
@@ -11,7 +17,7 @@ import { rankByItem, type PathResult } from './paths.ts';
 const WINDOWS_PER_ITEM = 3;
 
 export type VectorOutcome =
-  | { available: true; result: PathResult; modelId: string; queryVector: Float32Array }
+  | { available: true; result: PathResult; modelId: string; queryVector: Float32Array; unread: string | null }
   | { available: false; reason: string };
 
 export async function vectorPath(store: WorkspaceStore, embedder: Embedder | null, query: string, depth: number): Promise<VectorOutcome> {
@@ -25,13 +31,44 @@ export async function vectorPath(store: WorkspaceStore, embedder: Embedder | nul
       reason: `no passage has a vector from ${modelId} yet: vectors are still being computed, or the folder was indexed without embedding`,
     };
   }
+  const queryLanguage = detectLanguage(query).language;
+  if (!modelReadsLanguage(modelId, queryLanguage)) {
+    return { available: false, reason: `the query is in ${languageName(queryLanguage)}, which ${modelId} does not read (it reads ${modelLanguagesInWords(modelId)})` };
+  }
   let queryVector: Float32Array;
   try {
     [queryVector] = (await embedder.embed([query])) as [Float32Array];
   } catch (error) {
     return { available: false, reason: `the query could not be embedded: ${(error as Error).message}` };
   }
-  const windows = await store.searchVectors(modelId, queryVector, depth * WINDOWS_PER_ITEM);
+  const found = await store.searchVectors(modelId, queryVector, depth * WINDOWS_PER_ITEM);
+  const { readable, unread } = await readByModel(store, modelId, found.map((window) => window.itemId));
+  const windows = found.filter((window) => readable.has(window.itemId));
   const result = rankByItem('vector', windows.map((window) => ({ itemId: window.itemId, chunkId: window.chunkId, score: window.similarity })));
-  return { available: true, result, modelId, queryVector };
+  return { available: true, result, modelId, queryVector, unread };
+}
+
+/**
+ * Which of these items the model reads, and in words the languages of those it does not ("German,
+ * Russian"), or null when it reads them all.
+ */
+export async function readByModel(store: WorkspaceStore, modelId: string, itemIds: readonly string[]): Promise<{ readable: Set<string>; unread: string | null }> {
+  const ids = [...new Set(itemIds)];
+  const languages = ids.length > 0 ? await store.itemLanguages(ids) : new Map<string, string>();
+  const readable = new Set<string>();
+  const unread = new Set<string>();
+  for (const id of ids) {
+    const language = languages.get(id);
+    if (modelReadsLanguage(modelId, language)) readable.add(id);
+    else unread.add(languageName(language!));
+  }
+  return { readable, unread: unread.size > 0 ? [...unread].sort().join(', ') : null };
+}
+
+/** The unavailable_paths entry for passages left out because the model does not read their language. */
+export function unreadLanguagesNotice(modelId: string, languages: string): { path: 'vector'; reason: string } {
+  return {
+    path: 'vector',
+    reason: `not used for passages in ${languages}: ${modelId} reads ${modelLanguagesInWords(modelId)}, so its similarity there would mean nothing; words and names still match`,
+  };
 }

@@ -199,6 +199,8 @@ export interface ItemExtraction {
   versions: string;
   /** Set when a per-item cap left results out (extract/caps.ts): what was kept of how many. The item is flagged `extraction_capped`. */
   capped?: string;
+  /** The language the item is written in (shared/languages.ts: ISO 639-1, 'und' when it could not be told). */
+  language?: string;
 }
 
 /** A model's raw reply about one passage, cached so that an unchanged passage is never sent twice. */
@@ -505,6 +507,8 @@ export interface WorkspaceStore {
   /** Every entity key of the workspace with its frequency, most frequent first. */
   entitySummaries(): Promise<EntitySummary[]>;
   listPhrases(itemId: string): Promise<PhraseCount[]>;
+  /** The language each item's current extraction detected (shared/languages.ts), for the items that have one. */
+  itemLanguages(itemIds: readonly string[]): Promise<Map<string, string>>;
   /** The metadata the item's current parse gives it, in the document's order; empty while it has no passages. */
   listMetadata(itemId: string): Promise<MetadataEntry[]>;
   /** Items whose phrases include each key (document frequency), for weighting concepts. */

@@ -7,6 +7,7 @@ import { describeMetadata } from '../../../../shared/metadataText.ts';
 import { brokenLinksWords } from '../../../../shared/linkText.ts';
 import { MODEL_FOUND_LABEL, type ClaimView, type EntityView, type ItemLinksView } from '../../../../shared/types.ts';
 import { describeLocation } from '../../../../shared/locationWords.ts';
+import { languageName } from '../../embed/languages.ts';
 import { itemDetail } from '../../engine/itemViews.ts';
 import { COMMON_OPTIONS, COMMON_USAGE, type Command } from '../command.ts';
 import { openExistingStore } from '../openStore.ts';
@@ -34,7 +35,7 @@ function modelFindings(entities: readonly EntityView[], claims: readonly ClaimVi
 
 export const itemCommand: Command = {
   name: 'item',
-  summary: 'show one item: versions, hash, parser, flags, metadata, chunks',
+  summary: 'show one item: versions, hash, parser, flags, language, metadata, chunks',
   usage: `relata item <path> [--data DIR] [--workspace NAME] [--json]
 
   <path>            the file, absolute or relative to the current directory
@@ -63,6 +64,7 @@ ${COMMON_USAGE}`,
         `status ${detail.status}${detail.reason ? `: ${terminalLine(detail.reason)}` : ''}${detail.duplicateOf ? ` (duplicate of ${detail.duplicateOf})` : ''}`,
         `hash ${detail.contentHash ?? '-'}, parser ${detail.parserVersion ?? '-'}, version ${detail.version}` +
           (detail.flags.length ? `, flags ${detail.flags.join(', ')}` : ''),
+        ...(detail.language ? [`language: ${detail.language === 'und' ? 'not determined' : `${detail.language} (${languageName(detail.language)})`}`] : []),
         ...(detail.metadata.length > 0 ? [`metadata: ${terminalLine(describeMetadata(detail.metadata))}`] : []),
         `versions: ${detail.versions.map((version) => `v${version.version} ${version.contentHash.slice(0, 12)} ${version.createdAt}`).join('; ') || 'none'}`,
         `chunks: ${detail.chunks.length}`,

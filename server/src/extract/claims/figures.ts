@@ -42,18 +42,20 @@ const WORD_NUMBER_SOURCE = `(?:${Object.keys(WORD_NUMBERS)
 
 // English digits with comma (or thin-space) thousands.
 const NUMBER_EN = '\\d{1,3}(?:[,\\u00a0\\u202f\\u2009]\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?';
-// Money also accepts "42 000" and European "42.000,50".
-const NUMBER_MONEY = `\\d{1,3}(?:[,\\u00a0\\u202f\\u2009 ]\\d{3})+(?:\\.\\d+)?|\\d{1,3}(?:\\.\\d{3})+(?:,\\d{1,2})?|\\d+(?:[.,]\\d+)?`;
+// Money also accepts "42 000", European "42.000,50" and French "1 234,50" (spaces group thousands, a comma marks cents).
+const NUMBER_MONEY = `\\d{1,3}(?:[\\u00a0\\u202f\\u2009 ]\\d{3})+,\\d{1,2}(?!\\d)|\\d{1,3}(?:[,\\u00a0\\u202f\\u2009 ]\\d{3})+(?:\\.\\d+)?|\\d{1,3}(?:\\.\\d{3})+(?:,\\d{1,2})?|\\d+(?:[.,]\\d+)?`;
 const SIGN = '[+\\-−]?';
 // Not glued to a word, number or range dash before it ("40-45 kg" is a range, not 45 kg).
 const FREE_START = '(?<![\\w.,\\-–/$€£])';
+// Money, nor the tail of a number grouped by spaces ("234,50" of "1 234,50 €").
+const FREE_MONEY_START = `${FREE_START}(?<!\\d[\\u00a0\\u202f\\u2009 ])`;
 
 const MONEY_BEFORE = new RegExp(
   `(?<![\\w$€£])(${SIGN})(${CURRENCY_BEFORE_SOURCE})\\s?(${SIGN})(${NUMBER_MONEY})(?:\\s?(${MULTIPLIER_SOURCE})(?![\\w]))?(?![\\d])`,
   'g',
 );
 const MONEY_AFTER = new RegExp(
-  `${FREE_START}(${SIGN})(${NUMBER_MONEY})(?:\\s?(${MULTIPLIER_SOURCE}))?\\s?(${CURRENCY_AFTER_SOURCE})(?![\\w])`,
+  `${FREE_MONEY_START}(${SIGN})(${NUMBER_MONEY})(?:\\s?(${MULTIPLIER_SOURCE}))?\\s?(${CURRENCY_AFTER_SOURCE})(?![\\w])`,
   'gi',
 );
 const PERCENTAGE = new RegExp(`${FREE_START}(${SIGN})(${NUMBER_EN})\\s?(%|per\\s?cent\\b|percent\\b)`, 'gi');

@@ -20,7 +20,7 @@ import { type Token, tokenize } from './tokens.ts';
 import { currencyCode, lookupUnit } from './units.ts';
 
 /** Recorded on every claim. Bump on any change to the output for the same input. */
-export const CLAIM_EXTRACTOR_VERSION = 'claims@2';
+export const CLAIM_EXTRACTOR_VERSION = 'claims@3';
 
 export interface ClaimContext {
   /** The item's title. */

@@ -17,7 +17,9 @@ export interface Token {
   ref?: number;
 }
 
-const WORD = /[A-Za-z0-9\u00c0-\u024f][\w\u00c0-\u024f'’&-]*[\w\u00c0-\u024f]|[A-Za-z0-9\u00c0-\u024f]|[^\s\w]/g;
+// A word is shared/words.ts's (Unicode letters, marks, digits: "Größe", "проекта" and "프로젝트"
+// are one word each), with the apostrophes, ampersands and hyphens that join English ones.
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}_'’&-]*[\p{L}\p{M}\p{N}_]|[\p{L}\p{N}]\p{M}*|[^\s\p{L}\p{M}\p{N}_]/gu;
 
 /**
  * Tokens of the sentence; `spans` (figures, then dates) are given as [start, end, kind, ref]
@@ -42,7 +44,7 @@ export function tokenize(sentence: string, spans: readonly [number, number, 'fig
       continue;
     }
     const text = m[0];
-    const kind: TokenKind = /^\d[\d.,]*$/.test(text) ? 'number' : /^[^\w]$/.test(text) ? 'punct' : 'word';
+    const kind: TokenKind = /^\d[\d.,]*$/.test(text) ? 'number' : /^[^\p{L}\p{M}\p{N}_]$/u.test(text) ? 'punct' : 'word';
     tokens.push({ kind, text, lower: text.toLowerCase(), start, end });
   }
   return tokens;

@@ -16,7 +16,7 @@ import { findPeople } from './people.ts';
 import { findDomains, findUrls } from './urls.ts';
 
 /** Bump on any change to the output for the same input. */
-export const ENTITY_EXTRACTOR_VERSION = 'entities@2';
+export const ENTITY_EXTRACTOR_VERSION = 'entities@3';
 
 /** What the passage's document says beyond its text. */
 export interface PassageContext {

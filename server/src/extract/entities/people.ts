@@ -1,4 +1,6 @@
-// People named with an honorific: "Dr. Amara Osei", "MR. JOHN SMITH", "Ms Osei". The honorific
+// People named with an honorific: "Dr. Amara Osei", "MR. JOHN SMITH", "Ms Osei", and in German,
+// French and Spanish "Herr Tomasz Wieczorek", "Frau Schmidt", "Mme Claire Dubois", "Sra. García"
+// (not "M." nor "Sr.": an initial and the English "Senior" look the same). The honorific
 // is the evidence that the following capitalised words are a person's name; bare names are left
 // to a model, because rules cannot tell "Jordan" the person from Jordan the country.
 //
@@ -10,7 +12,7 @@
 import type { Found } from './found.ts';
 
 /** Honorifics, lower-case and without the full stop (organisations.ts reads this too). */
-export const HONORIFIC_WORDS = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady', 'rev', 'mx']);
+export const HONORIFIC_WORDS = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady', 'rev', 'mx', 'herr', 'frau', 'mme', 'mlle', 'sra', 'srta']);
 
 /** Brand characters named like people: a stop-list, not a rule (see the comment at the top). */
 const BRAND_CHARACTERS = new Set([
@@ -35,12 +37,14 @@ const NOT_NAMES = new Set([
   'cfo', 'coo', 'cto', 'officer', 'partner', 'products', 'product', 'group', 'foundation', 'trust', 'fund',
   'holdings', 'enterprises', 'associates', 'partners', 'family', 'estate', 'agreement', 'if', 'attn', 'attention',
   'address', 'developer', 'consultant', 'contractor', 'coordinator', 'licensee', 'licensor', 'representative',
+  // German, French and Spanish articles and conjunctions, which German capitalises before a noun ("Frau Die …").
+  'die', 'das', 'dem', 'des', 'ein', 'eine', 'einer', 'und', 'oder', 'les', 'une', 'et', 'el', 'los', 'las', 'y',
 ]);
 
 /** Particles inside a name ("Ludwig van Beethoven"), only between two name words. */
 const PARTICLES = new Set(['van', 'von', 'de', 'da', 'del', 'della', 'der', 'den', 'di', 'du', 'la', 'le', 'bin', 'al', 'ibn']);
 
-const HONORIFIC = /(?<![\p{L}\p{N}.])(Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame|Lord|Lady|Rev|Mx|MR|MRS|MS|MISS|DR|PROF|SIR|DAME|LORD|LADY|REV|MX)(\.?)(?=[^\S\n]+)/gu;
+const HONORIFIC = /(?<![\p{L}\p{N}.])(Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame|Lord|Lady|Rev|Mx|Herr|Frau|Mme|Mlle|Sra|Srta|MR|MRS|MS|MISS|DR|PROF|SIR|DAME|LORD|LADY|REV|MX)(\.?)(?=[^\S\n]+)/gu;
 const WORD = /[^\S\n]+(\S+)/uy;
 const STACKED = /[^\S\n]+(\p{Lu}\p{L}*)\.?(?=[^\S\n])/uy;
 const NAME_WORD = /^\p{Lu}(?:[\p{L}'’-]*\p{L})?$/u;

@@ -7,6 +7,7 @@
 // passages the rules left thin on the main thread (a model call is I/O or native work) and its
 // checked findings are stored with the rules', in the same write.
 
+import { detectLanguage } from '../../../../shared/languages.ts';
 import { extractClaims } from '../../extract/claims/index.ts';
 import { capNotice, EvenSample, EXTRACTION_CAPS, type ExtractionCaps } from '../../extract/caps.ts';
 import { topPhrases } from '../../extract/concepts.ts';
@@ -69,8 +70,12 @@ export function extractionOf(
     for (const claim of inChunk) claims.offer({ ...claim, chunkId: chunk.id });
   }
   const sectionHeadings = headings.filter((heading) => heading.trim() !== title?.trim());
-  const phrases = topPhrases(chunks.map((chunk) => chunk.text).join('\n\n'), sectionHeadings, caps.phrases);
-  const extraction: ItemExtraction = { entities: entities.take(), claims: claims.take(), phrases: phrases.phrases, versions: EXTRACTOR_VERSIONS };
+  const text = chunks.map((chunk) => chunk.text).join('\n\n');
+  // One language per item: its stop words decide its concepts, and the embedding model's
+  // languages whether its similarity means anything (embed/languages.ts).
+  const { language } = detectLanguage(text);
+  const phrases = topPhrases(text, sectionHeadings, caps.phrases, language);
+  const extraction: ItemExtraction = { entities: entities.take(), claims: claims.take(), phrases: phrases.phrases, versions: EXTRACTOR_VERSIONS, language };
   const capped = capNotice(
     { phrases: extraction.phrases.length, claims: extraction.claims.length, entities: extraction.entities.length },
     { phrases: phrases.found, claims: claims.seen, entities: entities.seen },

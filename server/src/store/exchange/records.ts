@@ -132,6 +132,8 @@ export interface ExtractionExchange {
   contentHash: string;
   versions: string;
   capped?: string;
+  /** The language detected with the extraction (ISO 639-1 or 'und'); absent in exports made before issue 28. */
+  language?: string;
 }
 
 /** Discovery ran for these bytes of the item under this basis (score version, extractors, model). */
@@ -450,7 +452,7 @@ export const RECORD_SCHEMAS = {
     }),
   ),
   phrase: record('phrase', { itemId: z.string(), key: z.string(), phrase: z.string(), count: nonNegative }),
-  extraction: record('extraction', { itemId: z.string(), contentHash: sha256Hex, versions: z.string(), capped: z.string().optional() }),
+  extraction: record('extraction', { itemId: z.string(), contentHash: sha256Hex, versions: z.string(), capped: z.string().optional(), language: z.string().regex(/^(?:[a-z]{2,3}|und)$/).optional() }),
   discovery: record('discovery', { itemId: z.string(), contentHash: sha256Hex, basis: z.string(), discoveredAt: time }),
   relationship: record('relationship', {
     id: z.string(),

@@ -181,6 +181,8 @@ export interface ExtractionDocument extends ScopeFields {
   versions: string;
   /** What a per-item cap kept of how many (ItemExtraction.capped), when one applied. */
   capped?: string | null;
+  /** The language detected with the extraction (shared/languages.ts); absent for one made before. */
+  language?: string | null;
 }
 
 /** A model's raw reply about one passage (extract/model/), kept so that an unchanged passage is never sent twice. */

@@ -64,7 +64,14 @@ export async function* exportDocumentRecords(parts: MongoStoreParts, vectors: Ve
     yield { record: 'phrase', itemId: phrase.itemId, ...toPhraseCount(phrase) };
   }
   for await (const done of extraction.records.find(extraction.records.filter()).sort({ _id: 1 })) {
-    yield { record: 'extraction', itemId: done.itemId, contentHash: done.contentHash, versions: done.versions, ...(done.capped ? { capped: done.capped } : {}) };
+    yield {
+      record: 'extraction',
+      itemId: done.itemId,
+      contentHash: done.contentHash,
+      versions: done.versions,
+      ...(done.capped ? { capped: done.capped } : {}),
+      ...(done.language ? { language: done.language } : {}),
+    };
   }
   const discoveries = parts.discovery.records;
   for await (const seen of discoveries.find(discoveries.filter()).sort({ _id: 1 })) {
@@ -217,6 +224,7 @@ class RecordLoader {
           contentHash: record.contentHash,
           versions: record.versions,
           ...(record.capped === undefined ? {} : { capped: record.capped }),
+          ...(record.language === undefined ? {} : { language: record.language }),
         });
       case 'discovery':
         return this.queue(parts.discovery.records, { itemId: record.itemId, contentHash: record.contentHash, basis: record.basis, discoveredAt: record.discoveredAt });

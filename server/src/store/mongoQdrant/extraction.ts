@@ -50,7 +50,7 @@ export class Extraction {
     await insertInBatches(this.entities, extraction.entities.map((entity) => this.entities.document(entityDocument(itemId, entity))));
     await insertInBatches(this.claims, extraction.claims.map((claim) => this.claims.document(claimDocument(itemId, claim))));
     await insertInBatches(this.phrases, extraction.phrases.map((phrase) => this.phrases.document(phraseDocument(itemId, phrase))));
-    await this.records.updateOne(this.records.filter({ itemId }), { $set: { contentHash, versions: extraction.versions, capped: extraction.capped ?? null } }, { upsert: true });
+    await this.records.updateOne(this.records.filter({ itemId }), { $set: { contentHash, versions: extraction.versions, capped: extraction.capped ?? null, language: extraction.language ?? null } }, { upsert: true });
   }
 
   /** Indexed live items without a complete extraction of their current bytes by these versions, in path order. */
@@ -82,6 +82,11 @@ export class Extraction {
       ])
       .toArray();
     return rows.map((row) => row.id);
+  }
+
+  async languages(itemIds: readonly string[]): Promise<Map<string, string>> {
+    const found = await this.records.find(this.records.filter({ itemId: { $in: [...itemIds] }, language: { $type: 'string' } })).toArray();
+    return new Map(found.map((record) => [record.itemId, record.language!]));
   }
 
   async listEntities(itemId: string): Promise<StoredEntity[]> {

@@ -487,6 +487,10 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('cache a model reply', ({ extraction }) => extraction.cacheModelOutput(entry));
   }
 
+  itemLanguages(itemIds: readonly string[]): Promise<Map<string, string>> {
+    return this.with(({ extraction }) => extraction.languages(itemIds));
+  }
+
   listEntities(itemId: string): Promise<StoredEntity[]> {
     return this.with(({ extraction }) => extraction.listEntities(itemId));
   }

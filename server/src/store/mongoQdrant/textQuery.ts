@@ -1,6 +1,6 @@
 // What a person typed, as the search string of a MongoDB `$text` query. The SQLite store's rules
 // (sqlite/ftsQuery.ts) apply: the text is never read as query syntax, words are a bag of terms
-// (`$text` ORs the words of its search string), and English function words are left out unless
+// (`$text` ORs the words of its search string), and function words (shared/queryWords.ts) are left out unless
 // the query has nothing else. Beyond SQLite, a phrase the person put in double quotes stays a
 // phrase: `$text` then returns only documents containing it.
 //
@@ -15,10 +15,9 @@
 // documents, so it is not drawn from other workspaces' documents either (a shared index with
 // corpus-wide statistics would let one workspace's documents shape another's ranking).
 
-import { eng } from 'stopword';
+import { isQueryFunctionWord } from '../../../../shared/queryWords.ts';
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const FUNCTION_WORDS = new Set(eng);
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const QUOTED = /"([^"]*)"/g;
 
 /** The `$text` search string for a query, or null when it holds nothing to search for. */
@@ -33,7 +32,7 @@ export function toTextSearch(text: string): string | null {
   });
   const words = [...new Set(outside.toLowerCase().match(WORD) ?? [])];
   if (words.length === 0 && phrases.size === 0) return null;
-  const meaningful = words.filter((word) => !FUNCTION_WORDS.has(word));
+  const meaningful = words.filter((word) => !isQueryFunctionWord(word));
   const terms = meaningful.length > 0 || phrases.size > 0 ? meaningful : words;
   return [...phrases].map((phrase) => `"${phrase}"`).concat(terms).join(' ');
 }

@@ -115,11 +115,17 @@ export async function* exportSqliteRecords(sql: ScopedSql): AsyncGenerator<Excha
     )) {
       yield { record: 'phrase', itemId: row.item_id, key: row.key, phrase: row.phrase, count: row.count };
     }
-    for (const row of paged<{ rid: number; item_id: string; content_hash: string; versions: string }>(
+    for (const row of paged<{ rid: number; item_id: string; content_hash: string; versions: string; language: string | null }>(
       sql,
-      `SELECT rowid AS rid, item_id, content_hash, versions ${page('item_extractions')}`,
+      `SELECT rowid AS rid, item_id, content_hash, versions, language ${page('item_extractions')}`,
     )) {
-      yield { record: 'extraction', itemId: row.item_id, contentHash: row.content_hash, versions: row.versions };
+      yield {
+        record: 'extraction',
+        itemId: row.item_id,
+        contentHash: row.content_hash,
+        versions: row.versions,
+        ...(row.language === null ? {} : { language: row.language }),
+      };
     }
     for (const row of paged<{ rid: number; item_id: string; content_hash: string; basis: string; discovered_at: string }>(
       sql,
@@ -413,11 +419,10 @@ class RecordLoader {
         return;
       case 'extraction':
         // The cap's words are not kept here: the item's extraction_capped flag says a cap applied.
-        sql.run('INSERT INTO item_extractions (workspace, item_id, content_hash, versions) VALUES (@ws, @itemId, @contentHash, @versions)', {
-          itemId: record.itemId,
-          contentHash: record.contentHash,
-          versions: record.versions,
-        });
+        sql.run(
+          'INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language) VALUES (@ws, @itemId, @contentHash, @versions, @language)',
+          { itemId: record.itemId, contentHash: record.contentHash, versions: record.versions, language: record.language ?? null },
+        );
         return;
       case 'discovery':
         sql.run(

@@ -2,11 +2,24 @@
 // column filters); user text must never be interpreted as that syntax, so every word is quoted
 // and the words are OR-ed, which is how BM25 expects a bag of query terms. Which words count is
 // shared/queryWords.ts, so the explanations and the marked passages name the same words.
+//
+// A Korean word is searched as itself and as a prefix: Korean writes its particles onto the noun
+// ("커뮤니티는", "프로젝트를"), so the index holds those forms and "커뮤니티" alone would match none
+// of them; the exact form still counts twice. A Chinese or Japanese query of several words is also
+// searched as the phrase it is, so a passage holding that exact sequence (a heading typed as
+// written) ranks above one holding its words apart.
 
 import { queryWords } from '../../../../shared/queryWords.ts';
+import { isSpaceless, wordsOf, WORD_RUN } from '../../../../shared/words.ts';
 
 export function toFtsQuery(text: string): string | null {
   const words = queryWords(text);
   if (words.length === 0) return null;
-  return words.map((word) => `"${word}"`).join(' OR ');
+  const terms = words.map((word) => (/^\p{Script=Hangul}+$/u.test(word) ? `"${word}" OR "${word}"*` : `"${word}"`));
+  for (const run of text.toLowerCase().match(WORD_RUN) ?? []) {
+    if (!isSpaceless(run)) continue;
+    const phrase = [...wordsOf(run)].map((word) => word.text);
+    if (phrase.length > 1) terms.push(`"${phrase.join(' ')}"`);
+  }
+  return terms.join(' OR ');
 }

@@ -5,6 +5,8 @@
 // enters JavaScript), in JavaScript when a reader of getParsedText first asks for it. Documents stored before this keep their
 // `text`, which is used as it is.
 
+import type Database from 'better-sqlite3';
+import { indexedText } from '../../../../shared/words.ts';
 import { BLOCK_SEPARATOR, withJoinedText } from '../../parse/document.ts';
 import type { ParsedDocument } from '../../parse/types.ts';
 
@@ -40,5 +42,16 @@ export const ITEM_INDEX_MAX_CHARS = 4 * 2 ** 20;
 
 /** SQL for what the item's lexical index receives from the item_texts row named `alias`. */
 export function itemIndexTextSql(alias: string): string {
-  return `substr(${itemTextSql(alias)}, 1, ${ITEM_INDEX_MAX_CHARS})`;
+  return `${INDEXED_TEXT_FUNCTION}(substr(${itemTextSql(alias)}, 1, ${ITEM_INDEX_MAX_CHARS}))`;
+}
+
+/** The SQL function that gives the index the text with Chinese, Japanese or Thai words spaced (shared/words.ts indexedText). */
+export const INDEXED_TEXT_FUNCTION = 'relata_indexed_text';
+
+/**
+ * Makes INDEXED_TEXT_FUNCTION known to a connection: every connection the store opens, so any of
+ * them may (re)fill a lexical index. A text in no such script comes back as it is.
+ */
+export function registerIndexedText(db: Database.Database): void {
+  db.function(INDEXED_TEXT_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? indexedText(text) : text));
 }

@@ -393,6 +393,31 @@ const MIGRATIONS: Migration[] = [
       if (!columns.some((column) => column.name === 'lost_leases')) db.exec('ALTER TABLE jobs ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0');
     },
   },
+  {
+    version: 14,
+    description: 'the language each item is written in, detected with its extraction (issue 28)',
+    // shared/languages.ts detects it; discovery gives no similarity signal to a pair the embedding
+    // model cannot read (embed/languages.ts). Null for an extraction made before: such items are
+    // extracted again (concepts@3), which sets it.
+    sql: '',
+    apply: (db) => {
+      const columns = db.pragma('table_info(item_extractions)') as { name: string }[];
+      if (!columns.some((column) => column.name === 'language')) db.exec('ALTER TABLE item_extractions ADD COLUMN language TEXT');
+    },
+  },
+  {
+    version: 15,
+    description: 'lexical indexes rebuilt with Chinese, Japanese and Thai words spaced (issue 28)',
+    // Every workspace's indexes are dropped; ensureWorkspaceIndexes rebuilds a workspace's when a
+    // writer opens it (shared/words.ts indexedText, through INDEXED_TEXT_FUNCTION). Until then a
+    // reader of that workspace reports its lexical search unavailable, as for a store that never
+    // had the indexes.
+    sql: '',
+    apply: (db) => {
+      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`).all() as { name: string }[];
+      for (const { name } of tables) if (/^(?:item|chunk)_fts_[0-9a-f]{16}$/.test(name)) db.exec(`DROP TABLE ${name}`);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

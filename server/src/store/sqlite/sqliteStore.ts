@@ -3,6 +3,7 @@
 // privacy boundary lives here rather than in callers. better-sqlite3 is synchronous; methods
 // return promises only to honour the contract shared with networked backends.
 
+import { indexedText } from '../../../../shared/words.ts';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
@@ -70,7 +71,7 @@ import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRo
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
-import { itemIndexTextSql, loadedDocument, storedDocument } from './itemText.ts';
+import { itemIndexTextSql, loadedDocument, registerIndexedText, storedDocument } from './itemText.ts';
 import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadataIndex.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
@@ -205,6 +206,7 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
     db.pragma('foreign_keys = ON');
     db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
     sqliteVec.load(db);
+    registerIndexedText(db);
     const sql = new ScopedSql(db, options.workspace);
     // A reader cannot migrate or build a missing lexical index; without one, only its lexical search is unavailable.
     if (reading) {
@@ -788,7 +790,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           );
           this.run(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, {
             seq: inserted.lastInsertRowid,
-            text: chunk.text,
+            text: indexedText(chunk.text),
           });
         }
         // The whole text goes from item_texts to the index inside SQLite, never through JavaScript.
@@ -799,7 +801,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `INSERT INTO ${this.fts.items} (rowid, title, text)
            SELECT @seq, @title, COALESCE((SELECT ${itemIndexTextSql('texts')} FROM item_texts AS texts
                                           WHERE texts.workspace = @ws AND texts.item_id = @itemId), '')`,
-          { seq, title: item.title ?? '', itemId },
+          { seq, title: indexedText(item.title ?? ''), itemId },
         );
         indexItemMetadata(this.scoped, itemId);
         this.run(
@@ -1085,8 +1087,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           );
         }
         this.run(
-          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions) VALUES (@ws, @itemId, @hash, @versions)`,
-          { itemId, hash: contentHash, versions: extraction.versions },
+          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language) VALUES (@ws, @itemId, @hash, @versions, @language)`,
+          { itemId, hash: contentHash, versions: extraction.versions, language: extraction.language ?? null },
         );
         // The per-item caps' flag follows the extraction it describes: set or cleared with it.
         const flags: ItemFlag[] = item.flags.filter((flag) => flag !== 'extraction_capped');
@@ -1129,6 +1131,19 @@ class SqliteWorkspaceStore implements WorkspaceStore {
        ORDER BY items.path`,
       { versions },
     ).map((row) => row.id);
+  }
+
+  async itemLanguages(itemIds: readonly string[]): Promise<Map<string, string>> {
+    const languages = new Map<string, string>();
+    for (let at = 0; at < itemIds.length; at += 500) {
+      const ids = itemIds.slice(at, at + 500);
+      const rows = this.rows<{ item_id: string; language: string }>(
+        `SELECT item_id, language FROM item_extractions WHERE workspace = @ws AND language IS NOT NULL AND item_id IN (SELECT value FROM json_each(@ids))`,
+        { ids: JSON.stringify(ids) },
+      );
+      for (const row of rows) languages.set(row.item_id, row.language);
+    }
+    return languages;
   }
 
   async listEntities(itemId: string): Promise<StoredEntity[]> {

@@ -5,7 +5,7 @@
 // interleave with it.
 
 import { createHash } from 'node:crypto';
-import { itemIndexTextSql } from './itemText.ts';
+import { INDEXED_TEXT_FUNCTION, itemIndexTextSql } from './itemText.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 export interface WorkspaceIndexNames {
@@ -56,14 +56,14 @@ export function ensureWorkspaceIndexes(sql: ScopedSql): WorkspaceIndexNames {
 
 /** Indexes every stored passage of the workspace (into an empty index). */
 export function fillChunkIndex(sql: ScopedSql, names: WorkspaceIndexNames): void {
-  sql.run(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, text FROM chunks WHERE workspace = @ws`);
+  sql.run(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, ${INDEXED_TEXT_FUNCTION}(text) FROM chunks WHERE workspace = @ws`);
 }
 
 /** Indexes every indexed item's title and whole text (into an empty index). */
 export function fillItemIndex(sql: ScopedSql, names: WorkspaceIndexNames): void {
   sql.run(
     `INSERT INTO ${names.items} (rowid, title, text)
-     SELECT items.seq, COALESCE(items.title, ''), ${itemIndexTextSql('item_texts')}
+     SELECT items.seq, ${INDEXED_TEXT_FUNCTION}(COALESCE(items.title, '')), ${itemIndexTextSql('item_texts')}
      FROM items JOIN item_texts ON item_texts.workspace = @ws AND item_texts.item_id = items.id
      WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`,
   );
