@@ -55,8 +55,8 @@ describe('discovery on docs/demo', { timeout: 10 * 60_000 }, () => {
     assert.equal(cost.type, 'contradicts');
     const contradiction = cost.signals.find((signal) => signal.type === 'claim_contradiction');
     assert.ok(contradiction, 'a claim_contradiction signal is stored');
-    assert.match(contradiction.detail, /42000/);
-    assert.match(contradiction.detail, /51500/);
+    assert.match(contradiction.detail, /42,000/);
+    assert.match(contradiction.detail, /51,500/);
     assert.match(contradiction.detail, /does not decide which is correct/);
   });
 

@@ -164,7 +164,8 @@ test('the query is handed to the model before the word paths read the store, so 
   // paths against the (synchronous) store: had the search waited for it, they would come after.
   assert.equal(events[0], 'embed started', events.join(', '));
   assert.equal(events.at(-1), 'embed finished', events.join(', '));
-  assert.deepEqual(events.slice(1, -1).sort(), [...wordPaths].sort(), 'every word path ran while the query was being embedded');
+  // The spelling check asks the item index about each word too, also while the query is embedded.
+  assert.deepEqual([...new Set(events.slice(1, -1))].sort(), [...wordPaths].sort(), 'every word path ran while the query was being embedded');
   assert.deepEqual(response, await search('cost of the gantry crane refurbishment', { limit: 5 }), 'the same answer as a search with the model itself');
 });
 

@@ -81,6 +81,19 @@ async function attempt<T>(path: SearchPath, unavailable: Unavailable, failures: 
   }
 }
 
+/** The embedder with this query's embedding already asked for: asking for the same text again gets that answer. */
+function queryStarted(embedder: Embedder, query: string): Embedder {
+  const early = embedder.embed([query]);
+  // Answered, or failed, whether or not the vector path comes to ask for it.
+  early.catch(() => {});
+  return {
+    descriptor: embedder.descriptor,
+    countTokens: (text) => embedder.countTokens(text),
+    close: () => embedder.close(),
+    embed: (texts) => (texts.length === 1 && texts[0] === query ? early : embedder.embed(texts)),
+  };
+}
+
 /** The direct paths alone, each in its own order: what fusion works on (and what the eval re-fuses). */
 export async function retrieveDirect(
   store: WorkspaceStore,
@@ -139,9 +152,12 @@ export async function searchWorkspace(
   const settings = { ...expansionSettingsFromEnv(options.confirmedOnly ?? false), ...options.expansion };
   if (query.trim() === '') return { rank_version: version, query, results: [], unavailable_paths: [] };
 
+  // The query goes to the model's thread before the spelling check reads the store, so its
+  // embedding overlaps the check and the word paths; a corrected query is embedded again.
+  const started = embedder ? queryStarted(embedder, query) : null;
   const { corrections, missing } = await correctSpelling(store, query);
   const searched = searchedQuery(query, corrections);
-  const direct = await retrieveDirect(store, embedder, searched, Math.max(CANDIDATE_DEPTH, limit));
+  const direct = await retrieveDirect(store, started, searched, Math.max(CANDIDATE_DEPTH, limit));
   options.signal?.throwIfAborted();
   const info = new Map<string, SearchItemInfo>();
   const learn = async (ids: readonly string[]) => {
