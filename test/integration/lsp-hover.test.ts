@@ -34,8 +34,8 @@ test('the hover: figures of a contradiction on the first line, a known name else
   const figures = title?.conflicts?.[contradiction.id] ?? [];
   assert.ok(figures.length > 0, 'the contradiction comes with its figures');
   const values = figures.flatMap((conflict) => conflict.sides.map((side) => `${side.item.path}: ${side.value}`));
-  assert.ok(values.some((value) => value.startsWith(BUDGET) && value.includes('51500')), values.join('; '));
-  assert.ok(values.some((value) => value.startsWith(REPORT) && !value.includes('51500')), values.join('; '));
+  assert.ok(values.some((value) => value.startsWith(BUDGET) && value.includes('51,500')), values.join('; '));
+  assert.ok(values.some((value) => value.startsWith(REPORT) && !value.includes('51,500')), values.join('; '));
 
   const name = await connection.sendRequest(RelatedRequest.type, { uri, position: { line: 19, character: 3 }, lineText: LINE, relationships: false });
   assert.deepEqual(name?.relationships, [], 'off the first line the relationships are not read');

@@ -18,7 +18,8 @@ import { ProviderError, type AnswerPrompt } from '../../server/src/answer/provid
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { listRelationshipViews } from '../../server/src/engine/relationships.ts';
 import { ModelExtractor } from '../../server/src/extract/model/modelExtractor.ts';
-import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
+import { DEFAULT_THRESHOLDS, RELATIONSHIP_SCORE_V1 } from '../../server/src/scoring/index.ts';
+import type { PipelineSettings } from '../../server/src/pipeline/settings.ts';
 import { ScriptedProvider } from '../support/scriptedProvider.ts';
 import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
 import { writeTinyGguf } from '../support/tinyGguf.ts';
@@ -57,8 +58,8 @@ function mixedModel(): ScriptedProvider {
   });
 }
 
-async function openIndex(folder: string, dataDir: string, extractor: ModelExtractor | null): Promise<FolderIndex> {
-  return FolderIndex.open({ folder, dataDir, workspace: 'model-extract', embedding: { kind: 'none' }, modelExtractor: extractor });
+async function openIndex(folder: string, dataDir: string, extractor: ModelExtractor | null, settings?: Partial<PipelineSettings>): Promise<FolderIndex> {
+  return FolderIndex.open({ folder, dataDir, workspace: 'model-extract', embedding: { kind: 'none' }, modelExtractor: extractor, settings });
 }
 
 test('what the model names is checked, stored as the model\'s and counted; a reply that is not JSON costs its findings, not the item', { timeout: 120_000 }, async (t) => {
@@ -216,7 +217,10 @@ test('acceptance: on the demo, a name the model found shows on the relationship 
   const folder = path.join(root, 'demo');
   cpSync(DEMO, folder, { recursive: true });
   const relationships = async (extractor: ModelExtractor | null, data: string): Promise<RelationshipView[]> => {
-    const index = await openIndex(folder, path.join(root, data), extractor);
+    // Scored under v1: under v2 the six strongest names of every pair naming Larkspur Logistics are
+    // rule-found (a pair keeps six names of a type, evidence.ts), so the model's half-strength one is
+    // left off. How a model-found name is labelled is the same under both versions.
+    const index = await openIndex(folder, path.join(root, data), extractor, { scoreVersion: RELATIONSHIP_SCORE_V1 });
     try {
       await index.index();
       return await listRelationshipViews(index.store, DEFAULT_THRESHOLDS);
@@ -234,7 +238,7 @@ test('acceptance: on the demo, a name the model found shows on the relationship 
   const pair = between(withModel, 'notes/call-notes-2025-09-02-example-ltd.txt', 'supplier-review-example-ltd.docx');
   assert.ok(pair, 'the call notes and the supplier review are related');
   const larkspur = withModel.flatMap((view) => view.signals).find((signal) => signal.type === 'shared_entity' && signal.value === 'Larkspur Logistics' && signal.found_by_model);
-  assert.ok(larkspur, 'Larkspur Logistics, which no rule reads as an organisation (it has no legal form), is a shared name the model found');
+  assert.ok(larkspur, `Larkspur Logistics, which no rule reads as an organisation (it has no legal form), is a shared name the model found: ${JSON.stringify(pair.signals.filter((signal) => signal.type === 'shared_entity').map((signal) => [signal.value, signal.strength, signal.found_by_model]))}`);
   assert.equal(larkspur!.found_by_model, true);
   assert.match(larkspur!.detail, /^Both items refer to this organisation\..* It was named by the model, not by a rule, so it counts for half\.$/);
 
