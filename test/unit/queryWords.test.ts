@@ -37,8 +37,8 @@ test('a passage names the figures its sentences give about the query, the figure
     claim({}),
     claim({ chunkId: 'elsewhere', value: 1 }),
   ];
-  assert.deepEqual(matchedFigures(claims, new Set(['c1']), queryWords('crane cost')), ['cost 51500 EUR']);
-  assert.deepEqual(matchedFigures(claims, new Set(['c1']), queryWords('45000')), ['budget 45000 EUR']);
+  assert.deepEqual(matchedFigures(claims, new Set(['c1']), queryWords('crane cost')), ['cost 51,500 EUR']);
+  assert.deepEqual(matchedFigures(claims, new Set(['c1']), queryWords('45000')), ['budget 45,000 EUR']);
   assert.deepEqual(matchedFigures(claims, new Set(['c1']), queryWords('canteen menu')), []);
 });
 

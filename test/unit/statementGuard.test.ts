@@ -12,6 +12,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { decisionBasis } from '../../server/src/discover/decisionReview.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
+import { registerIndexedText } from '../../server/src/store/sqlite/itemText.ts';
 import { migrate } from '../../server/src/store/sqlite/migrations.ts';
 import { ScopedSql, scopeRulesFor } from '../../server/src/store/sqlite/scopedSql.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
@@ -24,6 +25,8 @@ function schema(t: TestContext): ScopedSql {
   const db = new Database(path.join(tempDir(t), 'relata.sqlite'));
   t.after(() => db.close());
   sqliteVec.load(db);
+  // The item index's triggers call the store's own SQL function, as every store connection has it.
+  registerIndexedText(db);
   migrate(db);
   db.exec(`CREATE VIRTUAL TABLE vec_f32_4 USING vec0 (workspace TEXT PARTITION KEY, model_id TEXT, embedding FLOAT[4] distance_metric=cosine)`);
   const sql = new ScopedSql(db, 'alice');
