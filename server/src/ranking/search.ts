@@ -22,7 +22,7 @@ import { isStrongMatch, matchedFigures } from './matchedTerms.ts';
 import { nearDuplicateGroups } from './nearDuplicateGroups.ts';
 import type { PathHit, PathResult } from './paths.ts';
 import { recencyPath } from './recency.ts';
-import { correctSpelling } from './spelling.ts';
+import { correctSpelling, type SpellingCheck } from './spelling.ts';
 import { titlePath } from './titlePath.ts';
 import { readByModel, unreadLanguagesNotice, vectorPath } from './vectorPath.ts';
 import {
@@ -155,7 +155,8 @@ export async function searchWorkspace(
   // The query goes to the model's thread before the spelling check reads the store, so its
   // embedding overlaps the check and the word paths; a corrected query is embedded again.
   const started = embedder ? queryStarted(embedder, query) : null;
-  const { corrections, missing } = await correctSpelling(store, query);
+  // The check reads the item index; a workspace without one yet (the lexical path says so) is searched as typed.
+  const { corrections, missing } = await correctSpelling(store, query).catch((): SpellingCheck => ({ corrections: [], missing: [] }));
   const searched = searchedQuery(query, corrections);
   const direct = await retrieveDirect(store, started, searched, Math.max(CANDIDATE_DEPTH, limit));
   options.signal?.throwIfAborted();
