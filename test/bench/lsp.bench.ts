@@ -12,6 +12,10 @@
 //
 //   RELATA_BENCH_FILES=2000          files in the generated folder
 //   RELATA_BENCH_EMBEDDING=default   the embedding model the server uses: default (USE-lite) or none
+//   RELATA_BENCH_CPU_PROF=<dir>      run the server with --cpu-prof, its profiles written there
+//
+// The server reports how long its main thread kept its event loop waiting (eventLoopReport.ts):
+// those lines are printed at the end.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +38,7 @@ const EMBEDDING = process.env.RELATA_BENCH_EMBEDDING ?? 'default';
 const CONCURRENT = 200;
 const PROBE_EVERY_MS = 1000;
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const CPU_PROF = process.env.RELATA_BENCH_CPU_PROF;
 
 // Words of generateCorpus.ts's vocabulary, alone and combined, a few phrases it never contains,
 // and a name, so the requests exercise the lexical, vector and entity paths unevenly.
@@ -88,8 +93,9 @@ const lastFile = path.join(folder, `group-${(FILES - 1) % 7}`, `doc-${FILES - 1}
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; load average (1, 5, 15 min) ${load()}`);
 console.log(`corpus: ${FILES} generated files in ${((performance.now() - generated) / 1000).toFixed(1)} s; embedding model: ${EMBEDDING}`);
 
-const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
-  env: { ...process.env, RELATA_WORKSPACE: 'bench-lsp' },
+const profiling = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [];
+const child = spawn(process.execPath, [...profiling, CLI, 'serve', '--stdio'], {
+  env: { ...process.env, RELATA_WORKSPACE: 'bench-lsp', RELATA_REPORT_EVENT_LOOP: '1' },
   stdio: ['pipe', 'pipe', 'pipe'],
 });
 let stderr = '';
@@ -217,6 +223,8 @@ try {
   console.log(`\ncold index of ${FILES} files finished ${ms(indexedIn)} after initialize; load ${load()}`);
 
   await burst('(c) after indexing');
+  const loopLines = stderr.split('\n').filter((line) => line.startsWith('relata event loop:'));
+  console.log(`\nthe server's event loop, every 10 s from the start:\n${loopLines.map((line) => `  ${line.slice('relata event loop: '.length)}`).join('\n')}`);
 } finally {
   await connection.sendRequest('shutdown').catch(() => undefined);
   await connection.sendNotification('exit').catch(() => undefined);
