@@ -1,7 +1,8 @@
 // npm run bench:lsp — the language server as an editor meets it: the built `dist/cli.js serve
 // --stdio` as a child process and one workspace folder of generated documents, indexed cold.
 // Measures, from each request's send to its answer:
-//   (a) one search a second while the folder is being indexed (what a person typing waits);
+//   (a) one search a second while the folder is being indexed (what a person typing waits), also
+//       without the ones that waited while the burst (b) was under way, which are not single searches;
 //   (b) a burst of 200 concurrent `relata/search` requests (varied queries) fired while indexing,
 //       once the server reports about half of the corpus's passages chunked (so the queries have
 //       something to find; embedding above all is still ahead);
@@ -121,9 +122,9 @@ const indexing = () => folderStatus()?.state !== 'watching';
 /** generateCorpus.ts makes about two passages a file: fire once about half of them are stored. */
 const FIRE_AT_CHUNKS = FILES;
 
-/** One search a second while indexing, each answer's latency kept (NaN for an error). */
+/** One search a second while indexing, each answer's send and answer times kept (answered NaN for an error). */
 function startProbe() {
-  const latencies: number[] = [];
+  const probes: { sent: number; answered: number }[] = [];
   const waiting = new Set<Promise<void>>();
   const timer = setInterval(() => {
     if (!indexing()) return;
@@ -131,8 +132,8 @@ function startProbe() {
     const request: Promise<void> = connection
       .sendRequest(SearchRequest.type, { query: 'crane inspection report', limit: 10 })
       .then(
-        () => void latencies.push(performance.now() - sent),
-        () => void latencies.push(Number.NaN),
+        () => void probes.push({ sent, answered: performance.now() }),
+        () => void probes.push({ sent, answered: Number.NaN }),
       )
       .finally(() => waiting.delete(request));
     waiting.add(request);
@@ -140,9 +141,12 @@ function startProbe() {
   return async () => {
     clearInterval(timer);
     await Promise.all(waiting);
-    return latencies;
+    return probes;
   };
 }
+
+/** When each burst was under way: a probe waiting then is not a single search. */
+const bursts: { from: number; to: number }[] = [];
 
 /** CONCURRENT searches sent at once; prints their latencies, errors and how many found something. */
 async function burst(label: string): Promise<void> {
@@ -159,6 +163,7 @@ async function burst(label: string): Promise<void> {
       }
     }),
   );
+  bursts.push({ from: fired, to: performance.now() });
   const errors = outcomes.filter((outcome) => outcome.error !== null);
   const status = folderStatus();
   console.log(`\n${label}: ${CONCURRENT} concurrent relata/search requests (${QUERIES.length} different queries), all sent at once:`);
@@ -217,9 +222,12 @@ try {
   await indexingFinished;
   const indexedIn = performance.now() - started;
   const probe = await stopProbe();
-  const probed = probe.filter((latency) => !Number.isNaN(latency));
+  const answered = probe.filter(({ answered }) => !Number.isNaN(answered));
+  const alone = answered.filter(({ sent, answered }) => !bursts.some(({ from, to }) => sent < to && answered > from));
+  const latency = ({ sent, answered }: { sent: number; answered: number }) => answered - sent;
 
-  console.log(`\n(a) one search a second while indexing (${probe.length} sent, ${probe.length - probed.length} errors): ${spread(probed)}`);
+  console.log(`\n(a) one search a second while indexing (${probe.length} sent, ${probe.length - answered.length} errors): ${spread(answered.map(latency))}`);
+  console.log(`    of which the ${alone.length} not waiting while a burst (b) was under way: ${spread(alone.map(latency))}`);
   console.log(`\ncold index of ${FILES} files finished ${ms(indexedIn)} after initialize; load ${load()}`);
 
   await burst('(c) after indexing');
