@@ -44,6 +44,7 @@ const cli = {
     stageThread: 'server/src/pipeline/threads/stageThread.ts',
     storeCheckThread: 'server/src/store/sqlite/storeCheckThread.ts',
     searchThread: 'server/src/ranking/searchThread.ts',
+    discoveryThread: 'server/src/pipeline/threads/discoveryThread.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -1,7 +1,8 @@
 // npm run bench:lsp — the language server as an editor meets it: the built `dist/cli.js serve
 // --stdio` as a child process and one workspace folder of generated documents, indexed cold.
 // Measures, from each request's send to its answer:
-//   (a) one search a second while the folder is being indexed (what a person typing waits);
+//   (a) one search a second while the folder is being indexed (what a person typing waits), also
+//       without the ones that waited while the burst (b) was under way, which are not single searches;
 //   (b) a burst of 200 concurrent `relata/search` requests (varied queries) fired while indexing,
 //       once the server reports about half of the corpus's passages chunked (so the queries have
 //       something to find; embedding above all is still ahead);
@@ -12,6 +13,10 @@
 //
 //   RELATA_BENCH_FILES=2000          files in the generated folder
 //   RELATA_BENCH_EMBEDDING=default   the embedding model the server uses: default (USE-lite) or none
+//   RELATA_BENCH_CPU_PROF=<dir>      run the server with --cpu-prof, its profiles written there
+//
+// The server reports how long its main thread kept its event loop waiting (eventLoopReport.ts):
+// those lines are printed at the end.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +39,7 @@ const EMBEDDING = process.env.RELATA_BENCH_EMBEDDING ?? 'default';
 const CONCURRENT = 200;
 const PROBE_EVERY_MS = 1000;
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const CPU_PROF = process.env.RELATA_BENCH_CPU_PROF;
 
 // Words of generateCorpus.ts's vocabulary, alone and combined, a few phrases it never contains,
 // and a name, so the requests exercise the lexical, vector and entity paths unevenly.
@@ -88,8 +94,9 @@ const lastFile = path.join(folder, `group-${(FILES - 1) % 7}`, `doc-${FILES - 1}
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; load average (1, 5, 15 min) ${load()}`);
 console.log(`corpus: ${FILES} generated files in ${((performance.now() - generated) / 1000).toFixed(1)} s; embedding model: ${EMBEDDING}`);
 
-const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
-  env: { ...process.env, RELATA_WORKSPACE: 'bench-lsp' },
+const profiling = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [];
+const child = spawn(process.execPath, [...profiling, CLI, 'serve', '--stdio'], {
+  env: { ...process.env, RELATA_WORKSPACE: 'bench-lsp', RELATA_REPORT_EVENT_LOOP: '1' },
   stdio: ['pipe', 'pipe', 'pipe'],
 });
 let stderr = '';
@@ -115,9 +122,9 @@ const indexing = () => folderStatus()?.state !== 'watching';
 /** generateCorpus.ts makes about two passages a file: fire once about half of them are stored. */
 const FIRE_AT_CHUNKS = FILES;
 
-/** One search a second while indexing, each answer's latency kept (NaN for an error). */
+/** One search a second while indexing, each answer's send and answer times kept (answered NaN for an error). */
 function startProbe() {
-  const latencies: number[] = [];
+  const probes: { sent: number; answered: number }[] = [];
   const waiting = new Set<Promise<void>>();
   const timer = setInterval(() => {
     if (!indexing()) return;
@@ -125,8 +132,8 @@ function startProbe() {
     const request: Promise<void> = connection
       .sendRequest(SearchRequest.type, { query: 'crane inspection report', limit: 10 })
       .then(
-        () => void latencies.push(performance.now() - sent),
-        () => void latencies.push(Number.NaN),
+        () => void probes.push({ sent, answered: performance.now() }),
+        () => void probes.push({ sent, answered: Number.NaN }),
       )
       .finally(() => waiting.delete(request));
     waiting.add(request);
@@ -134,9 +141,12 @@ function startProbe() {
   return async () => {
     clearInterval(timer);
     await Promise.all(waiting);
-    return latencies;
+    return probes;
   };
 }
+
+/** When each burst was under way: a probe waiting then is not a single search. */
+const bursts: { from: number; to: number }[] = [];
 
 /** CONCURRENT searches sent at once; prints their latencies, errors and how many found something. */
 async function burst(label: string): Promise<void> {
@@ -153,6 +163,7 @@ async function burst(label: string): Promise<void> {
       }
     }),
   );
+  bursts.push({ from: fired, to: performance.now() });
   const errors = outcomes.filter((outcome) => outcome.error !== null);
   const status = folderStatus();
   console.log(`\n${label}: ${CONCURRENT} concurrent relata/search requests (${QUERIES.length} different queries), all sent at once:`);
@@ -211,12 +222,17 @@ try {
   await indexingFinished;
   const indexedIn = performance.now() - started;
   const probe = await stopProbe();
-  const probed = probe.filter((latency) => !Number.isNaN(latency));
+  const answered = probe.filter(({ answered }) => !Number.isNaN(answered));
+  const alone = answered.filter(({ sent, answered }) => !bursts.some(({ from, to }) => sent < to && answered > from));
+  const latency = ({ sent, answered }: { sent: number; answered: number }) => answered - sent;
 
-  console.log(`\n(a) one search a second while indexing (${probe.length} sent, ${probe.length - probed.length} errors): ${spread(probed)}`);
+  console.log(`\n(a) one search a second while indexing (${probe.length} sent, ${probe.length - answered.length} errors): ${spread(answered.map(latency))}`);
+  console.log(`    of which the ${alone.length} not waiting while a burst (b) was under way: ${spread(alone.map(latency))}`);
   console.log(`\ncold index of ${FILES} files finished ${ms(indexedIn)} after initialize; load ${load()}`);
 
   await burst('(c) after indexing');
+  const loopLines = stderr.split('\n').filter((line) => line.startsWith('relata event loop:'));
+  console.log(`\nthe server's event loop, every 10 s from the start:\n${loopLines.map((line) => `  ${line.slice('relata event loop: '.length)}`).join('\n')}`);
 } finally {
   await connection.sendRequest('shutdown').catch(() => undefined);
   await connection.sendNotification('exit').catch(() => undefined);

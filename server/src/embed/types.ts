@@ -13,6 +13,8 @@ export interface ModelDescriptor {
   maxTokens: number;
 }
 
+import type { MessagePort } from 'node:worker_threads';
+
 export interface Embedder {
   readonly descriptor: ModelDescriptor;
   /** One L2-normalised vector per text, in order. */
@@ -21,4 +23,9 @@ export interface Embedder {
   countTokens(text: string): number;
   /** Releases threads, sessions and memory. */
   close(): Promise<void>;
+  /**
+   * A port on which another thread embeds with this same model (modelPort.ts), its requests
+   * never passing through this thread; absent when the model does not run in a thread of its own.
+   */
+  openPort?(): Promise<MessagePort>;
 }

@@ -21,6 +21,7 @@ import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/sett
 import type { StageContext } from '../pipeline/stages/index.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
 import { rediscoverLinksToNewFiles } from '../discover/links/linksToNewFiles.ts';
+import { DiscoveryThread } from '../pipeline/threads/discoveryInThread.ts';
 import { StageThreads } from '../pipeline/threads/stageThreads.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
@@ -44,6 +45,12 @@ export interface FolderIndexOptions {
   classifier?: RelationshipClassifier | null;
   /** The model stage of extraction, after the rules, on thin passages; none by default. */
   modelExtractor?: ModelExtractor | null;
+  /**
+   * Discover items in a thread of their own (a SQLite store only), so discovery never holds this
+   * thread's event loop: the language server's, which reads every request. Off by default: a
+   * command line has nothing else to answer meanwhile.
+   */
+  discoveryThread?: boolean;
 }
 
 export interface Progress {
@@ -108,6 +115,7 @@ export class FolderIndex {
     this.location = location;
     this.store = store;
     this.context = stageContext(store, blobs, this.folder, options);
+    if (options.discoveryThread && location.backend === 'sqlite') this.context.discoveryThread = new DiscoveryThread({ location, workspace: store.workspace });
     this.rules = this.context.rules;
   }
 
@@ -428,6 +436,7 @@ export class FolderIndex {
 
   async close(): Promise<void> {
     await this.context.threads.close();
+    await this.context.discoveryThread?.close();
     await this.context.embedder.close();
     await this.store.close();
   }

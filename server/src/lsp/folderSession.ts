@@ -200,6 +200,7 @@ export class FolderSession {
           },
           embedding: parseEmbeddingChoice(this.settings.embeddingModel),
           modelExtractor: this.modelExtractor(),
+          discoveryThread: true,
         }),
       );
       if (!index) return null;

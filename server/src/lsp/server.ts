@@ -41,6 +41,7 @@ import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
 import { AnswerProviders } from './answerProviders.ts';
 import { registerRequests } from './requests.ts';
+import { reportEventLoopDelay } from './eventLoopReport.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
@@ -348,5 +349,6 @@ export function startServer(connection: Connection): void {
 
 /** Serves LSP on this process's stdin and stdout until the editor says exit or goes away. */
 export function serveStdio(): void {
+  reportEventLoopDelay();
   startServer(createConnection(process.stdin, process.stdout));
 }

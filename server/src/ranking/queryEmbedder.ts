@@ -4,7 +4,7 @@
 // lexical-only one) never pays the second and hundreds of MB a model costs; one thread is enough
 // for one query.
 
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { createEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder, ModelDescriptor } from '../embed/types.ts';
 import { closeUseLiteWorker } from '../embed/useLite/closeWorker.ts';
@@ -56,6 +56,13 @@ class DeferredEmbedder implements Embedder {
 
   countTokens(): number {
     throw new Error('a query embedder only embeds queries');
+  }
+
+  /** A port to the model's thread for a search thread (modelPort.ts), once the model has loaded. */
+  async openPort(): Promise<MessagePort> {
+    const embedder = await this.load();
+    if (!embedder.openPort) throw new Error('this query model cannot be reached from another thread');
+    return embedder.openPort();
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,12 @@
 // A search thread: answers searches with its own read-only connection to the store (in WAL mode a
 // reader never waits for the indexer's writes), so the language server's main thread, which runs
 // the indexing pipeline and reads every request, only passes messages. The query is embedded by
-// the main thread's query model, asked by message, so the model is loaded once for all threads.
+// the main thread's query model, loaded once for all threads: the first query is asked of the
+// main thread, which answers with a port to the model's own thread (embed/modelPort.ts), and
+// later queries go straight there, never waiting for the main thread's event loop.
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { ModelPortClosedError, portEmbedder } from '../embed/modelPort.ts';
 import type { Embedder, ModelDescriptor } from '../embed/types.ts';
 import { openStore, type WorkspaceStore } from '../store/index.ts';
 import { searchWorkspace } from './search.ts';
@@ -16,19 +19,32 @@ const send = (message: FromSearchThread) => port.postMessage(message);
 
 let store: WorkspaceStore | null = null;
 const running = new Map<number, AbortController>();
-const embedding = new Map<number, { resolve(vectors: Float32Array[]): void; reject(error: Error): void }>();
+const embedding = new Map<number, { descriptor: ModelDescriptor; texts: string[]; resolve(vectors: Float32Array[]): void; reject(error: Error): void }>();
 let nextEmbedId = 0;
+/** The query models reached directly, by model id. */
+const models = new Map<string, ReturnType<typeof portEmbedder>>();
 
-/** Embeds by asking the main thread, for one search. */
+/** Embeds through the model's port once there is one; else asks the main thread, which answers with the vectors or a port. */
 function embedderFor(id: number, descriptor: ModelDescriptor): Embedder {
   return {
     descriptor,
-    embed: (texts) =>
-      new Promise((resolve, reject) => {
+    embed: async (texts) => {
+      const direct = models.get(descriptor.id);
+      if (direct && !direct.closed) {
+        try {
+          return await direct.embed(texts);
+        } catch (error) {
+          // The model's thread ended (its embedder lost it): the main thread has another, or says why not.
+          if (!(error instanceof ModelPortClosedError)) throw error;
+        }
+      }
+      models.delete(descriptor.id);
+      return new Promise((resolve, reject) => {
         const embedId = nextEmbedId++;
-        embedding.set(embedId, { resolve, reject });
+        embedding.set(embedId, { descriptor, texts: [...texts], resolve, reject });
         send({ type: 'embed', id, embedId, texts: [...texts] });
-      }),
+      });
+    },
     countTokens: () => {
       throw new Error('a search thread only embeds queries');
     },
@@ -62,14 +78,25 @@ port.on('message', (message: ToSearchThread) => {
       return;
     case 'close':
       for (const controller of running.values()) controller.abort();
+      for (const model of models.values()) void model.close();
       void (store?.close() ?? Promise.resolve()).finally(() => port.close());
       return;
     case 'embedded':
-    case 'embed-failed': {
+    case 'embed-failed':
+    case 'model-port': {
       const waiting = embedding.get(message.embedId);
       embedding.delete(message.embedId);
       if (message.type === 'embedded') waiting?.resolve(message.vectors);
-      else waiting?.reject(new Error(message.message));
+      else if (message.type === 'embed-failed') waiting?.reject(new Error(message.message));
+      else if (!waiting) message.port.close();
+      else {
+        // Two searches that asked at once get a port each: the first one kept serves both.
+        const kept = models.get(waiting.descriptor.id);
+        const direct = kept && !kept.closed ? kept : portEmbedder(message.port, waiting.descriptor);
+        if (direct !== kept) models.set(waiting.descriptor.id, direct);
+        else message.port.close();
+        direct.embed(waiting.texts).then(waiting.resolve, waiting.reject);
+      }
     }
   }
 });

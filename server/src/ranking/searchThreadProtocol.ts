@@ -1,6 +1,7 @@
 // The messages between the language server's main thread and a search thread (searchThreads.ts,
 // searchThread.ts), typed once for both sides.
 
+import type { MessagePort } from 'node:worker_threads';
 import type { SearchResponse } from '../../../shared/types.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { StoreLocation } from '../store/location.ts';
@@ -19,7 +20,13 @@ export type ToSearchThread =
   /** `model`: the query model's descriptor, or null when the search goes without vectors. */
   | { type: 'search'; id: number; query: string; options: ThreadSearchOptions; model: ModelDescriptor | null }
   | { type: 'cancel'; id: number }
+  /** The answer to an embed, relayed by the main thread (a query model that cannot be reached from another thread). */
   | { type: 'embedded'; embedId: number; vectors: Float32Array[] }
+  /**
+   * The answer to an embed: a port to the query model's thread (embed/modelPort.ts), which the
+   * waiting texts and every later query of that model go through, never through the main thread.
+   */
+  | { type: 'model-port'; embedId: number; port: MessagePort }
   | { type: 'embed-failed'; embedId: number; message: string }
   /** The session is closing: the thread closes its connection and ends. */
   | { type: 'close' };
@@ -27,5 +34,8 @@ export type ToSearchThread =
 export type FromSearchThread =
   | { type: 'answer'; id: number; response: SearchResponse }
   | { type: 'failed'; id: number; message: string; cancelled: boolean }
-  /** The query model lives on the main thread (one model for every thread): the thread asks it to embed. */
+  /**
+   * The query model belongs to the main thread (one model for every thread): the thread asks it
+   * to embed, and is answered with a port to the model where it can (then asks no more).
+   */
   | { type: 'embed'; id: number; embedId: number; texts: string[] };

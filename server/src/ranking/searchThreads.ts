@@ -3,8 +3,10 @@
 // the indexing pipeline and with every other search for one event loop: 200 concurrent searches
 // during a run waited 17 s at the median (issue 33). Here they wait in a SearchQueue (identical
 // waiting searches share one run; cancelled ones never run) for one of SEARCH_THREADS threads.
+// A thread's first query embedding is answered with a port to the query model's thread, so its
+// later ones never wait for this thread's event loop, which indexing keeps busy.
 
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { SearchResponse } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import { startWorkerThread } from '../embed/workerThread.ts';
@@ -17,6 +19,14 @@ export const SEARCH_THREADS = 2;
 /** How long a closing thread may take to close its connection before it is ended. */
 const CLOSE_GRACE_MS = 2_000;
 
+/** What the main thread did when a search thread asked for a query's embedding. */
+export interface EmbeddingsAsked {
+  /** Embedded here and the vectors sent back: the model cannot be reached from another thread. */
+  relayed: number;
+  /** Answered with a port to the model's thread, which the search thread embeds through from then on. */
+  portsHandedOver: number;
+}
+
 /** One search thread: a search at a time, with the embedder its query is embedded by. */
 class SearchThread {
   private readonly worker: Worker;
@@ -24,8 +34,10 @@ class SearchThread {
   private readonly pending = new Map<number, { resolve(response: SearchResponse): void; reject(error: Error): void; embedder: Embedder | null }>();
   /** Why the thread can no longer answer, once it stopped. */
   stopped: Error | null = null;
-
-  constructor(data: SearchThreadData) {
+  constructor(
+    data: SearchThreadData,
+    private readonly embeddings: EmbeddingsAsked,
+  ) {
     this.worker = startWorkerThread({ source: new URL('./searchThread.ts', import.meta.url), bundled: 'searchThread.js' }, { workerData: data });
     this.worker.on('message', (message: FromSearchThread) => this.receive(message));
     this.worker.on('error', (error) => this.stop(error));
@@ -53,8 +65,8 @@ class SearchThread {
     clearTimeout(grace);
   }
 
-  private post(message: ToSearchThread): void {
-    this.worker.postMessage(message);
+  private post(message: ToSearchThread, transfer: MessagePort[] = []): void {
+    this.worker.postMessage(message, transfer);
   }
 
   private receive(message: FromSearchThread): void {
@@ -72,6 +84,13 @@ class SearchThread {
   private async embed(embedder: Embedder | null, embedId: number, texts: string[]): Promise<void> {
     try {
       if (!embedder) throw new Error('this search has no query model');
+      if (embedder.openPort) {
+        const port = await embedder.openPort();
+        this.embeddings.portsHandedOver += 1;
+        this.post({ type: 'model-port', embedId, port }, [port]);
+        return;
+      }
+      this.embeddings.relayed += 1;
       this.post({ type: 'embedded', embedId, vectors: await embedder.embed(texts) });
     } catch (error) {
       this.post({ type: 'embed-failed', embedId, message: (error as Error).message });
@@ -90,6 +109,8 @@ export class SearchThreads {
   private readonly idle: SearchThread[] = [];
   private readonly started = new Set<SearchThread>();
   private closed = false;
+  /** How the threads' query embeddings reached the model, for tests and benchmarks. */
+  readonly embeddings: EmbeddingsAsked = { relayed: 0, portsHandedOver: 0 };
 
   constructor(private readonly data: SearchThreadData) {}
 
@@ -110,7 +131,7 @@ export class SearchThreads {
     let thread = this.idle.pop();
     while (thread?.stopped) thread = this.idle.pop();
     if (!thread) {
-      thread = new SearchThread(this.data);
+      thread = new SearchThread(this.data, this.embeddings);
       this.started.add(thread);
     }
     try {

@@ -1,13 +1,17 @@
 // Messages between the embedder (calling thread) and its USE-lite worker threads, in one place
 // so both sides agree on them.
 
+import type { MessagePort } from 'node:worker_threads';
+import type { ModelPortRequest } from '../modelPort.ts';
 import type { EngineName } from './graphEngine.ts';
 
-/** Calling thread to worker: embed these texts. */
-export interface EmbedRequest {
-  kind: 'embed';
-  job: number;
-  texts: string[];
+/** Calling thread to worker: embed these texts. The same request comes through a connected port (../modelPort.ts). */
+export type EmbedRequest = ModelPortRequest;
+
+/** Calling thread to worker: answer embed requests that come through this port too, from another thread (../modelPort.ts). */
+export interface ConnectRequest {
+  kind: 'connect';
+  port: MessagePort;
 }
 
 /**
@@ -19,7 +23,7 @@ export interface CloseRequest {
   kind: 'close';
 }
 
-export type WorkerRequest = EmbedRequest | CloseRequest;
+export type WorkerRequest = EmbedRequest | ConnectRequest | CloseRequest;
 
 /** Worker to calling thread. Vectors come as one transferred buffer: count × dims floats. */
 export type WorkerMessage =

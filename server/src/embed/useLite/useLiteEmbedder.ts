@@ -5,14 +5,14 @@
 // vectors come back in input order.
 
 import os from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Embedder } from '../types.ts';
 import { closeUseLiteWorker } from './closeWorker.ts';
 import { USE_LITE_DESCRIPTOR, USE_LITE_DIMS } from './descriptor.ts';
 import { loadVocabulary } from './modelFiles.ts';
 import type { EngineName } from './graphEngine.ts';
 import { holdOnnxRuntime } from './onnxRuntimeHold.ts';
-import type { EmbedRequest, WorkerMessage } from './protocol.ts';
+import type { ConnectRequest, EmbedRequest, WorkerMessage } from './protocol.ts';
 import { UseLiteTokenizer } from './tokenizer.ts';
 import { startUseLiteWorker } from './workerScript.ts';
 
@@ -117,6 +117,17 @@ export class UseLiteEmbedder implements Embedder {
     const vectors = new Array<Float32Array>(texts.length);
     order.forEach((index, rank) => (vectors[index] = sorted[rank]!));
     return vectors;
+  }
+
+  /** A port to one live thread's model; it closes when that thread ends, and its asker then asks for another. */
+  async openPort(): Promise<MessagePort> {
+    if (this.stopped !== undefined) throw this.stopped;
+    const lane = this.lanes.find((candidate) => candidate.alive);
+    if (lane === undefined) throw new Error('no USE-lite thread is running');
+    const { port1, port2 } = new MessageChannel();
+    const request: ConnectRequest = { kind: 'connect', port: port1 };
+    lane.worker.postMessage(request, [port1]);
+    return port2;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,8 @@
 // Discover: propose relationships between this item and a bounded set of candidates, scored under
 // the settings' relationship-score version (server/src/discover, server/src/scoring). Runs once the queue is idle, so
-// every item it weighs against has been extracted and embedded.
+// every item it weighs against has been extracted and embedded. In the language server it runs in
+// a discovery thread of its own (threads/discoveryInThread.ts) unless a classifier, which lives on
+// this thread, is asked about pairs.
 
 import { discoverItem, DISCOVER_VERSION } from '../../discover/discoverItem.ts';
 import { extractionVersions } from '../../extract/versions.ts';
@@ -11,12 +13,9 @@ export async function discover(context: StageContext, itemId: string): Promise<v
   const item = await store.getItem(itemId);
   if (!item || item.deletedAt || !item.contentHash) return;
   const modelId = await currentModelId(context);
-  await discoverItem(store, itemId, {
-    modelId,
-    thresholds: context.settings.thresholds,
-    version: context.settings.scoreVersion,
-    classifier: context.classifier ?? null,
-  });
+  const options = { modelId, thresholds: context.settings.thresholds, version: context.settings.scoreVersion };
+  if (context.discoveryThread && !context.classifier) await context.discoveryThread.discover(itemId, options);
+  else await discoverItem(store, itemId, { ...options, classifier: context.classifier ?? null });
   await store.recordDiscovery(itemId, item.contentHash, discoveryBasis(modelId, extractionVersions(context.modelExtractor?.version)));
 }
 
