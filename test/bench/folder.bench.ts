@@ -157,6 +157,7 @@ function scriptedPerson(server: RunningServer, queries: readonly string[], files
 function reportAsked(asked: readonly Asked[], phase: string): void {
   for (const kind of ['search', 'related', 'relationships'] as const) {
     const mine = asked.filter((entry) => entry.kind === kind && entry.phase === phase);
+    if (mine.length === 0) continue;
     const errors = mine.filter((entry) => entry.error !== null);
     console.log(
       `   ${kind.padEnd(13)} ${spread(mine.filter((entry) => entry.error === null).map((entry) => entry.ms))}` +
@@ -200,6 +201,8 @@ try {
     const latest = (): FolderStatus | undefined => launched.statuses.at(-1)?.folders[0];
     const person = scriptedPerson(launched, queries, () => files, folder, () => (latest()?.state === 'watching' ? 'after' : 'indexing'));
     const marks: Record<string, number> = {};
+    let printed = 0;
+    // Marks are read every second (the status reports are throttled by the server anyway); a line is printed every 30 s.
     const progress = setInterval(() => {
       const status = latest();
       if (!status) return;
@@ -207,13 +210,15 @@ try {
       if (marks.read === undefined && status.items.pending === 0 && status.items.indexed > 0) marks.read = at;
       if (marks.embedStart === undefined && status.embeddedChunks > 0) marks.embedStart = at;
       if (marks.embedded === undefined && status.chunks > 0 && status.embeddedChunks >= status.chunks && status.items.pending === 0) marks.embedded = at;
+      if (at - printed < 30_000) return;
+      printed = at;
       console.log(
         `   ${seconds(at).padStart(8)}: ${status.state}, ${status.items.indexed} indexed, ${status.items.pending} pending, ` +
           `${status.embeddedChunks}/${status.chunks} chunks embedded, queue ${status.queueDepth} ` +
           `(reading ${status.work.reading}, extracting ${status.work.extracting}, embedding ${status.work.embedding}, relating ${status.work.relating}); ` +
           `RSS ${mib(memory.read().peakTotal)} peak; load ${load()}`,
       );
-    }, 30_000);
+    }, 1000);
     await launched.watching(10 * HOUR);
     clearInterval(progress);
     const indexedMs = performance.now() - started;
