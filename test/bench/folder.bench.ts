@@ -53,7 +53,7 @@ const WORKSPACE = 'bench-folder';
 const PROBE_MS = 3000;
 const AFTER_REQUESTS = 20;
 const SAVE_PROBES = 10;
-const DISCOVERY_SAMPLE = 100;
+const DISCOVERY_SAMPLE = 30;
 const HOUR = 3_600_000;
 
 if (needsBuild) {
