@@ -1,7 +1,7 @@
 // The built language server as an editor runs it: `dist/cli.js serve --stdio` as a child process,
-// spoken to over LSP. One place for what every language-server test repeats (spawn, connect,
-// initialize for one folder, wait until the folder is indexed and watched, shut down), so each
-// test file says only what it asserts.
+// spoken to over LSP. One place for what every language-server test and benchmark repeats (spawn,
+// connect, initialize for one folder, wait until the folder is indexed and watched, shut down), so
+// each file says only what it asserts or measures.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -41,6 +41,8 @@ export interface ServerOptions {
 
 export interface RunningServer {
   connection: ProtocolConnection;
+  /** The server process's id (its memory is read from /proc/<pid>/status by benchmarks). */
+  pid: number;
   folderUri: string;
   init: InitializeResult;
   /** Every relata/status report so far, oldest first. */
@@ -50,9 +52,20 @@ export interface RunningServer {
   watching(timeoutMs?: number): Promise<void>;
   /** shutdown + exit, as an editor closes; resolves with the exit code. */
   shutdown(): Promise<number | null>;
+  /** Ends the process and the connection at once (a test's or benchmark's clean-up). */
+  kill(): void;
 }
 
+/** A server for a test: killed when the test ends, whatever it asserted. */
 export async function startServer(t: TestContext, options: ServerOptions): Promise<RunningServer> {
+  let started: RunningServer | undefined;
+  t.after(() => started?.kill());
+  started = await launchServer(options);
+  return started;
+}
+
+/** A server for whoever ends it (a benchmark): spawned, connected, initialized for one folder. */
+export async function launchServer(options: ServerOptions): Promise<RunningServer> {
   const environment: NodeJS.ProcessEnv = { ...process.env, RELATA_WORKSPACE: options.workspace };
   for (const name of options.unsetEnv ?? []) delete environment[name];
   Object.assign(environment, options.env);
@@ -60,10 +73,11 @@ export async function startServer(t: TestContext, options: ServerOptions): Promi
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  t.after(() => child.kill());
-
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  t.after(() => connection.dispose());
+  const kill = () => {
+    child.kill();
+    connection.dispose();
+  };
   connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
   const statuses: StatusReport[] = [];
   const statusListeners = new Set<() => void>();
@@ -75,14 +89,20 @@ export async function startServer(t: TestContext, options: ServerOptions): Promi
   connection.listen();
 
   const folderUri = pathToFileURL(options.folder).href;
-  const init = await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: options.capabilities ?? {},
-    workspaceFolders: [{ uri: folderUri, name: path.basename(options.folder) }],
-    initializationOptions: { settings: options.settings },
-  });
-  await connection.sendNotification('initialized', {});
+  let init: InitializeResult;
+  try {
+    init = await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: options.capabilities ?? {},
+      workspaceFolders: [{ uri: folderUri, name: path.basename(options.folder) }],
+      initializationOptions: { settings: options.settings },
+    });
+    await connection.sendNotification('initialized', {});
+  } catch (error) {
+    kill();
+    throw error;
+  }
 
   const watching = (timeoutMs = 60_000) =>
     new Promise<void>((resolve, reject) => {
@@ -102,6 +122,7 @@ export async function startServer(t: TestContext, options: ServerOptions): Promi
 
   return {
     connection,
+    pid: child.pid!,
     folderUri,
     init,
     statuses,
@@ -112,5 +133,6 @@ export async function startServer(t: TestContext, options: ServerOptions): Promi
       await connection.sendNotification('exit');
       return exited;
     },
+    kill,
   };
 }

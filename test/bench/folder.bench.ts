@@ -1,0 +1,452 @@
+// npm run bench:folder [-- --notes N --seed S --keep] — issue 32: a folder of N notes (default
+// 100,000) run through the whole product as a person would, on this machine, and every figure of
+// the issue's goals printed with the machine and its load. Stages:
+//   1. generate the folder (test/support/folderOfNotes.ts: real sentences of ../shared/eval, 1-5 KB
+//      notes, front matter, links, shared names and figures, ~0.3% PDF and DOCX) outside the repo;
+//   2. cold index: the built `dist/cli.js serve --stdio` opens the folder with the default
+//      embedding model while a scripted client searches, asks for Related and for the relationships
+//      every few seconds, until the server reports the folder watched;
+//   3. the same requests once indexing has finished (the query's embedding included);
+//   4. save → searchable: a note written with a word of its own, searched until it is found;
+//   5. min(1,000, N/10) edits, renames and deletions in watch mode, until the store holds the folder;
+//   6. a restart on the existing store: time to the first search answered, and until watched again;
+//   7. discovery per item on the finished store, in this process (a seeded sample).
+// Peak memory is sampled for the server and every process below it (/proc VmRSS, VmHWM). Asserts
+// nothing; not part of `npm test`.
+//
+//   --notes N            files in the folder (default 100000)
+//   --seed S             the generator's seed (default 32)
+//   --keep               leave the folder and the store in place
+//   RELATA_BENCH_DIR     where the folder and the store are written (default: the system's temp dir)
+
+import Database from 'better-sqlite3';
+import { mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  FileStatusRequest,
+  RelatedItemsRequest,
+  RelationshipsRequest,
+  SearchRequest,
+  type FolderStatus,
+  type ServerSettings,
+} from '../../shared/protocol.ts';
+import { discoverItem } from '../../server/src/discover/discoverItem.ts';
+import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
+import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
+import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
+import { notesGenerator } from '../support/folderOfNotes.ts';
+import { seededRandom } from '../support/generateCorpus.ts';
+import { launchServer, needsBuild, type RunningServer } from '../support/languageServer.ts';
+import { sampleTreeMemory, type TreeMemory } from '../support/processMemory.ts';
+
+const { values: args } = parseArgs({
+  options: { notes: { type: 'string', default: '100000' }, seed: { type: 'string', default: '32' }, keep: { type: 'boolean', default: false } },
+});
+const NOTES = Number(args.notes);
+const SEED = Number(args.seed);
+const EDITS = Math.min(1000, Math.floor(NOTES / 10));
+const WORKSPACE = 'bench-folder';
+/** The scripted person asks something every PROBE_MS, turn about: a search, Related, the relationships. */
+const PROBE_MS = 3000;
+const AFTER_REQUESTS = 20;
+const SAVE_PROBES = 10;
+const DISCOVERY_SAMPLE = 30;
+const HOUR = 3_600_000;
+
+if (needsBuild) {
+  console.error(`${needsBuild} (npm run bench:folder builds it)`);
+  process.exit(1);
+}
+
+// Helpers for printing -----------------------------------------------------------------------
+
+const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+function spread(latencies: readonly number[]): string {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  if (sorted.length === 0) return 'none answered';
+  return `p50 ${percentile(sorted, 50).toFixed(0)} / p95 ${percentile(sorted, 95).toFixed(0)} / max ${sorted.at(-1)!.toFixed(0)} ms (n ${sorted.length})`;
+}
+const stageTimes: [string, number][] = [];
+async function stage<T>(name: string, run: () => Promise<T>): Promise<T> {
+  console.log(`\n== ${name} (load ${load()})`);
+  const started = performance.now();
+  const result = await run();
+  const took = performance.now() - started;
+  stageTimes.push([name, took]);
+  console.log(`   ${name}: ${seconds(took)}; load ${load()}`);
+  return result;
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+function sizeOnDisk(target: string): number {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(target).reduce((sum, name) => sum + sizeOnDisk(path.join(target, name)), 0);
+}
+function describeMemory(label: string, memory: TreeMemory): void {
+  console.log(`   peak RSS, ${label}: all processes together ${mib(memory.peakTotal)}`);
+  for (const [pid, { command, peak }] of memory.processes) console.log(`     pid ${pid} (${command}): VmHWM ${mib(peak)}`);
+}
+
+// The scripted person ------------------------------------------------------------------------
+
+type Kind = 'search' | 'related' | 'relationships';
+interface Asked {
+  kind: Kind;
+  phase: string;
+  ms: number;
+  error: string | null;
+}
+
+/** One request of a kind, timed from send to answer. */
+async function ask(server: RunningServer, kind: Kind, n: number, queries: readonly string[], files: readonly string[], folder: string): Promise<Omit<Asked, 'phase'>> {
+  const sent = performance.now();
+  try {
+    if (kind === 'search') {
+      const { folders } = await server.connection.sendRequest(SearchRequest.type, { query: queries[n % queries.length]!, limit: 10 });
+      return { kind, ms: performance.now() - sent, error: folders[0]?.error ?? null };
+    }
+    if (kind === 'related') {
+      const uri = pathToFileURL(path.join(folder, files[(n * 7919) % files.length]!)).href;
+      await server.connection.sendRequest(RelatedItemsRequest.type, { uri, limit: 10 });
+      return { kind, ms: performance.now() - sent, error: null };
+    }
+    await server.connection.sendRequest(RelationshipsRequest.type, { status: 'pending' });
+    return { kind, ms: performance.now() - sent, error: null };
+  } catch (error) {
+    return { kind, ms: performance.now() - sent, error: (error as Error).message };
+  }
+}
+
+/** Every PROBE_MS, the next kind of request, unless that kind is still waiting (a person waits for an answer before asking again). */
+function scriptedPerson(server: RunningServer, queries: readonly string[], files: () => readonly string[], folder: string, phase: () => string) {
+  const asked: Asked[] = [];
+  const waiting = new Set<Kind>();
+  const pending = new Set<Promise<void>>();
+  const kinds: Kind[] = ['search', 'related', 'relationships'];
+  let n = 0;
+  const timer = setInterval(() => {
+    const kind = kinds[n % kinds.length]!;
+    n += 1;
+    if (waiting.has(kind)) return;
+    waiting.add(kind);
+    const at = phase();
+    const request: Promise<void> = ask(server, kind, n, queries, files(), folder)
+      .then((answer) => void asked.push({ ...answer, phase: at }))
+      .finally(() => {
+        waiting.delete(kind);
+        pending.delete(request);
+      });
+    pending.add(request);
+  }, PROBE_MS);
+  return {
+    asked,
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(pending);
+      return asked;
+    },
+  };
+}
+
+function reportAsked(asked: readonly Asked[], phase: string): void {
+  for (const kind of ['search', 'related', 'relationships'] as const) {
+    const mine = asked.filter((entry) => entry.kind === kind && entry.phase === phase);
+    if (mine.length === 0) continue;
+    const errors = mine.filter((entry) => entry.error !== null);
+    console.log(
+      `   ${kind.padEnd(13)} ${spread(mine.filter((entry) => entry.error === null).map((entry) => entry.ms))}` +
+        `${mine.some((entry) => entry.ms > 1000) ? `, ${mine.filter((entry) => entry.ms > 1000).length} over 1 s` : ''}` +
+        `${errors.length ? `; ${errors.length} errors (${[...new Set(errors.map((entry) => entry.error))].slice(0, 3).join('; ')})` : ''}`,
+    );
+  }
+}
+
+// The run --------------------------------------------------------------------------------------
+
+const root = mkdtempSync(path.join(process.env.RELATA_BENCH_DIR ?? tmpdir(), 'relata-bench-folder-'));
+const folder = path.join(root, 'folder');
+const dataLocation = path.join(root, 'data');
+const settings = { dataLocation, embeddingModel: 'default' };
+const dataDir = dataDirFor(folder, settings as ServerSettings);
+const totalStarted = performance.now();
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
+    `load average (1, 5, 15 min) ${load()}`,
+);
+console.log(`folder of ${NOTES} files (seed ${SEED}) in ${folder}; ${EDITS} edits, renames and deletions in watch mode`);
+
+let server: RunningServer | undefined;
+try {
+  const { generator, written } = await stage('generate the folder', async () => {
+    const generator = notesGenerator(NOTES, SEED);
+    const written = await generator.write(folder);
+    console.log(`   ${written.files.length} files (${written.notes.length} notes, ${written.pdfs} PDF, ${written.docx} DOCX), ${mib(written.bytes)}`);
+    return { generator, written };
+  });
+  const files = [...written.files];
+  const queries = written.queries;
+
+  // 2. Cold index with the scripted person asking throughout.
+  const cold = await stage('cold index (language server, default embedding model)', async () => {
+    const started = performance.now();
+    const launched = await launchServer({ folder, settings, workspace: WORKSPACE });
+    server = launched;
+    const memory = sampleTreeMemory(launched.pid);
+    const latest = (): FolderStatus | undefined => launched.statuses.at(-1)?.folders[0];
+    const person = scriptedPerson(launched, queries, () => files, folder, () => (latest()?.state === 'watching' ? 'after' : 'indexing'));
+    const marks: Record<string, number> = {};
+    let printed = 0;
+    // Marks are read every second (the status reports are throttled by the server anyway); a line is printed every 30 s.
+    const progress = setInterval(() => {
+      const status = latest();
+      if (!status) return;
+      const at = performance.now() - started;
+      if (marks.read === undefined && status.items.pending === 0 && status.items.indexed > 0) marks.read = at;
+      // Not status.embeddedChunks: the server counts it only once the first run is over (FolderSession.modelId).
+      if (marks.embedded === undefined && marks.read !== undefined && status.work.embedding === 0) marks.embedded = at;
+      if (at - printed < 30_000) return;
+      printed = at;
+      console.log(
+        `   ${seconds(at).padStart(8)}: ${status.state}, ${status.items.indexed} indexed, ${status.items.pending} pending, ` +
+          `${status.chunks} chunks, queue ${status.queueDepth} ` +
+          `(reading ${status.work.reading}, extracting ${status.work.extracting}, embedding ${status.work.embedding}, relating ${status.work.relating}); ` +
+          `RSS ${mib(memory.read().peakTotal)} peak; load ${load()}`,
+      );
+    }, 1000);
+    await launched.watching(10 * HOUR);
+    clearInterval(progress);
+    const indexedMs = performance.now() - started;
+    const endedAt = new Date().toISOString();
+    const asked = await person.stop();
+    const status = latest()!;
+    return { indexedMs, endedAt, asked, status, marks, memory: memory.stop() };
+  });
+  console.log(
+    `   watched after ${seconds(cold.indexedMs)}: ${cold.status.items.indexed} indexed, ${cold.status.items.failed} failed, ${cold.status.items.skipped} skipped, ` +
+      `${cold.status.items.duplicate} duplicate; ${cold.status.chunks} chunks, ${cold.status.embeddedChunks} embedded`,
+  );
+  console.log(
+    `   all files read (nothing pending) at ${cold.marks.read === undefined ? '?' : seconds(cold.marks.read)}, ` +
+      `no file waiting for its vectors at ${cold.marks.embedded === undefined ? '?' : seconds(cold.marks.embedded)}`,
+  );
+  console.log('   requests while indexing:');
+  reportAsked(cold.asked, 'indexing');
+  describeMemory('cold index', cold.memory);
+
+  // 3. The same requests on the indexed folder, one at a time.
+  const afterAsked = await stage('requests after indexing', async () => {
+    const asked: Asked[] = [];
+    for (let n = 0; n < AFTER_REQUESTS * 3; n += 1) {
+      const kind = (['search', 'related', 'relationships'] as const)[n % 3]!;
+      asked.push({ ...(await ask(server!, kind, n, queries, files, folder)), phase: 'after' });
+    }
+    reportAsked(asked, 'after');
+    return asked;
+  });
+
+  // 4. Save → searchable.
+  const saveMs = await stage('save → searchable (watch mode)', async () => {
+    const took: number[] = [];
+    for (let k = 0; k < SAVE_PROBES; k += 1) {
+      const word = `kestrelprobe${SEED}x${k}`;
+      const relative = `research/saved-${k}.md`;
+      const saved = performance.now();
+      writeFileSync(path.join(folder, relative), `# Saved note ${k}\n\nThe ${word} reading was taken at the north gate before the audit.\n`);
+      files.push(relative);
+      for (;;) {
+        const { folders } = await server!.connection.sendRequest(SearchRequest.type, { query: word, limit: 5 });
+        if (folders[0]?.response?.results.some((result) => result.path === relative)) break;
+        if (performance.now() - saved > 10 * 60_000) throw new Error(`${relative} was not searchable 10 min after it was saved`);
+        await sleep(100);
+      }
+      took.push(performance.now() - saved);
+    }
+    console.log(`   ${spread(took)}`);
+    return took;
+  });
+
+  // 5. Edits, renames and deletions while the person keeps asking.
+  const storm = await stage(`${EDITS} edits, renames and deletions (watch mode)`, async () => {
+    const random = seededRandom(SEED + 1);
+    const origin = new Map<string, string>(written.notes.map((relative) => [relative, relative]));
+    const live = [...written.notes];
+    const memory = sampleTreeMemory(server!.pid);
+    const person = scriptedPerson(server!, queries, () => files, folder, () => 'watch');
+    const counts = { edits: 0, renames: 0, deletions: 0 };
+    const started = performance.now();
+    for (let op = 0; op < EDITS; op += 1) {
+      const at = Math.floor(random() * live.length);
+      const relative = live[at]!;
+      const roll = random();
+      if (roll < 0.7) {
+        writeFileSync(path.join(folder, relative), generator.edited(origin.get(relative)!, op + 1));
+        counts.edits += 1;
+      } else if (roll < 0.85) {
+        const renamed = relative.replace(/\.md$/, `-renamed-${op}.md`);
+        renameSync(path.join(folder, relative), path.join(folder, renamed));
+        origin.set(renamed, origin.get(relative)!);
+        origin.delete(relative);
+        live[at] = renamed;
+        files[files.indexOf(relative)] = renamed;
+        counts.renames += 1;
+      } else {
+        unlinkSync(path.join(folder, relative));
+        live.splice(at, 1);
+        files.splice(files.indexOf(relative), 1);
+        counts.deletions += 1;
+      }
+      // A burst of 20 saves, then a breath: a sync tool or a search-and-replace, not one keystroke at a time.
+      if (op % 20 === 19) await sleep(200);
+    }
+    const madeMs = performance.now() - started;
+    // Settled: the store lists exactly the folder's files, each indexed (or failed/skipped as before), nothing queued.
+    const expected = new Set(files);
+    let settledMs = Number.NaN;
+    let missing = expected.size;
+    while (performance.now() - started < 2 * HOUR) {
+      await sleep(2000);
+      const status = server!.statuses.at(-1)?.folders[0];
+      if (!status || status.queueDepth > 0 || status.items.pending > 0) continue;
+      const { folders } = await server!.connection.sendRequest(FileStatusRequest.type, {});
+      const present = new Set(folders[0]!.files.filter((file) => file.status !== 'deleted').map((file) => file.path));
+      missing = [...expected].filter((relative) => !present.has(relative)).length;
+      const extra = [...present].filter((relative) => !expected.has(relative)).length;
+      if (missing === 0 && extra === 0) {
+        settledMs = performance.now() - started;
+        break;
+      }
+    }
+    const asked = await person.stop();
+    console.log(
+      `   ${counts.edits} edits, ${counts.renames} renames, ${counts.deletions} deletions made in ${seconds(madeMs)}; ` +
+        `${Number.isNaN(settledMs) ? `NOT settled within 2 h (${missing} files missing from the store)` : `the store held the folder exactly ${seconds(settledMs)} after the first`}`,
+    );
+    console.log('   requests meanwhile:');
+    reportAsked(asked, 'watch');
+    const peak = memory.stop();
+    describeMemory('watch mode', peak);
+    return { counts, madeMs, settledMs, asked, memory: peak };
+  });
+
+  await stage('shut down', async () => {
+    const code = await server!.shutdown();
+    server = undefined;
+    if (code !== 0) console.log(`   the server exited with ${code}`);
+  });
+  const storeBytes = sizeOnDisk(dataDir);
+  const folderBytes = sizeOnDisk(folder);
+  console.log(`   store ${mib(storeBytes)} for a folder of ${mib(folderBytes)} (${(storeBytes / folderBytes).toFixed(1)}×)`);
+
+  // 6. Restart on the existing store.
+  const restart = await stage('restart on the existing store', async () => {
+    const started = performance.now();
+    const launched = await launchServer({ folder, settings, workspace: WORKSPACE });
+    server = launched;
+    const memory = sampleTreeMemory(launched.pid);
+    const initialized = performance.now() - started;
+    let firstAnswerMs = Number.NaN;
+    let results = 0;
+    for (;;) {
+      const { folders } = await launched.connection.sendRequest(SearchRequest.type, { query: queries[0]!, limit: 10 });
+      if (folders[0]?.response) {
+        firstAnswerMs = performance.now() - started;
+        results = folders[0].response.results.length;
+        break;
+      }
+      if (performance.now() - started > 10 * 60_000) break;
+      await sleep(50);
+    }
+    await launched.watching(HOUR);
+    const watchedMs = performance.now() - started;
+    const asked: Asked[] = [];
+    for (let n = 0; n < AFTER_REQUESTS; n += 1) asked.push({ ...(await ask(launched, 'search', n, queries, files, folder)), phase: 'restart' });
+    console.log(
+      `   initialize answered ${seconds(initialized)} after spawn; first search answered ${seconds(firstAnswerMs)} after spawn (${results} results); ` +
+        `watched again after ${seconds(watchedMs)}`,
+    );
+    reportAsked(asked, 'restart');
+    const peak = memory.stop();
+    describeMemory('restart', peak);
+    await launched.shutdown();
+    server = undefined;
+    return { firstAnswerMs, watchedMs, memory: peak };
+  });
+
+  // 7. Discovery per item on the finished store.
+  const discovery = await stage(`discovery per item (${DISCOVERY_SAMPLE} items, in this process)`, async () => {
+    const db = new Database(path.join(dataDir, 'relata.sqlite'), { readonly: true });
+    const modelId = db.prepare('SELECT model_id FROM vectors LIMIT 1').pluck().get() as string | undefined;
+    // The cold index's windows and the span in which they were stored (the vectors of notes deleted later are gone).
+    const embedded = db.prepare('SELECT count(*) AS windows, min(created_at) AS first, max(created_at) AS last FROM vectors WHERE created_at <= ?').get(cold.endedAt) as {
+      windows: number;
+      first: string | null;
+      last: string | null;
+    };
+    db.close();
+    const windows = embedded.windows;
+    const embedSpanMs = embedded.first && embedded.last ? Date.parse(embedded.last) - Date.parse(embedded.first) : Number.NaN;
+    const store = openSqliteStore({ dataDir, workspace: WORKSPACE });
+    try {
+      const items = (await store.listItems()).filter((item) => item.status === 'indexed');
+      const random = seededRandom(SEED + 2);
+      const sample = items.sort(() => random() - 0.5).slice(0, DISCOVERY_SAMPLE + 1);
+      const warm = performance.now();
+      await discoverItem(store, sample[0]!.id, { modelId: modelId ?? null, thresholds: DEFAULT_THRESHOLDS });
+      const warmMs = performance.now() - warm;
+      const wall: number[] = [];
+      const cpu: number[] = [];
+      const candidates: number[] = [];
+      for (const item of sample.slice(1)) {
+        const started = performance.now();
+        const used = process.cpuUsage();
+        const outcome = await discoverItem(store, item.id, { modelId: modelId ?? null, thresholds: DEFAULT_THRESHOLDS });
+        const spent = process.cpuUsage(used);
+        wall.push(performance.now() - started);
+        cpu.push((spent.user + spent.system) / 1000);
+        candidates.push(outcome.candidates);
+      }
+      const sortedCandidates = [...candidates].sort((a, b) => a - b);
+      console.log(
+        `   at ${items.length} items (model ${modelId ?? 'none'}, ${windows} windows): wall ${spread(wall)}; CPU ${spread(cpu)}; ` +
+          `candidates p50 ${percentile(sortedCandidates, 50)}, max ${sortedCandidates.at(-1)}; the first (vector index loaded) ${warmMs.toFixed(0)} ms`,
+      );
+      return { items: items.length, windows, embedSpanMs, wall, cpu };
+    } finally {
+      await store.close();
+    }
+  });
+
+  // Summary against the issue's goals.
+  const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+  const ok = (asked: readonly Asked[], kind: Kind, phase: string) => asked.filter((entry) => entry.kind === kind && entry.phase === phase && entry.error === null).map((entry) => entry.ms);
+  const duringSearch = sorted(ok(cold.asked, 'search', 'indexing'));
+  const afterSearch = sorted(ok(afterAsked, 'search', 'after'));
+  const afterRelated = sorted(ok(afterAsked, 'related', 'after'));
+  const peakAll = Math.max(cold.memory.peakTotal, storm.memory.peakTotal, restart.memory.peakTotal);
+  const p95 = (values: readonly number[]) => (values.length ? `${percentile(values, 95).toFixed(0)} ms` : 'none answered');
+  console.log(`\n== summary: ${NOTES} files on ${cpus().length} cores, load ${load()}`);
+  for (const [name, ms] of stageTimes) console.log(`   ${name.padEnd(60)} ${seconds(ms)}`);
+  console.log(`   ${'in all'.padEnd(60)} ${seconds(performance.now() - totalStarted)}`);
+  console.log(`   windows embedded ${discovery.windows}: ${(discovery.windows / (discovery.embedSpanMs / 1000)).toFixed(1)} windows/s from the first vector stored to the last (${seconds(discovery.embedSpanMs)}), ${(discovery.windows / (cold.indexedMs / 1000)).toFixed(1)} over the whole cold index`);
+  console.log('   | figure | goal (100,000 notes) | this run |');
+  console.log('   |---|---|---|');
+  console.log(`   | cold index, everything included | ≤ 60 min | ${seconds(cold.indexedMs)} |`);
+  console.log(`   | peak RSS, all processes together | ≤ 2 GB | ${mib(peakAll)} |`);
+  console.log(`   | search during indexing | p95 ≤ 300 ms, none > 1 s | p95 ${p95(duringSearch)}, max ${duringSearch.at(-1)?.toFixed(0) ?? '-'} ms, ${duringSearch.filter((ms) => ms > 1000).length} of ${duringSearch.length} over 1 s |`);
+  console.log(`   | search / Related after indexing | p95 ≤ 100 / 150 ms | ${p95(afterSearch)} / ${p95(afterRelated)} |`);
+  console.log(`   | save → searchable | ≤ 2 s | p50 ${percentile(sorted(saveMs), 50).toFixed(0)} / max ${Math.max(...saveMs).toFixed(0)} ms |`);
+  console.log(`   | restart → first search answered | ≤ 3 s | ${seconds(restart.firstAnswerMs)} |`);
+  console.log(`   | discovery per item at ${discovery.items} items | ÷ 1k ≤ 1.5× | wall p50 ${percentile(sorted(discovery.wall), 50).toFixed(1)} ms, CPU p50 ${percentile(sorted(discovery.cpu), 50).toFixed(1)} ms |`);
+  console.log(`   | store size / folder size | | ${mib(storeBytes)} / ${mib(folderBytes)} |`);
+  console.log(`   | ${EDITS} edits in watch mode, until the store holds the folder | | ${Number.isNaN(storm.settledMs) ? 'not settled' : seconds(storm.settledMs)} |`);
+} finally {
+  server?.kill();
+  if (args.keep) console.log(`\nkept: ${root}`);
+  else rmSync(root, { recursive: true, force: true });
+}
