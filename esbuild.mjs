@@ -43,6 +43,7 @@ const cli = {
     onnxWorker: 'server/src/embed/onnx/onnxWorker.ts',
     stageThread: 'server/src/pipeline/threads/stageThread.ts',
     storeCheckThread: 'server/src/store/sqlite/storeCheckThread.ts',
+    walCheckpointThread: 'server/src/store/sqlite/walCheckpointThread.ts',
     searchThread: 'server/src/ranking/searchThread.ts',
     discoveryThread: 'server/src/pipeline/threads/discoveryThread.ts',
   },

@@ -7,7 +7,8 @@ import { sharedEntitySignal, scoreSignals, SCORE_VERSION } from '../../server/sr
 import { reviewAgainstDecision } from '../../server/src/discover/decisionReview.ts';
 import type { IngestRun } from '../../server/src/store/contract.ts';
 import { forEachBackend } from './backends.ts';
-import { BUDGET_MEMO, CRANE_HANDBOOK, extractDocument, hashOf, indexDocument, ingest, REPORT } from './documents.ts';
+import { isUnread } from '../../shared/unreadFiles.ts';
+import { BUDGET_MEMO, chunksOf, CRANE_HANDBOOK, extractDocument, hashOf, indexDocument, ingest, parsedTextOf, REPORT } from './documents.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -15,6 +16,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const runStartingNow = (): IngestRun => ({ startedAt: new Date().toISOString(), modifiedMs: () => 1_000 });
 
 forEachBackend((backend) => {
+  backend.test('the counts per state are what listing every live item and counting gives, an unread file apart from the indexed', async (t) => {
+    const { store } = await backend.open(t);
+    await ingest(store, 'pending.md', '# Pending\n\nnot parsed yet\n');
+    await indexDocument(store, 'handbook.md', CRANE_HANDBOOK);
+    await indexDocument(store, 'report.md', REPORT);
+    await store.recordSkipped('video.mp4', 'unsupported file type .mp4', 12_000_000);
+    await store.recordFailed('broken.pdf', 'not a PDF: no header');
+    await indexDocument(store, 'memo.md', BUDGET_MEMO);
+    await store.tombstone('memo.md');
+    // A scan that gave (almost) no text: indexed, flagged, counted as unread.
+    const scan = await ingest(store, 'scan.md', '# Scan\n\n.\n');
+    const parsed = await parsedTextOf('scan.md', '# Scan\n\n.\n');
+    parsed.document.flags = ['little_text'];
+    assert.ok(await store.recordParse(scan.itemId, parsed, 'Scan'));
+    assert.ok(await store.replaceChunks(scan.itemId, parsed.contentHash, chunksOf(store, scan.itemId, parsed)));
+
+    const listed = { pending: 0, indexed: 0, failed: 0, skipped: 0, duplicate: 0, unread: 0 };
+    for (const item of await store.listItems()) {
+      if (isUnread(item)) listed.unread += 1;
+      else if (item.status !== 'deleted') listed[item.status] += 1;
+    }
+    assert.deepEqual(listed, { pending: 1, indexed: 2, failed: 1, skipped: 1, duplicate: 0, unread: 1 });
+    assert.deepEqual(await store.countItemsByState(), listed);
+  });
+
   backend.test('a first ingest creates a pending item at version 1 and queues its parse', async (t) => {
     const { store } = await backend.open(t);
     const outcome = await ingest(store, 'notes/a.md', '# A\n\nalpha\n');

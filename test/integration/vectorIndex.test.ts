@@ -323,3 +323,24 @@ test('a small workspace is searched exactly and leaves no graph behind', async (
   assert.deepEqual(indexFiles(stores.dataDir), []);
   assert.deepEqual(log, []);
 });
+
+test('vectors the graph does not hold yet are compared exactly while it catches up, found at once and the same as an exact search', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  // The reader adds nothing inline, and its tail is long enough for everything: whatever the
+  // background catch-up has added by the time of a search, the graph and the tail cover the rest.
+  const reader = stores.open('alice', { exactBelow: 0, inlineCatchUp: 0, exactTail: 10_000 }).store;
+  const exact = stores.open('alice', EXACT).store;
+  await addClustered(writer, 400, MODEL.dims, 11);
+  await reader.searchVectors(MODEL.id, distinct(MODEL.dims, 2), 1);
+
+  const crowd = Array.from({ length: 20 }, (_, n) => distinct(MODEL.dims, 6, 0.02 * n));
+  await addDocument(writer, 'crowd', crowd);
+  const probes = [distinct(MODEL.dims, 6), distinct(MODEL.dims, 7), distinct(MODEL.dims, 20, 0.3)];
+  for (const probe of probes) {
+    assertSameHits([await reader.searchVectors(MODEL.id, probe, 8)], [await exact.searchVectors(MODEL.id, probe, 8)]);
+  }
+  // A tail vector removed before the graph caught up is never returned.
+  await writer.tombstone('crowd.md');
+  assert.ok(!ids(await reader.searchVectors(MODEL.id, distinct(MODEL.dims, 6), 20)).some((id) => id.startsWith('alice-crowd-')));
+});

@@ -134,7 +134,12 @@ export class FolderIndex {
       const overlap = dataDirOverlap(folder, location.dataDir);
       if (overlap) throw new Error(overlap);
     }
-    const { store, blobs } = await openStoreWithBlobs({ location, workspace: options.workspace ?? defaultWorkspace() });
+    // A folder whose discovery runs off this thread has its WAL checkpoints run off it too.
+    const { store, blobs } = await openStoreWithBlobs({
+      location,
+      workspace: options.workspace ?? defaultWorkspace(),
+      checkpointInThread: options.discoveryThread,
+    });
     try {
       const recorded = await store.getMeta(ROOT_KEY);
       if (recorded && recorded !== folder) {

@@ -385,6 +385,9 @@ export interface SearchItemInfo {
  */
 export type StoreAccess = 'read' | 'write';
 
+/** Live items per state; an unread file is counted there and not among the indexed. */
+export type ItemStateCounts = Record<Exclude<ItemStatus, 'deleted'>, number> & { unread: number };
+
 export interface WorkspaceStore {
   readonly workspace: string;
 
@@ -393,6 +396,11 @@ export interface WorkspaceStore {
   /** The live (not tombstoned) item at a path, relative to the folder root. */
   getItemByPath(path: string): Promise<ItemRecord | null>;
   listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]>;
+  /**
+   * How many live items are in each state, indexed files with (almost) no text read counted apart
+   * as `unread` (shared/unreadFiles.ts): the status bar's figures, without reading every item.
+   */
+  countItemsByState(): Promise<ItemStateCounts>;
   listVersions(itemId: string): Promise<ItemVersionRecord[]>;
 
   /**

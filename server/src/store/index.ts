@@ -16,6 +16,8 @@ export interface OpenStoreOptions {
   workspace: string;
   /** 'write' unless given; commands that only read open with 'read' so they never wait for a writer. */
   access?: StoreAccess;
+  /** SQLite: WAL checkpoints in a thread of their own (sqlite/walCheckpoints.ts). */
+  checkpointInThread?: boolean;
 }
 
 export interface OpenedStore {
@@ -34,7 +36,13 @@ export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
   const location = locationOf(options);
   if (location.backend === 'mongodb-qdrant') return openMongoQdrantStore({ location, workspace: options.workspace, access: options.access });
   return {
-    store: openSqliteStore({ dataDir: location.dataDir, databaseFile: location.databaseFile, workspace: options.workspace, access: options.access }),
+    store: openSqliteStore({
+      dataDir: location.dataDir,
+      databaseFile: location.databaseFile,
+      workspace: options.workspace,
+      access: options.access,
+      checkpointInThread: options.checkpointInThread,
+    }),
     blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
   };
 }

@@ -15,8 +15,8 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Filter, UpdateFilter } from 'mongodb';
-import type { PipelineStage } from '../../../../shared/types.ts';
-import type { FileObservation, IngestOutcome, IngestRun, ItemRecord, ItemVersionRecord } from '../contract.ts';
+import type { ItemStatus, PipelineStage } from '../../../../shared/types.ts';
+import type { FileObservation, IngestOutcome, IngestRun, ItemRecord, ItemStateCounts, ItemVersionRecord } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
 import type { IngestFollowUp, ItemDocument } from './collections.ts';
 import { toItemRecord, toVersionRecords } from './documents.ts';
@@ -94,6 +94,29 @@ export class Items {
   async livePaths(): Promise<string[]> {
     const documents = await this.items.find(this.items.filter({ live: true }), { projection: { path: 1 } }).toArray();
     return documents.map((document) => document.path);
+  }
+
+  async countByState(): Promise<ItemStateCounts> {
+    const counts: ItemStateCounts = { pending: 0, indexed: 0, failed: 0, skipped: 0, duplicate: 0, unread: 0 };
+    const groups = await this.items
+      .aggregate<{ _id: { status: ItemStatus; unread: boolean }; n: number }>([
+        { $match: this.items.filter({ live: true }) },
+        {
+          $group: {
+            _id: {
+              status: '$status',
+              unread: { $and: [{ $eq: ['$status', 'indexed'] }, { $in: ['little_text', { $ifNull: ['$flags', []] }] }] },
+            },
+            n: { $sum: 1 },
+          },
+        },
+      ])
+      .toArray();
+    for (const { _id, n } of groups) {
+      if (_id.unread) counts.unread += n;
+      else if (_id.status !== 'deleted') counts[_id.status] += n;
+    }
+    return counts;
   }
 
   async countIndexed(): Promise<number> {

@@ -34,6 +34,7 @@ import type {
   ItemExtraction,
   ModelOutputEntry,
   ItemRecord,
+  ItemStateCounts,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -232,6 +233,10 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]> {
     return this.with(({ items }) => items.list(options));
+  }
+
+  countItemsByState(): Promise<ItemStateCounts> {
+    return this.with(({ items }) => items.countByState());
   }
 
   listVersions(itemId: string): Promise<ItemVersionRecord[]> {

@@ -33,6 +33,7 @@ import type {
   IngestOutcome,
   IngestRun,
   ItemRecord,
+  ItemStateCounts,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -74,6 +75,7 @@ import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
 import { itemIndexTextSql, loadedDocument, registerIndexedText, storedDocument } from './itemText.ts';
 import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadataIndex.ts';
 import { blobReferences } from './storeWideSql.ts';
+import { checkpointInThread, type WalCheckpoints } from './walCheckpoints.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
 import { exportSqliteRecords, importSqliteRecords } from './exchange.ts';
 import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
@@ -160,6 +162,12 @@ export interface SqliteStoreOptions {
   databaseFile?: string;
   /** Where a line about an interrupted rebuild settled on opening goes (default: standard error). */
   log?: (message: string) => void;
+  /**
+   * Copy the write-ahead log into the database from a thread of its own rather than at the end of
+   * this connection's transactions (walCheckpoints.ts): for a writer whose thread also answers
+   * requests, the language server's.
+   */
+  checkpointInThread?: boolean;
 }
 
 /** Every stage, for look-ups by the jobs' (stage, subject) key. */
@@ -224,7 +232,9 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
       log,
       !reading,
     );
-    const store = new SqliteWorkspaceStore(db, options.workspace, workspaceIndexNames(options.workspace), vectorIndex, reading, lexicalIndexReady);
+    const checkpoints =
+      options.checkpointInThread && !reading ? checkpointInThread(db, { file, busyMs: BUSY_WAIT_MS }, log) : null;
+    const store = new SqliteWorkspaceStore(db, options.workspace, workspaceIndexNames(options.workspace), vectorIndex, reading, lexicalIndexReady, checkpoints);
     return namingBusyIn(store, file, holder);
   } catch (error) {
     db.close();
@@ -286,6 +296,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     private readonly readOnly = false,
     /** False only when a store opened to read has no lexical index for this workspace yet. */
     private readonly lexicalIndexReady = true,
+    /** The thread that checkpoints for this connection, when it does not itself. */
+    private readonly checkpoints: WalCheckpoints | null = null,
   ) {
     this.scoped = new ScopedSql(db, workspace);
     this.relationships = new RelationshipTables(this.scoped);
@@ -344,6 +356,20 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       ? this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws ORDER BY path, created_at')
       : this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws AND deleted_at IS NULL ORDER BY path');
     return rows.map(toItem);
+  }
+
+  async countItemsByState(): Promise<ItemStateCounts> {
+    const counts: ItemStateCounts = { pending: 0, indexed: 0, failed: 0, skipped: 0, duplicate: 0, unread: 0 };
+    const rows = this.rows<{ status: ItemStatus; unread: number; n: number }>(
+      `SELECT status, status = 'indexed' AND EXISTS (SELECT 1 FROM json_each(flags) WHERE value = 'little_text') AS unread,
+              COUNT(*) AS n
+       FROM items WHERE workspace = @ws AND deleted_at IS NULL GROUP BY 1, 2`,
+    );
+    for (const row of rows) {
+      if (row.unread) counts.unread += row.n;
+      else if (row.status !== 'deleted') counts[row.status] += row.n;
+    }
+    return counts;
   }
 
   async listVersions(itemId: string): Promise<ItemVersionRecord[]> {
@@ -1561,6 +1587,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async close(): Promise<void> {
     this.vectorIndex.close();
+    await this.checkpoints?.stop();
     this.db.close();
   }
 }

@@ -39,8 +39,18 @@ export const VECTOR_INDEX_SETTINGS = {
    * (~20 µs while a loaded graph's vectors are still read from sqlite-vec) for nothing.
    */
   rescoreBeyondK: 16,
-  /** Most new vectors a query adds before answering; with more, it answers exactly and the graph catches up in the background. */
-  inlineCatchUp: 256,
+  /**
+   * Most new vectors a query adds to the graph before answering. Each costs about a millisecond
+   * (more on a loaded machine), and while a folder is being embedded every query finds new ones:
+   * adding 256 inline was most of a search thread's time during indexing (docs/PERFORMANCE.md).
+   */
+  inlineCatchUp: 32,
+  /**
+   * Beyond those, up to this many newer vectors are compared with the query exactly, beside the
+   * graph's candidates, while the graph catches up in the background; with more still, the whole
+   * search is exact until it has.
+   */
+  exactTail: 2_048,
   /** Longest stretch a background catch-up holds the event loop. */
   sliceMs: 20,
 } as const;
@@ -206,12 +216,14 @@ export class WorkspaceVectorIndex {
     if (this.closed) throw new Error('the store is closed');
     if (queries.length === 0) return [];
     if (k <= 0) return queries.map(() => []);
-    const graph = this.readyGraph(model);
-    if (!graph) return queries.map((query) => this.exact(model, query, k));
+    const ready = this.readyGraph(model);
+    if (!ready) return queries.map((query) => this.exact(model, query, k));
+    const { graph, tail } = ready;
     const depth = Math.min(Math.max(k, this.settings.efSearch), graph.graph.getMaxElements());
     graph.graph.setEf(depth);
-    const candidates = queries.map((query) => graph.graph.searchKnn(Array.from(query), depth).neighbors);
-    return this.rescore(model, queries, candidates, k, graph.vectors);
+    const inGraph = graph.graph.getCurrentCount() > 0;
+    const candidates = queries.map((query) => (inGraph ? graph.graph.searchKnn(Array.from(query), depth).neighbors : []));
+    return this.rescore(model, queries, candidates, k, graph.vectors, tail);
   }
 
   /**
@@ -242,8 +254,11 @@ export class WorkspaceVectorIndex {
     this.graphs.clear();
   }
 
-  /** A graph that covers every current vector of the model, or null when search should be exact. */
-  private readyGraph(model: VectorModel): ModelGraph | null {
+  /**
+   * A graph and the vectors newer than it (`tail`, compared exactly), which together cover every
+   * current vector of the model; or null when search should be exact.
+   */
+  private readyGraph(model: VectorModel): { graph: ModelGraph; tail: number[] } | null {
     let graph = this.graphs.get(model.id);
     if (graph && graph.model.dims !== model.dims) {
       this.graphs.delete(model.id);
@@ -257,23 +272,25 @@ export class WorkspaceVectorIndex {
       this.graphs.set(model.id, graph);
       if (typeof loaded !== 'string') this.holdVectorsInBackground(graph);
     }
-    if (graph.catchingUp) return null;
     try {
       this.applyRemovals(graph);
+      const limit = Math.max(this.settings.inlineCatchUp, this.settings.exactTail);
       const pending = this.sql.rows<{ seq: number }>(
         `SELECT seq FROM vectors WHERE workspace = @ws AND model_id = @modelId AND seq > @after ORDER BY seq LIMIT @limit`,
-        { modelId: model.id, after: graph.vectorSeq, limit: this.settings.inlineCatchUp + 1 },
+        { modelId: model.id, after: graph.vectorSeq, limit: limit + 1 },
       );
       if (pending.length > 0 && pending[pending.length - 1]!.seq > MAX_LABEL) {
         this.graphs.delete(model.id);
         return null;
       }
-      if (pending.length > this.settings.inlineCatchUp) {
-        this.catchUpInBackground(graph);
-        return null;
+      if (pending.length === 0) return { graph, tail: [] };
+      // A catch-up under way adds the rows in order; adding some here too would race it.
+      if (!graph.catchingUp && pending.length <= this.settings.inlineCatchUp) {
+        this.addNext(graph, pending.length);
+        return { graph, tail: [] };
       }
-      if (pending.length > 0) this.addNext(graph, pending.length);
-      return graph;
+      if (!graph.catchingUp) this.catchUpInBackground(graph);
+      return pending.length <= this.settings.exactTail ? { graph, tail: pending.map((row) => row.seq) } : null;
     } catch (error) {
       this.graphs.delete(model.id);
       this.log(`vector index for model ${model.id} failed (${(error as Error).message}); searching exactly and rebuilding`);
@@ -327,8 +344,10 @@ export class WorkspaceVectorIndex {
       { modelId: model.id, after: graph.removalSeq },
     );
     for (const removal of removals) {
-      // A row added and removed since the graph last looked was never in it.
+      // A row added and removed since the graph last looked was never in it (a search may have
+      // held its vector, as one of the tail's).
       if (removal.vector_seq <= graph.vectorSeq) this.markDeleted(graph, removal.vector_seq);
+      else graph.vectors.delete(removal.vector_seq);
       graph.removalSeq = removal.seq;
     }
   }
@@ -481,6 +500,8 @@ export class WorkspaceVectorIndex {
     candidates: number[][],
     k: number,
     stored: VectorSlots | null,
+    /** Candidates for every query beyond its own: the vectors the graph does not hold yet. */
+    tail: readonly number[] = [],
   ): VectorHit[][] {
     const rows = new Map<number, CandidateRow>();
     const withVectors = (seqs: number[]) =>
@@ -519,12 +540,12 @@ export class WorkspaceVectorIndex {
       }
     };
     const leading = k + this.settings.rescoreBeyondK;
-    const considered = candidates.map((list) => list.slice(0, leading));
+    const considered = candidates.map((list) => [...list.slice(0, leading), ...tail]);
     read(considered.flat());
     const short = candidates.flatMap((list, index) =>
       list.length > leading && considered[index]!.filter((seq) => rows.has(seq)).length < k ? [index] : [],
     );
-    for (const index of short) considered[index] = candidates[index]!;
+    for (const index of short) considered[index] = [...candidates[index]!, ...tail];
     read(short.flatMap((index) => candidates[index]!));
     return queries.map((query, index) => {
       const queryNorm = Math.sqrt(query.reduce((sum, value) => sum + value * value, 0));
