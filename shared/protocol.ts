@@ -728,6 +728,7 @@ export const REQUESTS = [
   StatusRequest,
   FileStatusRequest,
   ItemRequest,
+  ParsedTextRequest,
   SearchRequest,
   RelatedRequest,
   RelatedItemsRequest,
