@@ -67,7 +67,8 @@ const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 export function layOutParsedText(view: ParsedTextView): ParsedTextDocument {
   const lines: string[] = [];
   const shown = view.originalPath ?? view.path;
-  lines.push(oneLine(`Parsed text of ${view.path}${view.title ? ` ("${view.title}")` : ''}, as Relata stored it. Read-only: "Open original" opens the file itself.`));
+  lines.push(oneLine(`Parsed text of ${view.path}${view.title ? ` ("${view.title}")` : ''}, as Relata stored it.`));
+  lines.push('Read-only: "Open original" opens the file itself.');
   if (view.originalPath) lines.push(oneLine(`${view.path} is byte-identical to ${view.originalPath}: the original's text is shown.`));
   if (view.status !== 'indexed') {
     lines.push(oneLine(`Not indexed (${view.status}${view.reason ? `: ${view.reason}` : ''}).`));
