@@ -122,7 +122,9 @@ export function activate(context: vscode.ExtensionContext): void {
     relatedTree,
     server.onRelationshipsChanged(() => related.refresh()),
     server.onStatus(() => related.retryIfUnanswered()),
-    vscode.window.onDidChangeActiveTextEditor((editor) => related.follow(editor)),
+    vscode.window.onDidChangeActiveTextEditor((editor) =>
+      related.follow(editor, (view) => (view.scheme === PARSED_TEXT_SCHEME ? parsedTexts.fileOf(view).then(({ file }) => file, () => null) : Promise.resolve(null))),
+    ),
     vscode.commands.registerCommand('relata.related.showUnlinkedOnly', () => related.setOnlyUnlinked(true)),
     vscode.commands.registerCommand('relata.related.showAll', () => related.setOnlyUnlinked(false)),
     vscode.commands.registerCommand('relata.related.refresh', () => related.refresh()),

@@ -59,8 +59,13 @@ function highlightPassage(editor: vscode.TextEditor, range: vscode.Range): void 
 export async function openAt(folder: string, relativePath: string, location?: Location | null, column?: vscode.ViewColumn, words: readonly string[] = []): Promise<void> {
   const uri = await fileToOpen(folder, relativePath);
   if (parsedTexts && opensAsParsedText(relativePath, location)) {
-    await openParsedText(parsedTexts, folder, relativePath, location, column, words);
-    return;
+    try {
+      await openParsedText(parsedTexts, folder, relativePath, location, column, words);
+      return;
+    } catch (error) {
+      // No parsed text to be had (the server is not running, the folder's store is not open): the file itself, as before.
+      void vscode.window.showWarningMessage(`Relata: the parsed text of ${relativePath} could not be shown (${(error as Error).message}); the file itself is open.`);
+    }
   }
   if (!location || lineSelection(location)) {
     const document = await vscode.workspace.openTextDocument(uri);
