@@ -9,6 +9,7 @@
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import { array, boolean, integer, nullable, number, object, oneOf, optional, string, type Schema } from './schema.ts';
 import { GRAPH_STATUSES, GRAPH_TYPES, type RelationshipGraph } from './graph.ts';
+import type { ParsedTextView } from './parsedTextView.ts';
 import type { StoreBackend } from './storeEnvironment.ts';
 import type {
   AlsoItem,
@@ -241,6 +242,22 @@ export namespace ItemRequest {
   export const method = 'relata/item' as const;
   export const type = new RequestType<ItemParams, ItemResult | null, void>(method);
   export const params: Schema<ItemParams> = object({ uri: string({ minLength: 1, maxLength: 4096 }) });
+}
+
+export interface ParsedTextParams {
+  /** A file URI inside an open folder. */
+  uri: string;
+}
+
+/**
+ * The file's parsed text as stored (its passages in order, with their locations), for the
+ * read-only view of a file VS Code cannot show as text; null when the file is no item of an open
+ * folder's index.
+ */
+export namespace ParsedTextRequest {
+  export const method = 'relata/parsedText' as const;
+  export const type = new RequestType<ParsedTextParams, { folder: string; view: ParsedTextView } | null, void>(method);
+  export const params: Schema<ParsedTextParams> = object({ uri: string({ minLength: 1, maxLength: 4096 }) });
 }
 
 // Search ---------------------------------------------------------------------
@@ -711,6 +728,7 @@ export const REQUESTS = [
   StatusRequest,
   FileStatusRequest,
   ItemRequest,
+  ParsedTextRequest,
   SearchRequest,
   RelatedRequest,
   RelatedItemsRequest,

@@ -12,7 +12,9 @@ import { chooseOriginal } from './chooseOriginal.ts';
 import { showEditorModelStatus } from './editorModel/editorModelStatus.ts';
 import { editorModelHandler } from './editorModel/editorModels.ts';
 import { LiveAsks } from './editorModel/lending.ts';
-import { openAt } from './openLocation.ts';
+import { openAt, openParsedTextWith } from './openLocation.ts';
+import { ParsedTextDocuments } from './parsedText/parsedTextDocuments.ts';
+import { PARSED_TEXT_SCHEME } from './parsedText/parsedTextRoute.ts';
 import { filterProposals } from './proposals/filterProposals.ts';
 import { ProposalsView } from './proposals/proposalsView.ts';
 import type { ProposalNode } from './proposals/proposalTree.ts';
@@ -96,6 +98,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const view = vscode.window.createTreeView('relata.proposals', { treeDataProvider: proposals, showCollapseAll: true });
   proposals.attach(view);
   openWalkthroughOnFirstStart(context.globalState).catch((error: Error) => output.warn(`walkthrough: ${error.message}`));
+  const parsedTexts = new ParsedTextDocuments(server);
+  openParsedTextWith(parsedTexts);
+  // A parsed-text view's "Open original" (its code lens and title-bar button): the file itself, with the editor VS Code has for it.
+  const openOriginal = async (view?: vscode.Uri) => {
+    const shown = view ?? vscode.window.activeTextEditor?.document.uri;
+    if (!shown || shown.scheme !== PARSED_TEXT_SCHEME) return;
+    const { file } = await parsedTexts.fileOf(shown);
+    await vscode.commands.executeCommand('vscode.open', file);
+  };
   const related = new RelatedView(server, context.workspaceState);
   const relatedTree = vscode.window.createTreeView('relata.related', { treeDataProvider: related });
   related.attach(relatedTree);
@@ -111,11 +122,20 @@ export function activate(context: vscode.ExtensionContext): void {
     relatedTree,
     server.onRelationshipsChanged(() => related.refresh()),
     server.onStatus(() => related.retryIfUnanswered()),
-    vscode.window.onDidChangeActiveTextEditor((editor) => related.follow(editor)),
+    vscode.window.onDidChangeActiveTextEditor((editor) =>
+      related.follow(editor, (view) => (view.scheme === PARSED_TEXT_SCHEME ? parsedTexts.fileOf(view).then(({ file }) => file, () => null) : Promise.resolve(null))),
+    ),
     vscode.commands.registerCommand('relata.related.showUnlinkedOnly', () => related.setOnlyUnlinked(true)),
     vscode.commands.registerCommand('relata.related.showAll', () => related.setOnlyUnlinked(false)),
     vscode.commands.registerCommand('relata.related.refresh', () => related.refresh()),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, relataHoverProvider(server)),
+    parsedTexts,
+    vscode.workspace.registerTextDocumentContentProvider(PARSED_TEXT_SCHEME, parsedTexts),
+    vscode.languages.registerCodeLensProvider({ scheme: PARSED_TEXT_SCHEME }, parsedTexts),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      if (document.uri.scheme === PARSED_TEXT_SCHEME) parsedTexts.forget(document.uri);
+    }),
+    vscode.commands.registerCommand('relata.openOriginal', (view?: vscode.Uri) => openOriginal(view).catch(reportFailure('could not open the original'))),
     vscode.commands.registerCommand('relata.search', () => searchKnowledge(server)),
     vscode.commands.registerCommand('relata.showFileStatus', () => showFileStatus(server).catch(reportFailure('file status'))),
     vscode.commands.registerCommand('relata.ask', () => showAsk(panels)),

@@ -875,8 +875,9 @@ try {
 // ── Slides and spreadsheets: a result opens at its passage (issue 30) ─────────────────────────
 // A slide deck and a workbook from the evaluation set (copied at run time, never committed) are
 // dropped into the open folder; the watcher indexes them. Their search rows say where the passage
-// is as the file counts it ("slides 1-3", "Feuil1, rows 1-22"), and a click opens the file with
-// the editor VS Code has for it and names that passage, since VS Code cannot scroll a binary file.
+// is as the file counts it ("slides 1-3", "Feuil1, rows 1-22"), and a click opens the file's
+// parsed text (VS Code cannot show the file as text) at that passage, its label in sight, its
+// lines highlighted and selected; "Open original" above it opens the file itself.
 async function slideAndSheetResultsOpenAtTheirPassage() {
   const documentsMore = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'eval', 'documents-more');
   const folder = new URL(values.url).searchParams.get('folder');
@@ -884,6 +885,8 @@ async function slideAndSheetResultsOpenAtTheirPassage() {
     { name: 'A slide deck\u2019s search result opens at its slide', from: 'pptx/testPPT.pptx', file: 'testPPT.pptx', query: 'Attachment Test Rajiv', where: /slides? \d+(-\d+)?/ },
     { name: 'A spreadsheet\u2019s search result opens at its sheet and rows', from: 'xlsx/testEXCEL.xlsx', file: 'testEXCEL.xlsx', query: 'Sample Excel Worksheet Numbers and their Squares', where: /Feuil1, rows? \d+(-\d+)?/ },
   ];
+  // The step before leaves the settings editor with its gear button focused under a hover, where F1 is not heard: click its empty page first.
+  await page.locator('.editor-group-container.active').first().click({ position: { x: 300, y: 400 } }).catch(() => undefined);
   for (const { name, from, file, query, where } of cases) {
     await step(name, async () => {
       if (!folder) throw new Skip('no folder in --url');
@@ -909,16 +912,39 @@ async function slideAndSheetResultsOpenAtTheirPassage() {
       if (/paragraph/.test(text)) throw new Error(`the row counts paragraphs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
       await shot(`${file}-search-row`);
       await row.click();
-      await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: 15_000 });
-      const notice = page.locator('.notification-toast', { hasText: `the passage is at ${place} of office/${file}` }).first();
-      await notice.waitFor({ timeout: 15_000 }).catch(() => {
-        throw new Error(`${file} opened without naming the passage (${place})`);
+      // VS Code cannot show the file as text: its parsed text opens, at the passage.
+      const tab = page.locator('.tab.active', { hasText: `${file} (parsed text)` });
+      await tab.waitFor({ timeout: 15_000 }).catch(() => {
+        throw new Error(`${file}'s result did not open its parsed text`);
       });
-      const said = (await notice.innerText()).split('\n')[0].trim();
-      await shot(`${file}-opened-at-passage`);
-      await page.keyboard.press('Escape');
+      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+      const label = editor.locator('.view-line', { hasText: `\u2500\u2500 ${place}` }).first();
+      await label.waitFor({ timeout: 15_000 }).catch(() => {
+        throw new Error(`the passage's label "\u2500\u2500 ${place}" is not in sight in the parsed text`);
+      });
+      const selection = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
+      await selection.waitFor({ timeout: 10_000 });
+      await page.waitForTimeout(500);
+      const cursor = (await selection.innerText()).trim();
+      const selected = cursor.match(/\((\d+) selected\)/)?.[1];
+      if (!selected) throw new Error(`nothing of the passage is selected (${cursor})`);
+      const highlighted = await editor.locator('.view-overlays [class*="ced-"]').count();
+      if (highlighted === 0) throw new Error('the passage\u2019s lines are not highlighted');
+      const header = ((await editor.locator('.view-line', { hasText: 'Parsed text of' }).first().innerText().catch(() => '')) || '').replace(/\u00a0/g, ' ');
+      if (!header.includes(`office/${file}`)) throw new Error(`the view does not name the file it shows: "${header.slice(0, 120)}"`);
+      await shot(`${file}-parsed-text-at-passage`);
+      // "Open original" (the code lens on the first line) opens the file itself.
+      const lens = editor.locator('.codelens-decoration a', { hasText: 'Open original' }).first();
+      await lens.waitFor({ timeout: 10_000 }).catch(() => {
+        throw new Error('no "Open original" above the parsed text');
+      });
+      await lens.click();
+      await page.locator('.tab.active', { hasText: file }).filter({ hasNotText: 'parsed text' }).waitFor({ timeout: 15_000 }).catch(() => {
+        throw new Error(`"Open original" did not open office/${file}`);
+      });
+      await shot(`${file}-original`);
       await closeAllEditors();
-      return `row says "${place}"; opened ${file}: "${said}"`;
+      return `row says "${place}"; opened "${file} (parsed text)" at "\u2500\u2500 ${place}", ${cursor}, ${highlighted} highlighted line(s); "Open original" opened ${file}`;
     });
   }
 }

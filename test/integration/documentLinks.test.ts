@@ -174,3 +174,36 @@ test('a store from before links (markdown@3, relationship-score-v1) moves to v2 
   assert.ok(linked!.signals.some((signal) => signal.type === 'document_link'));
   for (const relationship of await index.store.listRelationships()) assert.equal(relationship.scoreVersion, 'relationship-score-v2');
 });
+
+test('RTF and e-mail links that leave the folder are never followed: the files they name are not read, related or searched', { timeout: 5 * 60_000 }, async (t) => {
+  const root = tempDir(t, 'relata-links-escape-');
+  // Beside the folder, holding a word nothing inside it has.
+  writeFileSync(path.join(root, 'secret.md'), '# Secret\n\nThe zanzibarite ledger is outside the folder.\n');
+  const outside = path.join(root, 'secret.md');
+  const targets = ['../secret.md', '../../secret.md', outside, `file://${outside}`, `file:///${outside.replace(/^\//, '')}`, '\\\\server\\share\\secret.md', 'C:\\secret.md'];
+  const rtfFields = targets.map((target) => `{\\field{\\*\\fldinst { HYPERLINK "${target.replace(/\\/g, '\\\\\\\\')}" }}{\\fldrslt the ledger}}\\par `).join('');
+  const folder = writeFiles(path.join(root, 'folder'), {
+    'minutes.rtf': `{\\rtf1\\ansi Minutes of the ledger review.\\par ${rtfFields}}`,
+    'ledger.eml':
+      'From: Carla Mendes <carla@example.com>\r\nSubject: The ledger\r\nContent-Type: text/html\r\n\r\n' +
+      `<p>The ledger review.</p>${targets.map((target) => `<p>See <a href="${target}">the ledger</a>.</p>`).join('')}`,
+    'plain.eml': `From: Carla Mendes <carla@example.com>\r\nSubject: Ledger again\r\nContent-Type: text/plain\r\n\r\nThe ledger is at file://${outside} and at https://example.com/ledger.\r\n`,
+    'notes.md': '# Notes\n\nThe ledger review is on Friday.\n',
+  });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'links-escape', embedding: { kind: 'none' } });
+  t.after(() => index.close());
+  const report = await index.index();
+  const { store } = index;
+  assert.deepEqual(report.files.map((file) => [file.path, file.status]).sort(), [['ledger.eml', 'indexed'], ['minutes.rtf', 'indexed'], ['notes.md', 'indexed'], ['plain.eml', 'indexed']]);
+
+  for (const file of ['minutes.rtf', 'ledger.eml', 'plain.eml']) {
+    const detail = await itemDetail(store, (await store.getItemByPath(file))!);
+    assert.equal(detail.links!.to_files.length, 0, `${file} reaches no file of the folder`);
+    assert.ok(detail.links!.broken.length + detail.links!.external >= 1, `${file}'s links are reported, not followed`);
+    for (const broken of detail.links!.broken) assert.match(broken.reason, /outside the folder|not in the folder/, `${file}: ${broken.target}`);
+  }
+  const relationships = await store.listRelationships({});
+  assert.ok(relationships.every((relationship) => !relationship.signals.some((signal) => signal.type === 'document_link')), 'no link made a relationship');
+  assert.equal((await store.listItems()).some((item) => item.path.includes('secret')), false, 'the file outside is no item');
+  assert.equal((await store.searchChunksLexical('zanzibarite', 10)).length, 0, 'and none of its words was read');
+});

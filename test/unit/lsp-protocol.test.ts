@@ -31,7 +31,7 @@ test('every request has its own relata/ method name, and its type carries it', (
   assert.deepEqual(
     [...methods].sort(),
     [
-      'relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/indexing', 'relata/item', 'relata/knowledgeTool', 'relata/reindexFile', 'relata/reject',
+      'relata/ask', 'relata/chooseOriginal', 'relata/confirm', 'relata/fileStatus', 'relata/graph', 'relata/indexing', 'relata/item', 'relata/knowledgeTool', 'relata/parsedText', 'relata/reindexFile', 'relata/reject',
       'relata/related', 'relata/relatedItems', 'relata/relationship', 'relata/relationships', 'relata/scoringModel', 'relata/search', 'relata/status', 'relata/storeFolder',
     ],
   );

@@ -41,9 +41,13 @@ export class RelatedView implements vscode.TreeDataProvider<RelatedRow>, vscode.
     this.refresh();
   }
 
-  /** The active editor changed: follow it when it shows a file (not the output panel, not an untitled buffer). */
-  follow(editor: vscode.TextEditor | undefined): void {
-    const uri = editor?.document.uri;
+  /**
+   * The active editor changed: follow the file it shows (not the output panel, not an untitled
+   * buffer); for a parsed-text view, the file whose text it is (`fileOf`).
+   */
+  async follow(editor: vscode.TextEditor | undefined, fileOf: (view: vscode.Uri) => Promise<vscode.Uri | null> = async () => null): Promise<void> {
+    const shown = editor?.document.uri;
+    const uri = shown?.scheme === 'file' ? shown : shown ? await fileOf(shown) : null;
     if (!uri || uri.scheme !== 'file' || uri.toString() === this.file?.toString()) return;
     this.file = uri;
     this.refresh();

@@ -11,6 +11,7 @@ import {
   IndexingRequest,
   ItemRequest,
   KnowledgeToolRequest,
+  ParsedTextRequest,
   RejectRequest,
   RelataErrorCodes,
   RelatedItemsRequest,
@@ -32,6 +33,7 @@ import { answerFromRetrieval } from '../answer/answer.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
 import { itemDetail, itemMetadata, itemViews, viewedItem, withBrokenLinks } from '../engine/itemViews.ts';
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
+import { parsedTextOf } from '../engine/parsedText.ts';
 import { relatedTo, RelatedItemError } from '../engine/related.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
 import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
@@ -152,6 +154,20 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       const index = await openIndex(found.session);
       const item = await index.store.getItemByPath(found.relative);
       return item ? { folder: found.session.uri, item: await itemDetail(index.store, item) } : null;
+    },
+    log,
+  );
+
+  // Scoped as every request is: a file of an open folder, read from that folder's own store.
+  handle(
+    connection,
+    ParsedTextRequest,
+    async (params) => {
+      const found = sessions.byFile(params.uri);
+      if (!found) return null;
+      const { store } = await openIndex(found.session);
+      const view = await parsedTextOf(store, found.relative);
+      return view ? { folder: found.session.uri, view } : null;
     },
     log,
   );

@@ -19,6 +19,10 @@ import { MAX_LINKS_PER_DOCUMENT, ParseError, type Block, type DocumentLink, type
 export const MAX_MESSAGE_DEPTH = 8;
 /** Attachments parsed per file; later ones are listed, not read, so one mail costs bounded time. */
 export const MAX_ATTACHMENTS_READ = 20;
+/** The MIME parts one message may hold: mailsplit's own cap (MAX_CHILD_NODES), which mailparser does not let a caller change. */
+export const MAX_MIME_PARTS = 1_000;
+/** Attachments named in a message's header passage; the rest are counted, so a message of ten thousand parts stays one readable passage. */
+export const MAX_ATTACHMENTS_NAMED = 50;
 /** HTML bodies larger than this are read as their plain-text part, if any (mailparser's own cap). */
 const MAX_HTML_BODY_CHARS = 5 * 1024 * 1024;
 /** Label of the sections holding quoted earlier messages. */
@@ -27,7 +31,7 @@ export const QUOTED_REPLY = 'Quoted reply';
 const LISTED_ONLY = new Set(['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.gif', '.bmp']);
 
 export const emailParser: Parser = {
-  version: 'email@2',
+  version: 'email@3',
   extensions: ['.eml', '.mbox'],
   async parse(bytes, fileName) {
     if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
@@ -45,7 +49,7 @@ export const emailParser: Parser = {
       hidden: reader.hidden,
       metadata: reader.metadata.finish(),
       links: reader.links,
-      truncated: reader.unreadAttachments > 0 ? `${reader.unreadAttachments} attachment${reader.unreadAttachments === 1 ? '' : 's'} over the ${MAX_ATTACHMENTS_READ} read per file were listed, not read` : null,
+      truncated: reader.unreadAttachments > 0 ? `${reader.unreadAttachments.toLocaleString('en')} attachment${reader.unreadAttachments === 1 ? '' : 's'} over the ${MAX_ATTACHMENTS_READ} read per file were listed, not read` : null,
     });
   },
 };
@@ -83,7 +87,10 @@ class MessageReader {
     try {
       mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, maxHtmlLengthToParse: MAX_HTML_BODY_CHARS });
     } catch (error) {
-      throw new ParseError(`malformed e-mail: ${error instanceof Error ? error.message : String(error)}`);
+      const message = error instanceof Error ? error.message : String(error);
+      // mailsplit, under mailparser, stops at its cap of MIME parts: said in words a person acts on.
+      if (/Max allowed child nodes/i.test(message)) throw new ParseError(`more than ${MAX_MIME_PARTS.toLocaleString('en')} parts (bodies and attachments) in one message; not read`);
+      throw new ParseError(`malformed e-mail: ${message}`);
     }
     const subject = mail.subject?.trim() || '(no subject)';
     if (mail.from || mail.to || mail.subject || mail.date) this.headerCount++;
@@ -110,7 +117,11 @@ class MessageReader {
       if (attachment.contentType === 'message/rfc822' || (await this.readable(name))) toRead.push(attachment);
       else listed.push(`${name} (${attachment.contentType}, not read)`);
     }
-    if (toRead.length + listed.length > 0) lines.push(`Attachments: ${[...toRead.map(attachmentName), ...listed].join('; ')}`);
+    const names = [...toRead.map(attachmentName), ...listed];
+    if (names.length > 0) {
+      const more = names.length - MAX_ATTACHMENTS_NAMED;
+      lines.push(`Attachments: ${names.slice(0, MAX_ATTACHMENTS_NAMED).join('; ')}${more > 0 ? `; and ${more.toLocaleString('en')} more` : ''}`);
+    }
     if (lines.length > 0) this.add('paragraph', lines.join('\n'), section);
 
     const location = { kind: 'blocks', start: this.blocks.length + 1, end: this.blocks.length + 1 } as const;
@@ -138,14 +149,23 @@ class MessageReader {
     }
   }
 
-  /** Each body link at the paragraph holding its line: the last one starting at or before it. */
+  /**
+   * Each body link at the paragraph holding its line: the last one starting at or before it (the
+   * first, for a link above every paragraph), found by halving, since a crafted body holds a
+   * hundred thousand paragraphs.
+   */
   private addLinks(links: readonly BodyLink[], paragraphs: readonly { line: number; location: Block['location'] }[]): void {
     if (paragraphs.length === 0) return;
     for (const link of links) {
       if (this.links.length >= MAX_LINKS_PER_DOCUMENT) return;
-      let at = paragraphs[0]!;
-      for (const paragraph of paragraphs) if (paragraph.line <= link.line) at = paragraph;
-      this.links.push({ target: link.target, text: link.text, kind: 'hyperlink', location: at.location });
+      let low = 0;
+      let high = paragraphs.length - 1;
+      while (low < high) {
+        const middle = Math.ceil((low + high) / 2);
+        if (paragraphs[middle]!.line <= link.line) low = middle;
+        else high = middle - 1;
+      }
+      this.links.push({ target: link.target, text: link.text, kind: 'hyperlink', location: paragraphs[low]!.location });
     }
   }
 

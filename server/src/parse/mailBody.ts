@@ -49,14 +49,25 @@ export function plainBodyLinks(body: string): BodyLink[] {
   return links;
 }
 
-/** "https://x.org/a)." → "https://x.org/a": a closing bracket stays only when the address opened one. */
+/**
+ * "https://x.org/a)." → "https://x.org/a": a closing bracket stays only when the address opened
+ * one. The brackets are counted once, so an address ending in a crafted run of them costs linear work.
+ */
 function trimTrailing(address: string): string {
+  let opened = 0;
+  let closed = 0;
+  for (const character of address) {
+    if (character === '(') opened += 1;
+    else if (character === ')') closed += 1;
+  }
   let end = address.length;
-  for (;;) {
+  while (end > 0) {
     const last = address[end - 1]!;
     if (/[.,;:!?]/.test(last)) end -= 1;
-    else if (last === ')' && address.slice(0, end).split('(').length <= address.slice(0, end).split(')').length - 1) end -= 1;
-    else break;
+    else if (last === ')' && opened < closed) {
+      end -= 1;
+      closed -= 1;
+    } else break;
   }
   return address.slice(0, end);
 }

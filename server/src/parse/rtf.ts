@@ -12,7 +12,7 @@ import { Tokenize } from 'rtf-stream-parser';
 import { ToPlainText } from 'rtf-stream-parser/dist/src/ToPlainText.js';
 import { hiddenText, parsedDocument } from './document.ts';
 import { MetadataReader } from './metadata.ts';
-import { ParseError, type Block, type DocumentLink, type HiddenText, type Parser, type TableEntry } from './types.ts';
+import { MAX_LINKS_PER_DOCUMENT, ParseError, type Block, type DocumentLink, type HiddenText, type Parser, type TableEntry } from './types.ts';
 
 /** Word nests a few dozen groups deep at most; a file nesting thousands is built to exhaust the parser. */
 export const MAX_RTF_GROUP_DEPTH = 500;
@@ -168,7 +168,8 @@ class RtfReader {
       this.field.inResult = true;
       this.field.ordinal = this.blocks.length + 1;
     }
-    this.field.label += piece;
+    // The words a link keeps are clipped anyway (LINK_TEXT_MAX_CHARS): a field's megabytes of result are not copied twice.
+    if (this.field.label.length < MAX_INSTRUCTION_CHARS) this.field.label += piece;
   }
 
   /** A HYPERLINK field whose result a reader sees becomes a link, at the paragraph its result starts in. */
@@ -177,7 +178,7 @@ class RtfReader {
     this.field = null;
     const label = field?.label.replace(/\s+/gu, ' ').trim() ?? '';
     const target = field === null ? null : hyperlinkTarget(field.instruction);
-    if (field === null || target === null || label === '') return;
+    if (field === null || target === null || label === '' || this.links.length >= MAX_LINKS_PER_DOCUMENT) return;
     this.links.push({ target, text: label, kind: 'hyperlink', location: { kind: 'blocks', start: field.ordinal, end: field.ordinal } });
   }
 
