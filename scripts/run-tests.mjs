@@ -1,21 +1,27 @@
 // Runs the test files (test/unit, test/contract, test/integration: every *.test.ts, found afresh on
-// each run) several at a time, one process per file, and ends with one summary line. One file per
-// process keeps today's isolation (a file's env, globals and loaded models are its own); running
-// files side by side is what brings the suite from half an hour to minutes on two cores.
+// each run) several at a time and ends with one summary line. Running files side by side is what
+// brings the suite from half an hour to minutes on two cores.
+//
+// Each integration and contract file has a process of its own, so its environment, globals and
+// loaded models are its own. The unit files are small: most cost less to run than the ~0.45 s of
+// CPU a process spends starting Node and tsx, so those that touch no process-wide state (no
+// process.env, globalThis, process.on/exit/argv/chdir, top-level hooks or mocks; see
+// mayShareProcess) run in batches, several files imported into one process (test-batch.mjs);
+// node:test runs the tests every imported file registers. The six unit files that do touch such
+// state, and any file named on the command line alone, keep a process of their own.
 //
 // A file that must not share the machine with other files (a fixed port, a shared path, a
 // measured duration, a memory ceiling) says so with a line `// test-runner: alone (reason)`, and a
 // file that listens on a fixed port is found without it; those files run one after another once
-// the parallel files are done, and the summary names them. Each file has its own process, so
-// environment variables and module state set by one file never reach another.
+// the parallel files are done, and the summary names them.
 //
 //   node scripts/run-tests.mjs [--jobs N] [file or folder …]
 //
 // --jobs (or RELATA_TEST_JOBS) defaults to the machine's cores plus one: a test file spends part
 // of its time starting Node and waiting on child processes, so one more file than cores keeps both
-// cores busy. Each file's full TAP output is kept in .test-results/; the failures are printed as
-// they happen and listed again at the end.
-import { spawn } from 'node:child_process';
+// cores busy. Each file's (or batch's) full TAP output is kept in .test-results/; the failures are
+// printed as they happen and listed again at the end, with the CPU time the run cost.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
@@ -33,6 +39,56 @@ function mustRunAlone(source) {
   const marked = ALONE.exec(source);
   if (marked) return marked[1].trim() || '(marked)';
   return FIXED_PORT.test(source) ? '(listens on a fixed port)' : null;
+}
+
+// What makes a file keep its own process: state that would reach the other files of a batch.
+const PROCESS_WIDE = /process\.env|globalThis|process\.(?:on|once|chdir|exit|exitCode|argv)\b|^(?:before|after|beforeEach|afterEach)\(|\bmock\.|test-runner:\s*alone/m;
+const BATCHED_SUITE = 'test/unit/';
+// Files per batch: enough that start-up is paid rarely, few enough that the batches spread over
+// the jobs and a crash takes few files' results with it.
+const BATCH_SIZE = 20;
+
+function mayShareProcess(file, source) {
+  return file.startsWith(BATCHED_SUITE) && !PROCESS_WIDE.test(source);
+}
+
+// A batch is a list of files run in one process; a lone file is a batch of one.
+function batches(files, sources) {
+  const shared = files.filter((file) => mayShareProcess(file, sources.get(file)));
+  if (shared.length < 2) return files.map((file) => ({ name: file, files: [file] }));
+  const own = files.filter((file) => !shared.includes(file)).map((file) => ({ name: file, files: [file] }));
+  const count = Math.ceil(shared.length / BATCH_SIZE);
+  const grouped = Array.from({ length: count }, (_, n) => ({
+    name: `${BATCHED_SUITE}batch-${n + 1}-of-${count}`,
+    files: shared.filter((_, index) => index % count === n),
+  }));
+  return [...own, ...grouped];
+}
+
+// The worker threads' bundles in dist/ (esbuild.mjs): test code under tsx starts these instead of
+// the threads' source (server/src/embed/workerThread.ts), 1.4 s of CPU less per thread. dist/ is
+// rebuilt first when any source is newer, so a thread never runs code older than its caller's.
+const DIST = path.join(ROOT, 'dist');
+const WORKER_BUNDLES = ['stageThread.js', 'discoveryThread.js', 'searchThread.js', 'storeCheckThread.js', 'useLiteWorker.js', 'onnxWorker.js'];
+const SOURCES = ['server/src', 'shared', 'esbuild.mjs', 'package.json'];
+
+function newestChange(target) {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce((newest, name) => Math.max(newest, newestChange(path.join(target, name))), stat.mtimeMs);
+}
+
+function ensureFreshBundles() {
+  const built = WORKER_BUNDLES.map((name) => path.join(DIST, name));
+  const oldest = built.every((file) => existsSync(file)) ? Math.min(...built.map((file) => statSync(file).mtimeMs)) : -Infinity;
+  const newest = Math.max(...SOURCES.map((source) => newestChange(path.join(ROOT, source))));
+  if (newest <= oldest) return;
+  console.log('run-tests: dist/ is older than the source; building it (node esbuild.mjs)');
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('run-tests: the build failed; fix it and run again');
+    process.exit(2);
+  }
 }
 
 function parseArguments(argv) {
@@ -75,8 +131,8 @@ function readTimings() {
 
 // Longest first (from the last run's times), so that a long file does not start last and leave
 // the other cores idle; files never timed go first, in case they are long.
-function schedule(files, timings) {
-  return [...files].sort((a, b) => (timings[b] ?? Infinity) - (timings[a] ?? Infinity) || a.localeCompare(b));
+function schedule(runs, timings) {
+  return [...runs].sort((a, b) => (timings[b.name] ?? Infinity) - (timings[a.name] ?? Infinity) || a.name.localeCompare(b.name));
 }
 
 function counts(tap) {
@@ -85,11 +141,19 @@ function counts(tap) {
 }
 
 // The names of the failed tests, innermost first: a failed subtest also fails its parents, so a
-// parent is listed only when none of its subtests failed.
+// parent is listed only when none of its subtests failed. Each name carries the file its failure
+// was reported at (TAP's location), which tells the files of a batch apart.
 function failedTests(tap) {
   const failed = [];
   let deepest = Infinity;
+  let located = true;
   for (const line of tap.split('\n')) {
+    const where = /^\s*location: '(.+?):\d+:\d+'$/.exec(line);
+    if (where && !located) {
+      failed[failed.length - 1].file = path.relative(ROOT, where[1]);
+      located = true;
+      continue;
+    }
     const match = /^(\s*)not ok \d+ - (.*)$/.exec(line);
     if (!match) {
       if (/^\s*ok \d+ - /.test(line)) deepest = Infinity;
@@ -100,13 +164,16 @@ function failedTests(tap) {
       deepest = depth;
       continue;
     }
-    failed.push(match[2].replace(/ # .*$/, ''));
+    failed.push({ name: match[2].replace(/ # .*$/, ''), file: null });
+    located = false;
     deepest = depth;
   }
   return failed;
 }
 
 function logName(file) {
+  // A batch's name is a folder-like label (test/unit/batch-2-of-7), not a file: it gets a .log too.
+  if (!file.endsWith('.ts')) file = `${file}.ts`;
   return file.replace(/^test\//, '').replace(/[\\/]/g, '__').replace(/\.ts$/, '.log');
 }
 
@@ -124,13 +191,18 @@ function cpuSeconds(file) {
   }
 }
 
-function runFile(file) {
+// A file runs as `node --import tsx <file>` with the TAP reporter, not under `node --test`: that
+// would start a second Node (and tsx) only to run the first, 0.13 s of CPU per file for nothing.
+// A batch runs test-batch.mjs, which imports its files one after another into the one process.
+function runBatch({ name: file, files }) {
   const started = performance.now();
   const cpuFile = path.join(RESULTS, logName(file).replace(/\.log$/, '.cpu'));
-  const command = [process.execPath, '--import', 'tsx', '--test', '--test-reporter=tap', file];
+  const entry = files.length === 1 ? files : [path.join('scripts', 'test-batch.mjs'), ...files];
+  const command = [process.execPath, '--import', 'tsx', '--test-reporter=tap', ...entry];
   return new Promise((resolve) => {
     const child = spawn(GNU_TIME ?? command[0], GNU_TIME ? ['-f', '%U %S', '-o', cpuFile, ...command] : command.slice(1), {
       cwd: ROOT,
+      env: { ...process.env, RELATA_WORKER_BUNDLES: DIST },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const chunks = [];
@@ -140,11 +212,11 @@ function runFile(file) {
       const tap = Buffer.concat(chunks).toString('utf8');
       writeFileSync(path.join(RESULTS, logName(file)), tap);
       const seconds = (performance.now() - started) / 1000;
-      const result = { file, seconds, cpu: GNU_TIME ? cpuSeconds(cpuFile) : null, code, signal, ...counts(tap), failed: failedTests(tap) };
+      const result = { file, files, seconds, cpu: GNU_TIME ? cpuSeconds(cpuFile) : null, code, signal, ...counts(tap), failed: failedTests(tap) };
       rmSync(cpuFile, { force: true });
       if ((code !== 0 || signal) && result.fail === 0) {
         result.fail = 1;
-        result.failed.push(signal ? `the file's process was killed by ${signal}` : `the file's process exited with code ${code}`);
+        result.failed.push({ name: signal ? `the file's process was killed by ${signal}` : `the file's process exited with code ${code}`, file: null });
       }
       resolve(result);
     });
@@ -163,11 +235,16 @@ function duration(totalSeconds) {
 
 const number = new Intl.NumberFormat('en-GB');
 
+function failureLine(result, { name, file }) {
+  return result.files.length > 1 && file !== null ? `${name} (${file})` : name;
+}
+
 function report(result) {
   const mark = result.fail > 0 ? 'FAIL' : 'ok  ';
   const cpu = result.cpu === null ? '' : ` ${seconds(result.cpu)} CPU`;
-  console.log(`${mark} ${seconds(result.seconds)}${cpu}  ${result.file} (${result.tests} tests${result.skipped ? `, ${result.skipped} skipped` : ''})`);
-  for (const name of result.failed) console.log(`       not ok: ${name}`);
+  const many = result.files.length > 1 ? `${result.files.length} files, ` : '';
+  console.log(`${mark} ${seconds(result.seconds)}${cpu}  ${result.file} (${many}${result.tests} tests${result.skipped ? `, ${result.skipped} skipped` : ''})`);
+  for (const failure of result.failed) console.log(`       not ok: ${failureLine(result, failure)}`);
   if (result.fail > 0) console.log(`       output: .test-results/${logName(result.file)}`);
 }
 
@@ -176,7 +253,7 @@ async function runAll(files, jobs) {
   const results = [];
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const result = await runFile(file);
+      const result = await runBatch(file);
       report(result);
       results.push(result);
     }
@@ -187,20 +264,25 @@ async function runAll(files, jobs) {
 
 const { jobs, targets } = parseArguments(process.argv.slice(2));
 const files = testFiles(targets);
+const sources = new Map(files.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
 const alone = new Map(files.flatMap((file) => {
-  const why = mustRunAlone(readFileSync(path.join(ROOT, file), 'utf8'));
+  const why = mustRunAlone(sources.get(file));
   return why === null ? [] : [[file, why]];
 }));
+const side = batches(files.filter((file) => !alone.has(file)), sources);
+ensureFreshBundles();
 const previous = readTimings();
 rmSync(RESULTS, { recursive: true, force: true, maxRetries: 3 });
 mkdirSync(RESULTS, { recursive: true });
 const started = performance.now();
 const load = loadavg()[0];
-console.log(`run-tests: ${files.length} files, ${jobs} at a time (${files.length - alone.size} side by side, then ${alone.size} alone); load ${load.toFixed(1)} on ${availableParallelism()} cores`);
+const batched = side.filter((batch) => batch.files.length > 1);
+const inBatches = batched.reduce((sum, batch) => sum + batch.files.length, 0);
+console.log(`run-tests: ${files.length} files, ${jobs} at a time (${files.length - alone.size} side by side${batched.length ? `, ${inBatches} of them in ${batched.length} shared processes` : ''}, then ${alone.size} alone); load ${load.toFixed(1)} on ${availableParallelism()} cores`);
 
 const results = [
-  ...(await runAll(schedule(files.filter((file) => !alone.has(file)), previous), jobs)),
-  ...(await runAll(schedule([...alone.keys()], previous), 1)),
+  ...(await runAll(schedule(side, previous), jobs)),
+  ...(await runAll(schedule([...alone.keys()].map((file) => ({ name: file, files: [file] })), previous), 1)),
 ];
 const wall = (performance.now() - started) / 1000;
 
@@ -218,8 +300,8 @@ const summary = [
   `Slowest files: ${slowest.map((r) => `${r.file.replace(/^test\//, '')} ${r.seconds.toFixed(0)} s`).join(', ')}`,
   cpuTotal === null ? '' : `CPU time: ${duration(cpuTotal)} in all, i.e. at least ${duration(cpuTotal / availableParallelism())} of wall time on an idle ${availableParallelism()}-core machine`,
   alone.size > 0 ? `Ran alone: ${[...alone].map(([file, why]) => `${file.replace(/^test\//, '')} ${why}`).join('; ')}` : '',
-  ...results.filter((r) => r.fail > 0).flatMap((r) => [`FAILED ${r.file} (.test-results/${logName(r.file)})`, ...r.failed.map((name) => `  not ok: ${name}`)]),
-  `${number.format(total.tests)} tests in ${results.length} files: ${number.format(total.pass)} passed, ${number.format(total.fail)} failed, ${number.format(total.skipped)} skipped${total.cancelled ? `, ${number.format(total.cancelled)} cancelled` : ''} — see .test-results/ — ${duration(wall)} wall time, ${jobs} at a time, load ${load.toFixed(1)} at the start on ${availableParallelism()} cores`,
+  ...results.filter((r) => r.fail > 0).flatMap((r) => [`FAILED ${r.file} (.test-results/${logName(r.file)})`, ...r.failed.map((failure) => `  not ok: ${failureLine(r, failure)}`)]),
+  `${number.format(total.tests)} tests in ${files.length} files: ${number.format(total.pass)} passed, ${number.format(total.fail)} failed, ${number.format(total.skipped)} skipped${total.cancelled ? `, ${number.format(total.cancelled)} cancelled` : ''} — see .test-results/ — ${duration(wall)} wall time, ${jobs} at a time, load ${load.toFixed(1)} at the start on ${availableParallelism()} cores`,
 ].filter((line) => line !== '');
 console.log(summary.join('\n'));
 writeFileSync(path.join(RESULTS, 'summary.txt'), `${summary.join('\n')}\n`);

@@ -117,7 +117,9 @@ describe('USE-lite embedder (two model threads)', () => {
     const seconds = (performance.now() - started) / 1000;
     clearInterval(timer);
     t.diagnostic(`64 passages in ${seconds.toFixed(2)} s (${(64 / seconds).toFixed(1)}/s); a 10 ms timer fired ${ticks} times, longest gap ${maxGap.toFixed(0)} ms`);
-    assert.ok(ticks >= (seconds * 1000) / 10 / 4, `the timer kept firing (${ticks} ticks)`);
+    // Counted, not rated: how often a 10 ms timer fires says how loaded the machine is; that it kept
+    // firing, and its longest gap below, say the loop was free.
+    assert.ok(ticks >= 3, `the timer kept firing (${ticks} ticks)`);
     // Relative to the embedding's own duration, which grows with the machine's load as a gap does:
     // embedding on this thread would stall it for the whole batch.
     assert.ok(maxGap < (seconds * 1000) / 4, `longest timer gap ${maxGap.toFixed(0)} ms during ${seconds.toFixed(2)} s of embedding`);

@@ -6,7 +6,6 @@
 // fails before it can exhaust memory.
 
 import JSZip from 'jszip';
-import mammoth from 'mammoth';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Location } from '../../../shared/types.ts';
 import { hiddenText, parsedDocument } from './document.ts';
@@ -44,6 +43,8 @@ export function createDocxParser(limits: Partial<ParserLimits> = {}): Parser {
       checkContainer(bytes);
       const entries = declaredEntries(bytes);
       if (entries !== null) checkDeclaredSizes(entries, maxInflatedBytes);
+      // Loaded on the first Word file, not with the parsers: most processes never read one.
+      const { default: mammoth } = await import('mammoth');
       let html: string;
       let parts: DocxParts;
       let metadata: DocumentMetadata;

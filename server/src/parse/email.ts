@@ -9,7 +9,7 @@
 // but a crafted file nests messages dozens deep. MIME itself is read by mailparser.
 
 import path from 'node:path';
-import { simpleParser, type AddressObject, type Attachment, type ParsedMail } from 'mailparser';
+import type { AddressObject, Attachment, ParsedMail } from 'mailparser';
 import { parsedDocument } from './document.ts';
 import { htmlBodyText, plainBodyLinks, splitQuoted, type BodyLink } from './mailBody.ts';
 import { MetadataReader } from './metadata.ts';
@@ -83,6 +83,9 @@ class MessageReader {
     if (depth > MAX_MESSAGE_DEPTH) {
       throw new ParseError(`messages attached inside messages more than ${MAX_MESSAGE_DEPTH} deep; not read`);
     }
+    // Loaded on the first message, not with the parsers: mailparser's MIME and charset tables cost
+    // every process (the command line, each stage thread) a noticeable share of its start.
+    const { simpleParser } = await import('mailparser');
     let mail: ParsedMail;
     try {
       mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, maxHtmlLengthToParse: MAX_HTML_BODY_CHARS });
