@@ -393,6 +393,12 @@ export interface WorkspaceStore {
   /** The live (not tombstoned) item at a path, relative to the folder root. */
   getItemByPath(path: string): Promise<ItemRecord | null>;
   listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]>;
+  /**
+   * A number that changes whenever an item is added, removed, or changes its path, title, status,
+   * duplicate, bytes or deletion: what the whole folder's item list says can be kept while it
+   * stands (discover/folderView.ts). Null for a store that cannot tell cheaply: read the list anew.
+   */
+  itemsGeneration(): Promise<number | null>;
   listVersions(itemId: string): Promise<ItemVersionRecord[]>;
 
   /**
