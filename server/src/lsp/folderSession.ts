@@ -453,14 +453,16 @@ export class FolderSession {
         if (isUnread(item)) base.items.unread = (base.items.unread ?? 0) + 1;
         else if (item.status !== 'deleted') base.items[item.status] += 1;
       }
-      const usage = this.modelId ? (await index.store.modelUsage()).find((model) => model.id === this.modelId) : undefined;
+      // During the first run the model is named as soon as it is loaded, so what it has embedded is counted as it goes.
+      const modelId = this.modelId ?? index.loadedEmbeddingModel()?.id ?? null;
+      const usage = modelId ? (await index.store.modelUsage()).find((model) => model.id === modelId) : undefined;
       const configured = this.settings.embeddingModel || 'default';
       return {
         ...base,
         chunks: await index.store.countChunks(),
         queueDepth: await index.store.pendingJobs(),
         work: workByKind(await index.store.jobCounts()),
-        embeddingModel: this.modelId ?? (configured === 'none' ? null : configured),
+        embeddingModel: modelId ?? (configured === 'none' ? null : configured),
         embeddedChunks: usage?.chunks ?? 0,
       };
     } catch (error) {
