@@ -208,7 +208,7 @@ try {
       if (!status) return;
       const at = performance.now() - started;
       if (marks.read === undefined && status.items.pending === 0 && status.items.indexed > 0) marks.read = at;
-      // Not status.embeddedChunks: the server counts it only once the first run is over (FolderSession.modelId).
+      // The embedding queue empty once everything is read: every chunk has its vectors.
       if (marks.embedded === undefined && marks.read !== undefined && status.work.embedding === 0) marks.embedded = at;
       if (at - printed < 30_000) return;
       printed = at;

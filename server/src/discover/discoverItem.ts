@@ -17,11 +17,12 @@ import {
 } from '../scoring/index.ts';
 import type { ItemRecord, RelationshipRecord, WorkspaceStore } from '../store/contract.ts';
 import { gatherCandidates } from './candidates.ts';
-import { itemLinks, linkableItems } from './links/itemLinks.ts';
+import { itemLinks } from './links/itemLinks.ts';
 import { reviewAgainstDecision } from './decisionReview.ts';
 import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
 import { pairEvidence, type Frequencies, type PairReading } from './evidence.ts';
 import { similarityBaselines } from './folderSimilarity.ts';
+import { folderView } from './folderView.ts';
 import { itemCosine } from './itemCosine.ts';
 import { copyKind, shingledItem, textOverlap, type TextOverlap } from './sharedText.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
@@ -61,9 +62,10 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   // v2 compares the phrases that set an item apart in the folder (rule 2); v1 its most frequent.
   const phraseChoice = { concepts: version.rules.concepts, frequencyCap: limits.frequencyCap };
   const [subject] = await loadProfiles(store, [item], options.modelId, phraseChoice);
-  // Links are resolved against the folder's live items as they are now (discover/links).
-  const folder = await store.listItems();
-  const linkable = linkableItems(folder);
+  // Links are resolved against the folder's live items as they are now (discover/links), read
+  // once per change to the folder's items rather than once per item (folderView.ts).
+  const folder = await folderView(store);
+  const linkable = folder.links;
   subject!.links = (await itemLinks(store, item, linkable)).resolved;
   const frequencies: Frequencies = {
     entityItems: await store.entityItemCounts(nameKeys(subject!), limits.frequencyCap),
@@ -90,7 +92,7 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
 
   const profiles = await loadProfiles(store, others, options.modelId, phraseChoice);
   if (version.rules.similarity === 'within_folder' && options.modelId) {
-    const baselines = await similarityBaselines(store, options.modelId, [subject!, ...profiles], folder);
+    const baselines = await similarityBaselines(store, options.modelId, [subject!, ...profiles], folder.similarity);
     for (const profile of [subject!, ...profiles]) profile.baseline = baselines.get(profile.item.id) ?? null;
   }
   // v2: a name standing where a template puts it, in both files of a pair, is not evidence (rule 8).

@@ -29,6 +29,14 @@ export interface SimilarityBaseline {
   sampled: number;
 }
 
+/** The part of the folder every baseline is read against: built once per state of the folder (folderView.ts). */
+export interface FolderSample {
+  /** Live indexed items in the folder. */
+  live: number;
+  /** The items each baseline compares with, the same for every item. */
+  sample: ItemRecord[];
+}
+
 interface Remembered {
   baselines: Map<string, SimilarityBaseline>;
   /** The folder's sample and its vectors, read once for a whole run (keyed by the sample's ids and bytes). */
@@ -47,21 +55,20 @@ export async function similarityBaselines(
   store: WorkspaceStore,
   modelId: string,
   items: readonly { item: ItemRecord; vectors: readonly Float32Array[] }[],
-  folder: readonly ItemRecord[],
+  folder: FolderSample,
 ): Promise<Map<string, SimilarityBaseline | null>> {
   const memory = remembered.get(store) ?? { baselines: new Map<string, SimilarityBaseline>(), sample: null };
   remembered.set(store, memory);
   const result = new Map<string, SimilarityBaseline | null>();
-  const live = folder.filter((item) => item.status === 'indexed' && !item.deletedAt);
-  const sample = folderSample(live);
+  const { sample } = folder;
   for (const { item, vectors } of items) {
-    const key = `${modelId}|${item.id}|${item.contentHash}|${live.length}`;
+    const key = `${modelId}|${item.id}|${item.contentHash}|${folder.live}`;
     const known = memory.baselines.get(key);
     if (known) {
       result.set(item.id, known);
       continue;
     }
-    if (vectors.length === 0 || live.length < 5) {
+    if (vectors.length === 0 || folder.live < 5) {
       result.set(item.id, null);
       continue;
     }
@@ -104,8 +111,13 @@ export function standing(cosine: number, a: SimilarityBaseline, b: SimilarityBas
   return Math.min((cosine - a.typical) / a.spread, (cosine - b.typical) / b.spread);
 }
 
-/** One more than the sample, so an item in it still has BASELINE_SAMPLE others. */
-function folderSample(live: readonly ItemRecord[]): ItemRecord[] {
+/** The folder's live indexed items and its sample: one more than BASELINE_SAMPLE, so an item in it still has BASELINE_SAMPLE others. */
+export function folderSample(folder: readonly ItemRecord[]): FolderSample {
+  const live = folder.filter((item) => item.status === 'indexed' && !item.deletedAt);
+  return { live: live.length, sample: folderSampleOf(live) };
+}
+
+function folderSampleOf(live: readonly ItemRecord[]): ItemRecord[] {
   return live
     .map((item) => ({ item, rank: mix(item.id) }))
     .sort((x, y) => x.rank - y.rank || x.item.id.localeCompare(y.item.id))

@@ -3,7 +3,7 @@
 // and (later) the editor setting, and one factory, so they cannot drift apart.
 
 import path from 'node:path';
-import type { Embedder } from './types.ts';
+import type { Embedder, ModelDescriptor } from './types.ts';
 
 export type EmbeddingChoice =
   | { kind: 'none' }
@@ -46,15 +46,21 @@ export async function createEmbedder(choice: EmbeddingChoice): Promise<Embedder 
  */
 export class LazyEmbedder {
   private loading: Promise<Embedder | null> | null = null;
+  private loaded: Embedder | null = null;
 
   constructor(readonly choice: EmbeddingChoice) {}
+
+  /** The model once loaded, without loading it: what a status report can name at no cost. */
+  get descriptor(): ModelDescriptor | null {
+    return this.loaded?.descriptor ?? null;
+  }
 
   get enabled(): boolean {
     return this.choice.kind !== 'none';
   }
 
   get(): Promise<Embedder | null> {
-    this.loading ??= createEmbedder(this.choice);
+    this.loading ??= createEmbedder(this.choice).then((embedder) => (this.loaded = embedder));
     return this.loading;
   }
 
@@ -62,5 +68,6 @@ export class LazyEmbedder {
     const embedder = await this.loading?.catch(() => null);
     await embedder?.close();
     this.loading = null;
+    this.loaded = null;
   }
 }

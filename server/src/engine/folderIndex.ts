@@ -439,6 +439,11 @@ export class FolderIndex {
     return (await this.context.embedder.get())?.descriptor ?? null;
   }
 
+  /** The embedding model if it is loaded already (it is while anything is embedded), never loading it. */
+  loadedEmbeddingModel(): ModelDescriptor | null {
+    return this.context.embedder.descriptor;
+  }
+
   async close(): Promise<void> {
     await this.context.threads.close();
     await this.context.discoveryThread?.close();

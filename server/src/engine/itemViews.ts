@@ -2,7 +2,8 @@
 // Keeping this in the engine means the command line and the editor show the same facts.
 
 import type { BrokenLinkView, ChunkView, ConceptView, ItemDetailView, ItemLinksView, ItemView, MetadataView } from '../../../shared/types.ts';
-import { itemLinks, linkableItems, linkAsWritten, linkPlace, type UnresolvedLink } from '../discover/links/itemLinks.ts';
+import { folderView } from '../discover/folderView.ts';
+import { folderLinkIndex, itemLinks, linkAsWritten, linkPlace, type UnresolvedLink } from '../discover/links/itemLinks.ts';
 import { weightConcepts } from '../extract/concepts.ts';
 import { countsAsSubject, LINK_LIST_KEYS } from '../parse/metadata.ts';
 import type { ParsedDocument } from '../parse/types.ts';
@@ -115,7 +116,7 @@ function languageOf(languages: Map<string, string>, itemId: string): { language?
 
 /** The item's links, resolved against the folder's items now: the files it reaches and the links that reach nothing. */
 export async function itemLinksView(store: WorkspaceStore, item: ItemRecord): Promise<ItemLinksView> {
-  const links = await itemLinks(store, item, linkableItems(await store.listItems()));
+  const links = await itemLinks(store, item, (await folderView(store)).links);
   return {
     to_files: links.resolved.map((link) => ({ path: link.toPath, as_written: linkAsWritten(link.link), place: linkPlace(link.link.location, item.path) })),
     external: links.external,
@@ -132,7 +133,7 @@ function brokenLinkView(link: UnresolvedLink, fromPath: string): BrokenLinkView 
 /** The views with each indexed file's count of broken links, for File Status (one read of each file's links). */
 export async function withBrokenLinks(store: WorkspaceStore, views: ItemView[]): Promise<ItemView[]> {
   const items = await store.listItems();
-  const linkable = linkableItems(items);
+  const linkable = folderLinkIndex(items);
   const byId = new Map(items.map((item) => [item.id, item]));
   return Promise.all(
     views.map(async (view) => {

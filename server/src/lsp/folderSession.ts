@@ -450,7 +450,9 @@ export class FolderSession {
       // Counted by the store: listing every item at each status tick held the event loop for
       // 0.3-0.4 s at 2,000 files (bench:lsp's profile), and would for seconds at 100,000.
       const items = await index.store.countItemsByState();
-      const usage = this.modelId ? (await index.store.modelUsage()).find((model) => model.id === this.modelId) : undefined;
+      // During the first run the model is named as soon as it is loaded, so what it has embedded is counted as it goes.
+      const modelId = this.modelId ?? index.loadedEmbeddingModel()?.id ?? null;
+      const usage = modelId ? (await index.store.modelUsage()).find((model) => model.id === modelId) : undefined;
       const configured = this.settings.embeddingModel || 'default';
       return {
         ...base,
@@ -458,7 +460,7 @@ export class FolderSession {
         chunks: await index.store.countChunks(),
         queueDepth: await index.store.pendingJobs(),
         work: workByKind(await index.store.jobCounts()),
-        embeddingModel: this.modelId ?? (configured === 'none' ? null : configured),
+        embeddingModel: modelId ?? (configured === 'none' ? null : configured),
         embeddedChunks: usage?.chunks ?? 0,
       };
     } catch (error) {

@@ -401,6 +401,12 @@ export interface WorkspaceStore {
    * as `unread` (shared/unreadFiles.ts): the status bar's figures, without reading every item.
    */
   countItemsByState(): Promise<ItemStateCounts>;
+  /**
+   * A number that changes whenever an item is added, removed, or changes its path, title, status,
+   * duplicate, bytes or deletion: what the whole folder's item list says can be kept while it
+   * stands (discover/folderView.ts). Null for a store that cannot tell cheaply: read the list anew.
+   */
+  itemsGeneration(): Promise<number | null>;
   listVersions(itemId: string): Promise<ItemVersionRecord[]>;
 
   /**

@@ -38,21 +38,20 @@ export const NO_LINKS: ItemLinks = Object.freeze({ resolved: [], unresolved: [],
 /** Name look-ups made for one item's links at most: a file is untrusted, and each is an index query. */
 const MAX_NAME_LOOKUPS = 300;
 
-/** The folder's live items, for resolving every link of one discovery or item view against. */
-export function linkableItems(items: readonly ItemRecord[]): { id: string; path: string; title: string | null }[] {
+/** The folder's live items indexed for resolving links against: built once per folder state, never per item. */
+export function folderLinkIndex(items: readonly ItemRecord[]): LinkIndex {
   const live = items.filter((item) => !item.deletedAt);
-  return live.map((item) => ({ id: item.duplicateOf ?? item.id, path: item.path, title: item.title }));
+  return new LinkIndex(live.map((item) => ({ id: item.duplicateOf ?? item.id, path: item.path, title: item.title })));
 }
 
 /** Resolves the links of an item, read from its parsed document; an item stored by an older parser has none. */
-export async function itemLinks(store: WorkspaceStore, item: ItemRecord, items: ReturnType<typeof linkableItems>): Promise<ItemLinks> {
+export async function itemLinks(store: WorkspaceStore, item: ItemRecord, byPath: LinkIndex): Promise<ItemLinks> {
   const links = await store.listDocumentLinks(item.duplicateOf ?? item.id);
   if (links.length === 0) return NO_LINKS;
   // Paths first; the front-matter names are looked up only for what paths did not resolve.
-  const byPath = new LinkIndex(items);
   const first = links.map((link) => byPath.resolve(link.target, item.path, link.kind));
   const unsure = links.filter((_, index) => first[index]!.status === 'missing' || first[index]!.status === 'ambiguous');
-  const withNames = unsure.length > 0 ? new LinkIndex(items, await frontMatterNames(store, unsure)) : byPath;
+  const withNames = unsure.length > 0 ? byPath.withNames(await frontMatterNames(store, unsure)) : byPath;
   const result: ItemLinks = { resolved: [], unresolved: [], external: 0 };
   for (const [index, link] of links.entries()) {
     const found: LinkResolution = first[index]!.status === 'missing' || first[index]!.status === 'ambiguous' ? withNames.resolve(link.target, item.path, link.kind) : first[index]!;

@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import type { WorkspaceStore } from '../../store/contract.ts';
-import { itemLinks, linkableItems } from './itemLinks.ts';
+import { folderLinkIndex, itemLinks } from './itemLinks.ts';
 
 /** The store meta key holding the fingerprint of the paths the last check saw. */
 const PATHS_SEEN_KEY = 'links.paths-seen';
@@ -19,7 +19,7 @@ export async function rediscoverLinksToNewFiles(store: WorkspaceStore): Promise<
     .update(live.map((item) => item.path).sort().join('\n'))
     .digest('hex');
   if ((await store.getMeta(PATHS_SEEN_KEY)) === fingerprint) return 0;
-  const linkable = linkableItems(all);
+  const linkable = folderLinkIndex(all);
   const stale: string[] = [];
   for (const item of live) {
     if (item.status !== 'indexed') continue;

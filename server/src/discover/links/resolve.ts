@@ -41,30 +41,35 @@ export function foldName(name: string): string {
   return name.normalize('NFKC').toLowerCase().trim().replace(/^\/+|\/+$/g, '');
 }
 
+/** The path, suffix and title tables of a folder's items: built once, shared by every view with names. */
+interface LinkTables {
+  byPath: Map<string, LinkableItem>;
+  byFoldedPath: Map<string, LinkableItem[]>;
+  bySuffix: Map<string, LinkableItem[]>;
+  byTitle: Map<string, LinkableItem[]>;
+  byId: Map<string, LinkableItem>;
+}
+
 /**
  * The folder's items, indexed for resolution: by exact path, and by every trailing run of path
  * segments without the extension (`guides/topic.md` answers to `topic` and `guides/topic`; an
- * `index.md` also to its directory's name). Built once per discovery pass.
+ * `index.md` also to its directory's name). Built once per state of the folder (discover/folderView.ts):
+ * building it costs a pass over every item, so it is never built per link or per item.
  */
 export class LinkIndex {
-  private readonly byPath = new Map<string, LinkableItem>();
-  private readonly byFoldedPath = new Map<string, LinkableItem[]>();
-  private readonly bySuffix = new Map<string, LinkableItem[]>();
-  private readonly byTitle = new Map<string, LinkableItem[]>();
-  private readonly byId = new Map<string, LinkableItem>();
+  private readonly tables: LinkTables;
 
   /** `names`: folded front-matter names (id, slug, permalink, class, aliases) → the ids of the items giving them. */
   constructor(
-    items: readonly LinkableItem[],
+    items: readonly LinkableItem[] | LinkTables,
     private readonly names: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {
-    for (const item of items) {
-      this.byId.set(item.id, item);
-      this.byPath.set(item.path, item);
-      push(this.byFoldedPath, foldName(item.path), item);
-      for (const suffix of suffixes(item.path)) push(this.bySuffix, suffix, item);
-      if (item.title) push(this.byTitle, foldName(item.title), item);
-    }
+    this.tables = Array.isArray(items) ? tablesOf(items) : (items as LinkTables);
+  }
+
+  /** The same folder's index, also answering to these front-matter names; the tables are shared, not rebuilt. */
+  withNames(names: ReadonlyMap<string, readonly string[]>): LinkIndex {
+    return new LinkIndex(this.tables, names);
   }
 
   /**
@@ -123,14 +128,14 @@ export class LinkIndex {
     if (bySuffix.status !== 'missing') return bySuffix;
     const named = this.named(foldName(written));
     if (named) return named;
-    const titled = this.byTitle.get(foldName(written)) ?? [];
+    const titled = this.tables.byTitle.get(foldName(written)) ?? [];
     if (titled.length === 1) return { status: 'resolved', itemId: titled[0]!.id, path: titled[0]!.path, how: 'by its title' };
     if (titled.length > 1) return { status: 'ambiguous', candidates: titled.map((item) => item.path).sort() };
     return { status: 'missing' };
   }
 
   private bySuffixKey(key: string, written: string): LinkResolution {
-    const matches = this.bySuffix.get(foldName(key)) ?? [];
+    const matches = this.tables.bySuffix.get(foldName(key)) ?? [];
     if (matches.length === 0) return { status: 'missing' };
     if (matches.length === 1) return { status: 'resolved', itemId: matches[0]!.id, path: matches[0]!.path, how: 'by its file name' };
     // Ties are narrowed by exact case, as foam does: `[[API]]` picks `API.md` over `api.md`.
@@ -140,12 +145,12 @@ export class LinkIndex {
   }
 
   private named(name: string): LinkResolution | null {
-    const ids = [...new Set(this.names.get(name) ?? [])].filter((id) => this.byId.has(id));
+    const ids = [...new Set(this.names.get(name) ?? [])].filter((id) => this.tables.byId.has(id));
     if (ids.length === 1) {
-      const item = this.byId.get(ids[0]!)!;
+      const item = this.tables.byId.get(ids[0]!)!;
       return { status: 'resolved', itemId: item.id, path: item.path, how: 'by a name in its front matter' };
     }
-    if (ids.length > 1) return { status: 'ambiguous', candidates: ids.map((id) => this.byId.get(id)!.path).sort() };
+    if (ids.length > 1) return { status: 'ambiguous', candidates: ids.map((id) => this.tables.byId.get(id)!.path).sort() };
     return null;
   }
 
@@ -164,15 +169,27 @@ export class LinkIndex {
       tries.push(...SOURCE_EXTENSIONS.map((ext) => path.posix.dirname(stem) + ext));
     }
     for (const candidate of tries) {
-      const exact = this.byPath.get(candidate);
+      const exact = this.tables.byPath.get(candidate);
       if (exact) return exact;
     }
     for (const candidate of tries) {
-      const folded = this.byFoldedPath.get(foldName(candidate)) ?? [];
+      const folded = this.tables.byFoldedPath.get(foldName(candidate)) ?? [];
       if (folded.length === 1) return folded[0]!;
     }
     return null;
   }
+}
+
+function tablesOf(items: readonly LinkableItem[]): LinkTables {
+  const tables: LinkTables = { byPath: new Map(), byFoldedPath: new Map(), bySuffix: new Map(), byTitle: new Map(), byId: new Map() };
+  for (const item of items) {
+    tables.byId.set(item.id, item);
+    tables.byPath.set(item.path, item);
+    push(tables.byFoldedPath, foldName(item.path), item);
+    for (const suffix of suffixes(item.path)) push(tables.bySuffix, suffix, item);
+    if (item.title) push(tables.byTitle, foldName(item.title), item);
+  }
+  return tables;
 }
 
 /** `a/b/c.md` → `c`, `b/c`, `a/b/c` (and `b`, `a/b` for an index file), folded unless `fold` is false. */

@@ -231,6 +231,11 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.with(({ items }) => items.liveAt(path));
   }
 
+  /** Items are written from many places here and no counter follows them: the list is read anew each time. */
+  async itemsGeneration(): Promise<number | null> {
+    return null;
+  }
+
   listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]> {
     return this.with(({ items }) => items.list(options));
   }

@@ -418,6 +418,34 @@ const MIGRATIONS: Migration[] = [
       for (const { name } of tables) if (/^(?:item|chunk)_fts_[0-9a-f]{16}$/.test(name)) db.exec(`DROP TABLE ${name}`);
     },
   },
+  {
+    version: 16,
+    description: "a per-workspace count of changes to the items' paths, titles, statuses, bytes and deletions (issue 32)",
+    // discover/folderView.ts keeps what it built from the whole item list (the link index, the
+    // similarity sample) while this count stands, so one item's discovery no longer reads every
+    // item of the folder. Kept by triggers, so no write path can forget it.
+    sql: `
+      CREATE TABLE IF NOT EXISTS items_generation (
+        workspace TEXT PRIMARY KEY,
+        n INTEGER NOT NULL
+      );
+      CREATE TRIGGER IF NOT EXISTS items_generation_insert AFTER INSERT ON items BEGIN
+        INSERT INTO items_generation (workspace, n) VALUES (NEW.workspace, 1)
+          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER IF NOT EXISTS items_generation_update
+        AFTER UPDATE OF id, workspace, path, title, status, duplicate_of, content_hash, deleted_at ON items BEGIN
+        INSERT INTO items_generation (workspace, n) VALUES (NEW.workspace, 1)
+          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+        INSERT INTO items_generation (workspace, n) VALUES (OLD.workspace, 1)
+          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER IF NOT EXISTS items_generation_delete AFTER DELETE ON items BEGIN
+        INSERT INTO items_generation (workspace, n) VALUES (OLD.workspace, 1)
+          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+      END;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -372,6 +372,10 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return counts;
   }
 
+  async itemsGeneration(): Promise<number | null> {
+    return this.row<{ n: number }>('SELECT n FROM items_generation WHERE workspace = @ws')?.n ?? 0;
+  }
+
   async listVersions(itemId: string): Promise<ItemVersionRecord[]> {
     return this.rows<{ version: number; content_hash: string; size: number; created_at: string }>(
       'SELECT version, content_hash, size, created_at FROM item_versions WHERE workspace = @ws AND item_id = @itemId ORDER BY version',
