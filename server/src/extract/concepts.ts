@@ -20,7 +20,7 @@ import type { PhraseCount } from './types.ts';
 import { DETERMINERS, lexiconTags, phraseKey } from './words.ts';
 
 /** Recorded with the counts. Bump on any change to the output for the same input. */
-export const CONCEPT_EXTRACTOR_VERSION = 'concepts@3';
+export const CONCEPT_EXTRACTOR_VERSION = 'concepts@4';
 
 const MAX_WORDS = 4;
 
@@ -201,7 +201,7 @@ function tallyPhrases(text: string, maxKeys = Infinity, language: LanguageCode =
   const tallies = new Map<string, Tally>();
   let dropped = 0;
   const add = (words: string[]): void => {
-    const key = phraseKey(words, englishPlurals);
+    const key = phraseKey(words, englishPlurals, language);
     // A single word needs three letters, or two in a script without spaces (most Chinese words are two characters).
     const tooShort = wordLength(key) < (isSpaceless(key) ? 2 : 3);
     if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || tooShort || lookupUnit(words[0]!) !== null))) return;
