@@ -83,9 +83,10 @@ const HONORIFICS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sir']);
 // Email addresses, web addresses and digit-led codes ("4C-12") are single tokens that end a phrase.
 // A word is shared/words.ts's: Unicode letters, marks and digits ("können" is one word, not "k"
 // and "nnen"), with the apostrophes and hyphens that join English words; a run in a script
-// written without spaces is cut into its words afterwards (wordsOfToken).
+// written without spaces is cut into its words afterwards (wordsOfToken). A word never ends in an
+// underscore: "_nicht_" is Markdown emphasis around the stop word "nicht", not a word "nicht_".
 const TOKEN =
-  /\n\s*(?=[^\p{Ll}\s])|[\w.+-]+@[\w.-]+|https?:\/\/\S+|\p{L}[\p{L}\p{M}\p{N}_'’-]*[\p{L}\p{M}\p{N}_]|\p{L}\p{M}*|\p{N}[\p{L}\p{M}\p{N}_.,:/-]*|[^\s\p{L}\p{N}]/gu;
+  /\n\s*(?=[^\p{Ll}\s])|[\w.+-]+@[\w.-]+|https?:\/\/\S+|\p{L}[\p{L}\p{M}\p{N}_'’-]*[\p{L}\p{M}\p{N}]|\p{L}\p{M}*|\p{N}[\p{L}\p{M}\p{N}_.,:/-]*|[^\s\p{L}\p{N}]/gu;
 
 /** Whether a token starts with a letter and is no address ("a@b", "https:"). */
 function isWordToken(token: string): boolean {
