@@ -12,6 +12,7 @@ import { pairEvidence, type Frequencies } from '../../server/src/discover/eviden
 import type { ItemProfile } from '../../server/src/discover/profile.ts';
 import { modelReadsLanguage } from '../../server/src/embed/languages.ts';
 import { findFigures } from '../../server/src/extract/claims/figures.ts';
+import { findDates } from '../../server/src/extract/entities/dates.ts';
 import { tokenize } from '../../server/src/extract/claims/tokens.ts';
 import { countPhrases } from '../../server/src/extract/concepts.ts';
 import { extractEntities } from '../../server/src/extract/entities/index.ts';
@@ -138,4 +139,17 @@ test('German, French and Spanish honorifics name people, and GmbH, SARL and S.A.
     .filter(([type]) => type === 'organisation')
     .map(([, surface]) => surface);
   assert.deepEqual(organisations, ['Nordhafen Logistik GmbH', 'Transports Martin SARL', 'Hierro Norte S.A.']);
+});
+
+test('dates are read in the document’s language: a German dotted date is day first, Japanese, Russian and French month words are read', () => {
+  const dates = (text: string, language?: string) => findDates(text, language).map((date) => [date.surface, date.value]);
+  assert.deepEqual(dates('Die Prüfung fand am 12. Mai 2025 statt, die nächste am 03.06.2025.', 'de'), [
+    ['12. Mai 2025', '2025-05-12'],
+    ['03.06.2025', '2025-06-03'],
+  ]);
+  assert.deepEqual(dates('Die nächste Prüfung am 03.06.2025.'), [['03.06.2025', '2025-03-06']], 'without the language, as English reads it');
+  assert.deepEqual(dates('点検は2025年5月12日に行われた。', 'ja'), [['2025年5月12日', '2025-05-12']]);
+  assert.deepEqual(dates('Проверка прошла 12 мая 2025 года.', 'ru').map(([, value]) => value), ['2025-05-12']);
+  assert.deepEqual(dates('La révision a eu lieu le 3 juin 2025.', 'fr'), [['3 juin 2025', '2025-06-03']]);
+  assert.deepEqual(dates('Die Lieferung kommt in 3 Tagen.', 'de'), [], 'a relative date is not pinned down by the text');
 });
