@@ -81,20 +81,29 @@ export function stemmedText(text: string, language: LanguageCode | null | undefi
   return text.replace(WORD_RUN, (word) => stemWord(word, language));
 }
 
-/** Share of a folder's items a language must hold for an undetermined query to be stemmed in it too. */
+/** Share of a folder's items a language must hold to count as one the folder is written in. */
 export const FOLDER_LANGUAGE_SHARE = 0.05;
 
+/** How a query's words are searched: in which languages' stems, and whether also as typed. */
+export interface QueryStemming {
+  languages: LanguageCode[];
+  /** Also as typed: the folder holds items whose words are not stemmed here (English, Chinese, undetermined, ...). */
+  asTyped: boolean;
+}
+
 /**
- * The languages a query's words are stemmed in besides being searched as typed: the query's own
- * language where it can be told (a query of a few words rarely can), else each stemmed language
- * that holds at least FOLDER_LANGUAGE_SHARE of the folder's items (`folder`: items per detected
- * language). An English or Chinese query, or a folder in English only, gets none: its search is
- * the one it always was.
+ * How a query's words are searched (`folder`: the folder's items per detected language). Stemmed in
+ * the query's own language where it can be told (a query of a few words rarely can), else in each
+ * stemmed language that holds at least FOLDER_LANGUAGE_SHARE of the folder's items. As typed too
+ * unless every language the folder is written in is stemmed: a word searched both ways where both
+ * forms meet in the index would count twice. An English or Chinese query, or a folder in English
+ * only, is searched as it always was.
  */
-export function queryStemLanguages(query: string, folder: ReadonlyMap<LanguageCode, number>): LanguageCode[] {
-  const own = detectLanguage(query).language;
-  if (own !== UNDETERMINED) return isStemmed(own) ? [own] : [];
+export function queryStemming(query: string, folder: ReadonlyMap<LanguageCode, number>): QueryStemming {
   let total = 0;
   for (const count of folder.values()) total += count;
-  return [...folder].filter(([language, count]) => isStemmed(language) && count >= total * FOLDER_LANGUAGE_SHARE).map(([language]) => language);
+  const written = [...folder].filter(([, count]) => count >= total * FOLDER_LANGUAGE_SHARE).map(([language]) => language);
+  const own = detectLanguage(query).language;
+  const languages = own !== UNDETERMINED ? (isStemmed(own) ? [own] : []) : written.filter(isStemmed);
+  return { languages, asTyped: languages.length === 0 || written.some((language) => !isStemmed(language)) };
 }

@@ -62,15 +62,16 @@ export const TEXT_LANGUAGE_FUNCTION = 'relata_text_language';
 
 /**
  * The text as the lexical index reads it: Chinese, Japanese or Thai words spaced (shared/words.ts
- * indexedText), and each word stemmed in the language the text is written in (shared/stems.ts),
- * or, where the text is too short to tell (a heading, a one-line passage), in `fallback`: the
- * language of the item it belongs to. So a German quote in an English report is stemmed as
- * German, and a German item's two-word heading as German too. English and any language without
- * a stemmer here are left to the index's own Porter stemmer, as before.
+ * indexedText), and each word stemmed in `language`, the language of the item it belongs to
+ * (shared/stems.ts); detected on the text itself only where the item's could not be told (null or
+ * 'und'). Not per passage: a passage of a French guide read as Spanish (the two share most
+ * function words) would hold Spanish stems that no French-stemmed query matches, and
+ * eval:languages measured that loss. English and any language without a stemmer here are left to
+ * the index's own Porter stemmer, as before.
  */
-export function textForIndex(text: string, fallback: LanguageCode | null): string {
-  const own = detectLanguage(text).language;
-  return stemmedText(indexedText(text), own !== UNDETERMINED ? own : fallback);
+export function textForIndex(text: string, language: LanguageCode | null): string {
+  const told = language !== null && language !== UNDETERMINED ? language : detectLanguage(text).language;
+  return stemmedText(indexedText(text), told);
 }
 
 /**

@@ -58,7 +58,7 @@ import { summariseMentions } from '../entitySummaries.ts';
 import { migrate, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
 import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
-import { queryStemLanguages } from '../../../../shared/stems.ts';
+import { queryStemming } from '../../../../shared/stems.ts';
 import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, workspaceIndexesExist, workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexes.ts';
 import { rebuildDriftedIndexes } from './lexicalStatistics.ts';
@@ -855,7 +855,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   /**
    * The workspace's items per detected language, for the languages a query is stemmed in
-   * (shared/stems.ts queryStemLanguages). Read again only when the store changed: data_version
+   * (shared/stems.ts queryStemming). Read again only when the store changed: data_version
    * moves on another connection's commit, and this connection's own extractions clear it.
    */
   private folderLanguages(): ReadonlyMap<string, number> {
@@ -871,7 +871,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   /** The full-text query for what was typed, its words also stemmed in the query's or the folder's languages. */
   private lexicalMatch(query: string): string | null {
-    return toFtsQuery(query, queryStemLanguages(query, this.folderLanguages()));
+    return toFtsQuery(query, queryStemming(query, this.folderLanguages()));
   }
 
   async searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]> {
