@@ -122,6 +122,8 @@ export const MIN_COVERAGE = 0.12;
 const MIN_WORDS = 8;
 /** Words read at most: the start of a long text tells its language as well as the whole. */
 const MAX_WORDS = 4000;
+/** Characters of a text detectLanguage reads at most (its first MAX_WORDS words fit in them). */
+export const LANGUAGE_SAMPLE_CHARS = MAX_WORDS * 8;
 
 /** Scripts that belong to one language among those named here. */
 const SCRIPT_LANGUAGES: [RegExp, LanguageCode][] = [
@@ -173,7 +175,7 @@ export interface DetectedLanguage {
 
 /** The language a text is written in (see the top of this module), 'und' when it cannot be told. */
 export function detectLanguage(text: string): DetectedLanguage {
-  const sample = text.length > MAX_WORDS * 8 ? text.slice(0, MAX_WORDS * 8) : text;
+  const sample = text.length > LANGUAGE_SAMPLE_CHARS ? text.slice(0, LANGUAGE_SAMPLE_CHARS) : text;
   const script = dominantScript(sample);
   if (script.single !== null) return { language: script.single, coverage: 1 };
   if (script.candidates.length === 0) return { language: UNDETERMINED, coverage: 0 };

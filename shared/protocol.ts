@@ -328,6 +328,8 @@ export interface RelatedResult {
   conflicts?: Record<string, ConflictDetail[]>;
   /** What the document says about itself (front matter, document properties), when its relationships were asked for. */
   metadata?: MetadataView[];
+  /** The language the item is written in (ISO 639-1, shared/languages.ts), when its relationships were asked for and it could be told. */
+  language?: string;
 }
 
 /** For the hover: the item's relationships and the entities under the cursor. Null outside any item. */

@@ -106,6 +106,9 @@ export function hoverMarkdown(related: RelatedResult, options: HoverOptions): st
   if (options.firstLine && related.metadata && related.metadata.length > 0) {
     sections.push(`**Metadata:** ${escapeMarkdown(describeMetadata(related.metadata))}`);
   }
+  if (options.firstLine && related.language) {
+    sections.push(`**Language:** ${escapeMarkdown(new Intl.DisplayNames(['en'], { type: 'language' }).of(related.language) ?? related.language)}`);
+  }
   if (options.firstLine && related.identicalCopy) {
     const original = commandLink(related.item.path, 'relata.openItem', { folder: related.folder, path: related.item.path });
     sections.unshift(`**Relata:** this file is identical to ${original}, its original; what Relata knows of it is shown from there.`);

@@ -33,6 +33,7 @@ test('the hover: figures of a contradiction on the first line, a known name else
   assert.ok(contradiction, 'the report contradicts the budget review');
   const figures = title?.conflicts?.[contradiction.id] ?? [];
   assert.ok(figures.length > 0, 'the contradiction comes with its figures');
+  assert.equal(title?.language, 'en', 'the first line names the language the report is written in');
   const values = figures.flatMap((conflict) => conflict.sides.map((side) => `${side.item.path}: ${side.value}`));
   assert.ok(values.some((value) => value.startsWith(BUDGET) && value.includes('51,500')), values.join('; '));
   assert.ok(values.some((value) => value.startsWith(REPORT) && !value.includes('51,500')), values.join('; '));

@@ -183,3 +183,9 @@ test('a date-order relationship reads in plain words from this file\u2019s end: 
   assert.match(markdown, /- happened after: \[Q2 budget\]/);
   assert.doesNotMatch(markdown, /occurred/);
 });
+
+test('on the first line the item’s language is named; elsewhere, and when it could not be told, it is not', () => {
+  assert.match(hoverMarkdown(related({ language: 'de' }), FIRST) ?? '', /\*\*Language:\*\* German/);
+  assert.equal(hoverMarkdown(related({ language: 'de' }), { firstLine: false }), null);
+  assert.equal(hoverMarkdown(related({}), FIRST), null);
+});

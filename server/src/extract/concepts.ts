@@ -20,7 +20,7 @@ import type { PhraseCount } from './types.ts';
 import { DETERMINERS, lexiconTags, phraseKey } from './words.ts';
 
 /** Recorded with the counts. Bump on any change to the output for the same input. */
-export const CONCEPT_EXTRACTOR_VERSION = 'concepts@3';
+export const CONCEPT_EXTRACTOR_VERSION = 'concepts@4';
 
 const MAX_WORDS = 4;
 
@@ -83,9 +83,10 @@ const HONORIFICS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sir']);
 // Email addresses, web addresses and digit-led codes ("4C-12") are single tokens that end a phrase.
 // A word is shared/words.ts's: Unicode letters, marks and digits ("können" is one word, not "k"
 // and "nnen"), with the apostrophes and hyphens that join English words; a run in a script
-// written without spaces is cut into its words afterwards (wordsOfToken).
+// written without spaces is cut into its words afterwards (wordsOfToken). A word never ends in an
+// underscore: "_nicht_" is Markdown emphasis around the stop word "nicht", not a word "nicht_".
 const TOKEN =
-  /\n\s*(?=[^\p{Ll}\s])|[\w.+-]+@[\w.-]+|https?:\/\/\S+|\p{L}[\p{L}\p{M}\p{N}_'’-]*[\p{L}\p{M}\p{N}_]|\p{L}\p{M}*|\p{N}[\p{L}\p{M}\p{N}_.,:/-]*|[^\s\p{L}\p{N}]/gu;
+  /\n\s*(?=[^\p{Ll}\s])|[\w.+-]+@[\w.-]+|https?:\/\/\S+|\p{L}[\p{L}\p{M}\p{N}_'’-]*[\p{L}\p{M}\p{N}]|\p{L}\p{M}*|\p{N}[\p{L}\p{M}\p{N}_.,:/-]*|[^\s\p{L}\p{N}]/gu;
 
 /** Whether a token starts with a letter and is no address ("a@b", "https:"). */
 function isWordToken(token: string): boolean {
@@ -201,7 +202,7 @@ function tallyPhrases(text: string, maxKeys = Infinity, language: LanguageCode =
   const tallies = new Map<string, Tally>();
   let dropped = 0;
   const add = (words: string[]): void => {
-    const key = phraseKey(words, englishPlurals);
+    const key = phraseKey(words, englishPlurals, language);
     // A single word needs three letters, or two in a script without spaces (most Chinese words are two characters).
     const tooShort = wordLength(key) < (isSpaceless(key) ? 2 : 3);
     if (key === '' || (words.length === 1 && (STOP_NOUNS.has(key) || tooShort || lookupUnit(words[0]!) !== null))) return;

@@ -4,6 +4,8 @@
 // its singular rule gets wrong ("premises", "series", "status", "data").
 
 import { createRequire } from 'node:module';
+import type { LanguageCode } from '../../../shared/languages.ts';
+import { isStemmed, stemWord } from '../../../shared/stems.ts';
 
 interface CompromiseWorld {
   model: { one: { lexicon: Record<string, string | string[]> }; two: { uncountable: Record<string, boolean> } };
@@ -93,10 +95,13 @@ export function normaliseToken(token: string): string {
 /**
  * Lower-case, singular-headed form of a phrase's words: the shared key of a subject or concept.
  * `englishPlurals` false leaves the head as written: compromise's rules are English, and they cut
- * a Spanish "contribuciones" to "contribucione", a piece of a word.
+ * a Spanish "contribuciones" to "contribucione", a piece of a word. In a `language` with a
+ * Snowball stemmer (shared/stems.ts) every word is its stem instead, so "Beiträge" and "Beitrag",
+ * "contributions" and "contribution" are one concept, as they are one word to the search.
  */
-export function phraseKey(words: readonly string[], englishPlurals = true): string {
+export function phraseKey(words: readonly string[], englishPlurals = true, language?: LanguageCode): string {
   const tokens = words.map(normaliseToken).filter((t) => t.length > 0);
+  if (isStemmed(language)) return tokens.map((token) => stemWord(token, language)).join(' ');
   const last = tokens.length - 1;
   // An acronym ("JRVS", "MKOS") is a name, not a plural.
   const acronym = /^[A-Z0-9]{2,}$/.test(words[words.length - 1] ?? '');

@@ -29,6 +29,7 @@ import {
   type ServerSettings,
   type StatusReport,
 } from '../../../shared/protocol.ts';
+import { UNDETERMINED } from '../../../shared/languages.ts';
 import { answerFromRetrieval } from '../answer/answer.ts';
 import { retrieveForAnswer } from '../answer/retrieval.ts';
 import { itemDetail, itemMetadata, itemViews, viewedItem, withBrokenLinks } from '../engine/itemViews.ts';
@@ -224,6 +225,7 @@ export function registerRequests(connection: Connection, sessions: FolderSession
         mentions,
         ...(Object.keys(conflicts).length > 0 ? { conflicts } : {}),
         ...(params.relationships === false ? {} : { metadata: await itemMetadata(store, item.id) }),
+        ...(params.relationships === false ? {} : languageOf((await store.itemLanguages([item.id])).get(item.id))),
       };
     },
     log,
@@ -374,4 +376,9 @@ export function registerRequests(connection: Connection, sessions: FolderSession
     },
     log,
   );
+}
+
+/** The item's detected language for the hover, when one was told (not 'und'). */
+function languageOf(language: string | undefined): { language?: string } {
+  return language && language !== UNDETERMINED ? { language } : {};
 }

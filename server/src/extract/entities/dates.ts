@@ -18,6 +18,7 @@
 //   cover the date words alone ("16 May 2025"), so one date reads the same however it is introduced.
 
 import * as chrono from 'chrono-node';
+import type { LanguageCode } from '../../../../shared/languages.ts';
 import type { Found } from './found.ts';
 
 /** chrono parsers whose results depend on a reference date or carry no calendar date. */
@@ -129,18 +130,56 @@ function buildParser(): chrono.Chrono {
 
 const parser = buildParser();
 
+/**
+ * chrono's strict parsers (no "heute", "demain") for the languages it reads besides English, by
+ * shared/languages.ts code: a German document's "12. Mai 2025" and "03.06.2025" (day first), a
+ * Japanese or Chinese "2025年5月12日", a Russian "12 мая 2025 года".
+ */
+const LOCAL_PARSERS: Readonly<Record<LanguageCode, chrono.Chrono>> = {
+  de: chrono.de.strict,
+  fr: chrono.fr.strict,
+  es: chrono.es.strict,
+  pt: chrono.pt.strict,
+  it: chrono.it.strict,
+  nl: chrono.nl.strict,
+  sv: chrono.sv.strict,
+  fi: chrono.fi.strict,
+  id: chrono.id.strict,
+  ru: chrono.ru.strict,
+  uk: chrono.uk.strict,
+  ja: chrono.ja.strict,
+  zh: chrono.zh.strict,
+};
+
+/** Languages whose dates are read in their own words as well as in English (docs/EXTRACTION.md). */
+export const DATE_LANGUAGES: readonly LanguageCode[] = Object.keys(LOCAL_PARSERS);
+
 const BUDDHIST_ERA = /(\d{4})\s{0,2}BE$/i;
 
-/** Prepositions (and the whitespace after them) chrono may keep at the front of a match. */
-const LEADING_PREPOSITIONS = /^(?:(?:on|in|at|by|from|since|until|of)\s+)+/i;
+/** Prepositions (and the whitespace after them) chrono may keep at the front of a match, in the languages read. */
+const LEADING_PREPOSITIONS = /^(?:(?:on|in|at|by|from|since|until|of|am|im|vom|zum|bis|seit|le|du|au|dès|depuis|el|del|desde|hasta|em|op|van|tot|il|dal|al)\s+)+/i;
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-export function findDates(text: string): Found[] {
+/**
+ * The dates written in `text`. In a `language` chrono reads (DATE_LANGUAGES) its own parser reads
+ * first and a date must write its year in digits; the English reading is kept only where it
+ * overlaps none of those, so a German "03.06.2025" is 3 June, never 6 March.
+ */
+export function findDates(text: string, language?: LanguageCode): Found[] {
+  const english = readDates(parser, text);
+  const local = language === undefined || language === 'en' ? undefined : LOCAL_PARSERS[language];
+  if (local === undefined) return english;
+  const own = readDates(local, text).filter((date) => /\d{4}/.test(date.surface));
+  const apart = english.filter((date) => !own.some((mine) => mine.start < date.end && date.start < mine.end));
+  return [...own, ...apart].sort((a, b) => a.start - b.start);
+}
+
+function readDates(reader: chrono.Chrono, text: string): Found[] {
   const found: Found[] = [];
-  for (const result of parser.parse(text, undefined, { forwardDate: false })) {
+  for (const result of reader.parse(text, undefined, { forwardDate: false })) {
     const start = result.start;
     if (!start.isCertain('year') || !start.isCertain('month')) continue;
     if (result.tags().has('result/relativeDate')) continue;

@@ -4,6 +4,7 @@
 // and tool names. Each finder works alone; this module joins their results, settles overlaps
 // and labels every result with its producer and version.
 
+import type { LanguageCode } from '../../../../shared/languages.ts';
 import type { Entity, EntityType } from '../types.ts';
 import { findCodeNames } from './code.ts';
 import { findDates } from './dates.ts';
@@ -16,7 +17,7 @@ import { findPeople } from './people.ts';
 import { findDomains, findUrls } from './urls.ts';
 
 /** Bump on any change to the output for the same input. */
-export const ENTITY_EXTRACTOR_VERSION = 'entities@3';
+export const ENTITY_EXTRACTOR_VERSION = 'entities@4';
 
 /** What the passage's document says beyond its text. */
 export interface PassageContext {
@@ -24,6 +25,8 @@ export interface PassageContext {
   code?: readonly (readonly [number, number])[];
   /** The document's author or byline field, as written: these strings are people. */
   authors?: readonly string[];
+  /** The item's language (shared/languages.ts), whose own date words are read (dates.ts). */
+  language?: LanguageCode;
 }
 
 /**
@@ -83,7 +86,7 @@ export function extractEntities(text: string, context: PassageContext = {}): Ent
     ...findDomains(text),
     ...findNames(text, context.authors),
   ].filter(outsideCode);
-  const found = [...findUrls(text), ...findOrganisations(text), ...findPeople(text), ...findDates(text), ...fromProse];
+  const found = [...findUrls(text), ...findOrganisations(text), ...findPeople(text), ...findDates(text, context.language), ...fromProse];
   return resolveOverlaps(found).map((f) => ({ ...f, producer: 'deterministic', extractorVersion: ENTITY_EXTRACTOR_VERSION }));
 }
 

@@ -7,7 +7,7 @@
 // passages the rules left thin on the main thread (a model call is I/O or native work) and its
 // checked findings are stored with the rules', in the same write.
 
-import { detectLanguage } from '../../../../shared/languages.ts';
+import { detectLanguage, type LanguageCode } from '../../../../shared/languages.ts';
 import { extractClaims } from '../../extract/claims/index.ts';
 import { capNotice, EvenSample, EXTRACTION_CAPS, type ExtractionCaps } from '../../extract/caps.ts';
 import { topPhrases } from '../../extract/concepts.ts';
@@ -39,12 +39,12 @@ export function documentContext(document: Pick<ParsedDocument, 'blocks' | 'metad
 }
 
 /** Where the document's code blocks stand in one passage's text. */
-function passageContext(text: string, document: ItemDocumentContext): PassageContext {
+function passageContext(text: string, document: ItemDocumentContext, language: LanguageCode): PassageContext {
   const code: [number, number][] = [];
   for (const block of document.code) {
     for (let at = text.indexOf(block); at >= 0; at = text.indexOf(block, at + block.length)) code.push([at, at + block.length]);
   }
-  return { code, authors: document.authors };
+  return { code, authors: document.authors, language };
 }
 
 /**
@@ -63,17 +63,17 @@ export function extractionOf(
 ): ItemExtraction {
   const entities = new EvenSample<ItemExtraction['entities'][number]>(caps.entities);
   const claims = new EvenSample<ItemExtraction['claims'][number]>(caps.claims);
+  const text = chunks.map((chunk) => chunk.text).join('\n\n');
+  // One language per item: its stop words decide its concepts, its date words are read, and the
+  // embedding model's languages decide whether its similarity means anything (embed/languages.ts).
+  const { language } = detectLanguage(text);
   for (const chunk of chunks) {
-    const found = extractEntities(chunk.text, passageContext(chunk.text, document));
+    const found = extractEntities(chunk.text, passageContext(chunk.text, document, language));
     for (const entity of found) entities.offer({ ...entity, chunkId: chunk.id });
     const inChunk = extractClaims(chunk.text, { title: title ?? undefined, headingPath: chunk.headingPath, entities: found });
     for (const claim of inChunk) claims.offer({ ...claim, chunkId: chunk.id });
   }
   const sectionHeadings = headings.filter((heading) => heading.trim() !== title?.trim());
-  const text = chunks.map((chunk) => chunk.text).join('\n\n');
-  // One language per item: its stop words decide its concepts, and the embedding model's
-  // languages whether its similarity means anything (embed/languages.ts).
-  const { language } = detectLanguage(text);
   const phrases = topPhrases(text, sectionHeadings, caps.phrases, language);
   const extraction: ItemExtraction = { entities: entities.take(), claims: claims.take(), phrases: phrases.phrases, versions: EXTRACTOR_VERSIONS, language };
   const capped = capNotice(

@@ -413,10 +413,16 @@ const MIGRATIONS: Migration[] = [
     // reader of that workspace reports its lexical search unavailable, as for a store that never
     // had the indexes.
     sql: '',
-    apply: (db) => {
-      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`).all() as { name: string }[];
-      for (const { name } of tables) if (/^(?:item|chunk)_fts_[0-9a-f]{16}$/.test(name)) db.exec(`DROP TABLE ${name}`);
-    },
+    apply: dropWorkspaceIndexes,
+  },
+  {
+    version: 16,
+    description: "lexical indexes rebuilt with each text's words stemmed in its own language (issue 28)",
+    // As version 15: the indexes are dropped and ensureWorkspaceIndexes refills them, now through
+    // itemText.ts textForIndex (a Snowball stemmer per language, shared/stems.ts), so text indexed
+    // before and after this version is stemmed alike and a query stemmed the same way finds both.
+    sql: '',
+    apply: dropWorkspaceIndexes,
   },
   {
     version: 16,
@@ -447,6 +453,12 @@ const MIGRATIONS: Migration[] = [
     `,
   },
 ];
+
+/** Drops every workspace's lexical indexes, for ensureWorkspaceIndexes to refill as the current build indexes text. */
+function dropWorkspaceIndexes(db: Database.Database): void {
+  const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`).all() as { name: string }[];
+  for (const { name } of tables) if (/^(?:item|chunk)_fts_[0-9a-f]{16}$/.test(name)) db.exec(`DROP TABLE ${name}`);
+}
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -3,7 +3,6 @@
 // privacy boundary lives here rather than in callers. better-sqlite3 is synchronous; methods
 // return promises only to honour the contract shared with networked backends.
 
-import { indexedText } from '../../../../shared/words.ts';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
@@ -60,6 +59,7 @@ import { summariseMentions } from '../entitySummaries.ts';
 import { migrate, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
 import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
+import { queryStemming } from '../../../../shared/stems.ts';
 import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, workspaceIndexesExist, workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexes.ts';
 import { rebuildDriftedIndexes } from './lexicalStatistics.ts';
@@ -72,7 +72,7 @@ import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRo
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
-import { itemIndexTextSql, loadedDocument, registerIndexedText, storedDocument } from './itemText.ts';
+import { itemIndexTextSql, itemLanguageSql, loadedDocument, registerIndexedText, storedDocument, textForIndex } from './itemText.ts';
 import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadataIndex.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { checkpointInThread, type WalCheckpoints } from './walCheckpoints.ts';
@@ -308,6 +308,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   private readonly vectorTables = new Set<string>();
   /** The temp fts5vocab table over the item index exists on this connection (lexicalVocabulary). */
   private vocabularyReady = false;
+  /** The folder's items per language, as read at the connection's data_version (folderLanguages). */
+  private folderLanguageCounts: { dataVersion: number; counts: Map<string, number> } | null = null;
   /** Set by forgetItems, cleared by scrubForgotten. */
   private forgottenSinceScrub = false;
   private readonly scoped: ScopedSql;
@@ -804,6 +806,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const item = this.itemById(itemId);
         if (!item || item.deletedAt || item.contentHash !== contentHash || item.status === 'duplicate') return false;
         this.dropChunks(itemId);
+        // The item's language, which a passage too short to tell its own is stemmed in (textForIndex).
+        const language =
+          this.row<{ language: string }>(`SELECT ${itemLanguageSql('texts')} AS language FROM item_texts AS texts WHERE texts.workspace = @ws AND texts.item_id = @itemId`, {
+            itemId,
+          })?.language ?? null;
         for (const chunk of chunks) {
           const inserted = this.run(
             `INSERT INTO chunks (id, workspace, item_id, ordinal, text, heading_path, location, word_count)
@@ -820,7 +827,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           );
           this.run(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, {
             seq: inserted.lastInsertRowid,
-            text: indexedText(chunk.text),
+            text: textForIndex(chunk.text, language),
           });
         }
         // The whole text goes from item_texts to the index inside SQLite, never through JavaScript.
@@ -831,7 +838,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `INSERT INTO ${this.fts.items} (rowid, title, text)
            SELECT @seq, @title, COALESCE((SELECT ${itemIndexTextSql('texts')} FROM item_texts AS texts
                                           WHERE texts.workspace = @ws AND texts.item_id = @itemId), '')`,
-          { seq, title: indexedText(item.title ?? ''), itemId },
+          { seq, title: textForIndex(item.title ?? '', language), itemId },
         );
         indexItemMetadata(this.scoped, itemId);
         this.run(
@@ -876,9 +883,30 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     }
   }
 
+  /**
+   * The workspace's items per detected language, for the languages a query is stemmed in
+   * (shared/stems.ts queryStemming). Read again only when the store changed: data_version
+   * moves on another connection's commit, and this connection's own extractions clear it.
+   */
+  private folderLanguages(): ReadonlyMap<string, number> {
+    const dataVersion = this.db.pragma('data_version', { simple: true }) as number;
+    if (this.folderLanguageCounts?.dataVersion !== dataVersion) {
+      const rows = this.rows<{ language: string; items: number }>(
+        `SELECT language, COUNT(*) AS items FROM item_extractions WHERE workspace = @ws AND language IS NOT NULL GROUP BY language`,
+      );
+      this.folderLanguageCounts = { dataVersion, counts: new Map(rows.map((row) => [row.language, row.items])) };
+    }
+    return this.folderLanguageCounts.counts;
+  }
+
+  /** The full-text query for what was typed, its words also stemmed in the query's or the folder's languages. */
+  private lexicalMatch(query: string): string | null {
+    return toFtsQuery(query, queryStemming(query, this.folderLanguages()));
+  }
+
   async searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]> {
     this.requireLexicalIndex();
-    const match = toFtsQuery(query);
+    const match = this.lexicalMatch(query);
     if (!match) return [];
     return this.rows<{ item_id: string; score: number }>(
       // CROSS JOIN keeps the full-text match as the outer loop: the other order runs the match
@@ -909,7 +937,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]> {
     this.requireLexicalIndex();
-    const match = toFtsQuery(query);
+    const match = this.lexicalMatch(query);
     if (!match) return [];
     return this.rows<{ chunk_id: string; item_id: string; score: number }>(
       // Ranked inside the full-text index, then joined: only `limit` passages are read from
@@ -1120,6 +1148,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language) VALUES (@ws, @itemId, @hash, @versions, @language)`,
           { itemId, hash: contentHash, versions: extraction.versions, language: extraction.language ?? null },
         );
+        this.folderLanguageCounts = null;
         // The per-item caps' flag follows the extraction it describes: set or cleared with it.
         const flags: ItemFlag[] = item.flags.filter((flag) => flag !== 'extraction_capped');
         if (extraction.capped) flags.push('extraction_capped');
