@@ -417,15 +417,6 @@ const MIGRATIONS: Migration[] = [
   },
   {
     version: 16,
-    description: "lexical indexes rebuilt with each text's words stemmed in its own language (issue 28)",
-    // As version 15: the indexes are dropped and ensureWorkspaceIndexes refills them, now through
-    // itemText.ts textForIndex (a Snowball stemmer per language, shared/stems.ts), so text indexed
-    // before and after this version is stemmed alike and a query stemmed the same way finds both.
-    sql: '',
-    apply: dropWorkspaceIndexes,
-  },
-  {
-    version: 16,
     description: "a per-workspace count of changes to the items' paths, titles, statuses, bytes and deletions (issue 32)",
     // discover/folderView.ts keeps what it built from the whole item list (the link index, the
     // similarity sample) while this count stands, so one item's discovery no longer reads every
@@ -451,6 +442,15 @@ const MIGRATIONS: Migration[] = [
           ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
       END;
     `,
+  },
+  {
+    version: 17,
+    description: "lexical indexes rebuilt with each text's words stemmed in its own language (issue 28)",
+    // As version 15: the indexes are dropped and ensureWorkspaceIndexes refills them, now through
+    // itemText.ts textForIndex (a Snowball stemmer per language, shared/stems.ts), so text indexed
+    // before and after this version is stemmed alike and a query stemmed the same way finds both.
+    sql: '',
+    apply: dropWorkspaceIndexes,
   },
 ];
 
