@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import type { FolderRelationships } from '../../shared/protocol.ts';
 import type { RelationshipView } from '../../shared/types.ts';
 import { localDateText } from '../../shared/decisionDate.ts';
-import { NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
+import { describeFilter, NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
 import { pendingCount, proposalTree, shownCount, type ProposalNode } from '../../client/src/proposals/proposalTree.ts';
 import { countWords, pairLabel } from '../../client/src/proposals/pairLabel.ts';
 import { shortenFront } from '../../client/src/shortText.ts';
@@ -57,7 +57,7 @@ test('pending proposals are grouped by type, strongest first; decided ones have 
   ]);
   assert.deepEqual(labels(roots), ['Pending review (3)', 'Confirmed (2)', 'Rejected (1)', 'Conflicts (2)']);
   const groups = children(roots[0]);
-  assert.deepEqual(labels(groups), ['contradicts (1)', 'similar to (2)']);
+  assert.deepEqual(labels(groups), ['contradicts (1)', 'similar (2)']);
   assert.deepEqual(children(groups[1]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r3', 'r1']);
   assert.deepEqual(children(roots[1]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r6', 'r4']);
   assert.deepEqual(children(roots[3]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r6', 'r2']);
@@ -70,11 +70,12 @@ test('a proposal row names both items, its strength and type, and carries its st
   if (row.kind !== 'proposal') return;
   assert.equal(row.label, 'A r1 ↔ r1', 'the pair on one line; an untitled item is named by its file, without the extension');
   assert.equal(row.description, '0.30', 'under its type\u2019s group the strength is the description');
-  assert.match(row.tooltip, /^A r1 similar to b\/r1\.md · strength 0\.30\na\/r1\.md ↔ b\/r1\.md/, 'the tooltip has the full pair and paths');
+  assert.match(row.tooltip, /^A r1 is similar to b\/r1\.md · strength 0\.30\na\/r1\.md ↔ b\/r1\.md/, 'the tooltip has the full pair and paths, as a sentence');
   assert.equal(row.contextValue, 'relata.proposal.pending');
   assert.match(row.tooltip, /suggested by analysis, not yet reviewed/);
   assert.match(row.tooltip, /not a probability/);
-  assert.match(row.tooltip, /shared_entity Example Ltd: strength 1 × weight 0\.25/);
+  assert.match(row.tooltip, /shared name Example Ltd: strength 1 × weight 0\.25/, 'the signal by its name in words');
+  assert.doesNotMatch(row.tooltip, /_/, 'no identifier in what a person reads');
   assert.equal(row.folder, 'file:///demo');
 });
 
@@ -172,7 +173,7 @@ test('contradictions come first, then supports, then the rest, with date order l
     },
   ]);
   const groups = children(roots[0]);
-  assert.deepEqual(groups.map((group) => group.label), ['contradicts', 'supports', 'derived from', 'similar to', 'occurred before']);
+  assert.deepEqual(groups.map((group) => group.label), ['contradicts', 'supports', 'derived from', 'similar', 'happened before']);
   const looks = groups.map((group) => (group.kind === 'group' ? group.look : null));
   assert.deepEqual(looks[0], RELATIONSHIP_LOOKS.contradicts);
   assert.equal(looks[0]!.color, 'list.errorForeground', 'a contradiction stands out in the error colour');
@@ -197,7 +198,7 @@ test('in a section of mixed types (Confirmed), contradictions still come first, 
     [
       ['A r2 ↔ r2', 'contradicts 0.40'],
       ['A r3 ↔ r3', 'supports 0.50'],
-      ['A r1 ↔ r1', 'similar to 0.90'],
+      ['A r1 ↔ r1', 'similar 0.90'],
     ],
     'in a section of mixed types the description names the type before the strength',
   );
@@ -335,4 +336,14 @@ test('a relationship resting only on a link is in "Linked in the documents", out
   assert.equal(pendingCount([folder]), 1, 'only the relationship with a shared name waits for review');
   const row = children(roots[1])[0] as Extract<ProposalNode, { kind: 'proposal' }>;
   assert.equal(row.contextValue, 'relata.proposal.pending', 'a person may still confirm or reject it');
+});
+
+test('every type the Proposals view names (groups, rows of mixed sections, the filter) reads in the words of shared/wording.ts, not as an identifier', () => {
+  const roots = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [relationship('r1', 'same_entity_as', 0.5), relationship('r2', 'occurred_before', 0.4, 'confirmed')] }]);
+  assert.equal(children(roots[0])[0]!.label, 'same thing');
+  const confirmed = children(roots[1])[0]!;
+  assert.ok(confirmed.kind === 'proposal');
+  assert.equal(confirmed.description.split(' · ')[0], 'happened before 0.40');
+  assert.match(confirmed.tooltip, /^A r2 happened before b\/r2\.md · /);
+  assert.equal(describeFilter({ types: ['possibly_explains', 'derived_from'], statuses: null, minStrength: 0 }), 'may explain, derived from');
 });
