@@ -13,7 +13,7 @@ import { localDateText } from '../../shared/decisionDate.ts';
 import { describeFilter, NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
 import { pendingCount, proposalTree, shownCount, type ProposalNode } from '../../client/src/proposals/proposalTree.ts';
 import { countWords, pairLabel } from '../../client/src/proposals/pairLabel.ts';
-import { shortenFront } from '../../client/src/shortText.ts';
+import { shortenFront, shortenMiddle } from '../../client/src/shortText.ts';
 import { RELATIONSHIP_LOOKS, REVIEW_ORDER } from '../../client/src/proposals/relationshipLook.ts';
 
 function relationship(id: string, type: RelationshipView['type'], score: number, status: RelationshipView['status'] = 'pending'): RelationshipView {
@@ -221,9 +221,9 @@ test('two documents with one title are told apart by their file names, each name
   const pair = { ...relationship('r1', 'contradicts', 0.89), from: memo, to: draft };
   const [pending] = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [pair] }]);
   const row = children(children(pending)[0])[0]!;
-  assert.equal(row.label, 'budget-memo ↔ …et-memo-v2', 'the file names, the second cut from the end where it differs');
-  assert.equal(pairLabel({ path: 'a/gantry-crane-report.md', title: null }, { path: 'b/gantry-crane-report-v2.md', title: null }, 13), '…crane-report ↔ …ne-report-v2', 'file names alike at the front are cut from the end');
-  assert.equal(pairLabel({ path: 'a/notes.md', title: 'Notes' }, { path: 'b/notes.md', title: 'Notes' }, 13), 'a/notes.md ↔ b/notes.md', 'one file name in two folders: the paths');
+  assert.equal(row.label, 'budget-memo ↔ budge…mo-v2', 'the file names, the second cut in its middle so its version shows');
+  assert.equal(pairLabel({ path: 'a/gantry-crane-report.md', title: null }, { path: 'b/gantry-crane-report-v2.md', title: null }, 13), 'gantry…report ↔ gantry…ort-v2', 'file names alike at the front keep their ends');
+  assert.equal(pairLabel({ path: 'a/notes.md', title: 'Notes' }, { path: 'b/notes.md', title: 'Notes' }, 13), 'a/notes ↔ b/notes', 'one file name in two folders: the paths');
 });
 
 test('in multi-root each name is shorter, so the pair fits under the extra folder level', () => {
@@ -346,4 +346,28 @@ test('every type the Proposals view names (groups, rows of mixed sections, the f
   assert.equal(confirmed.description.split(' · ')[0], 'happened before 0.40');
   assert.match(confirmed.tooltip, /^A r2 happened before b\/r2\.md · /);
   assert.equal(describeFilter({ types: ['possibly_explains', 'derived_from'], statuses: null, minStrength: 0 }), 'may explain, derived from');
+});
+
+test('an untitled item\u2019s file name is cut in its middle, keeping its topic and the date or version at its end; the tooltip has the full paths', () => {
+  const report = { item_id: 'r', path: 'reports/inspection-report-2025-03-14.md', title: null };
+  const visit = { item_id: 'v', path: 'visits/site-visit.md', title: null };
+  assert.equal(pairLabel(report, visit, 11), 'inspe…03-14 ↔ site-visit');
+  assert.equal(shortenMiddle('budget-memo-final-v2', 11), 'budge…al-v2');
+  assert.equal(shortenMiddle('maintenance-log_v3', 11), 'maint…og_v3');
+  assert.equal(shortenMiddle('crane-inspection-2025', 11), 'crane…2025', 'no separator is left beside the cut');
+  assert.equal(shortenMiddle('short', 11), 'short');
+  const [pending] = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [{ ...relationship('r1', 'supports', 0.5), from: report, to: visit }] }]);
+  const row = children(children(pending)[0])[0]!;
+  assert.ok(row.kind === 'proposal');
+  assert.equal(row.label, 'inspe…03-14 ↔ site-visit');
+  assert.match(row.tooltip, /\nreports\/inspection-report-2025-03-14\.md ↔ visits\/site-visit\.md\n/);
+});
+
+test('two file names that differ only where the middle cut falls are told apart by their paths', () => {
+  const a = { item_id: 'a', path: 'q1/budget-memo-north-site-v2.md', title: null };
+  const b = { item_id: 'b', path: 'q2/budget-memo-south-site-v2.md', title: null };
+  const label = pairLabel(a, b, 11);
+  const [left, right] = label.split(' ↔ ');
+  assert.notEqual(left, right, label);
+  assert.equal(label, 'q1/bu…te-v2 ↔ q2/bu…te-v2');
 });
