@@ -971,11 +971,16 @@ async function editorRoundTwoSteps() {
     // Notice rows (a weak match, what was also searched) carry no file; the first result row does.
     const first = rows.find((text) => /\.(md|txt|pdf|docx|json)\b/.test(text)) ?? '';
     if (!/forklift-collision/.test(first)) throw new Error(`the first result is not the forklift incident: ${first.slice(0, 200)}`);
-    const said = rows.some((text) => /also searched/i.test(text));
+    // The list opens with what was searched beside the misspelt word, marked as the passages mark it, and the passage marks it too.
+    const also = rows.find((text) => /also searched/i.test(text));
+    if (!also) throw new Error('the list does not say what was also searched');
+    if (!also.includes('«collision»')) throw new Error(`the also-searched line does not mark the corrected word: ${also}`);
+    if (rows.indexOf(also) > rows.indexOf(first)) throw new Error('the also-searched line stands below the results');
+    if (!first.includes('«collision»')) throw new Error(`the first result's passage does not mark the corrected word: ${first.slice(0, 200)}`);
     if (rows.some((text) => /No strong match/.test(text))) throw new Error('the corrected query is called a weak match');
     await shot('search-misspelt');
     await page.keyboard.press('Escape');
-    return `first: ${first.split('\n')[0]}${said ? '; the list says what was also searched' : ''}`;
+    return `${also.replace(/\s+/g, ' ')}; first: ${first.split('\n')[0]}`;
   });
 
   await step('The graph with no file open says what to do', async () => {
