@@ -6,14 +6,18 @@
 // for copies of itself names them first ("also: …"). In multi-root each folder is a group of its
 // own under a header row naming it (the quick pick draws no separators once a query is typed),
 // folders with a strong match first, and a folder whose results are weak says so in its own
-// notice, named. Everything shown is plain text: a document's title or passage cannot become an
+// notice, named. When misspelt words were searched as the folder's closest words, the list opens
+// with "also searched: «collision»", those words marked as the passages mark them (and marked in
+// the passages too). Everything shown is plain text: a document's title or passage cannot become an
 // icon. Pure, so tested without VS Code.
 
 import { describeAlso } from '../../shared/alsoText.ts';
 import type { FolderSearch } from '../../shared/protocol.ts';
 import { namedWords, wordMatches } from '../../shared/queryWords.ts';
 import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
-import type { SearchResultView } from '../../shared/types.ts';
+import { alsoSearchedReason, alsoSearchedWords, searchedQuery } from '../../shared/spellingText.ts';
+import type { SearchResultView, SpellingCorrection } from '../../shared/types.ts';
+import { typeVerb } from '../../shared/wording.ts';
 import { describeLocation } from './locations.ts';
 import { shortenFront } from './shortText.ts';
 
@@ -60,6 +64,22 @@ export function plainText(text: string): string {
 /** Marks around the query's words in a quoted passage (the quick pick has no highlights for an extension to set). */
 export const MARK_OPEN = '«';
 export const MARK_CLOSE = '»';
+const marked = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
+
+/**
+ * The words searched beside misspelt ones, marked as the passages mark them, so a person sees why
+ * a result holds "collision" when "colision" was typed; the detail says which typed words they stand for.
+ */
+function alsoSearchedNotice(corrections: readonly SpellingCorrection[], folderName: string | null): SearchNotice | null {
+  const words = alsoSearchedWords(corrections, marked);
+  if (!words) return null;
+  const reason = alsoSearchedReason(corrections);
+  return {
+    kind: 'notice',
+    label: `$(lightbulb) ${plainText(`${folderName ? `${folderName}: ` : ''}${words}`)}`,
+    detail: plainText(`${reason[0]!.toUpperCase()}${reason.slice(1)}${folderName ? ` in ${folderName}` : ''}; results holding either are listed.`),
+  };
+}
 
 /** Characters of passage quoted in a row, around the query's words: about what a quick pick's detail line shows. */
 const SNIPPET_CHARS = 110;
@@ -112,7 +132,7 @@ function leadingReasons(result: SearchResultView): string[] {
   if (result.expanded_via) {
     const via = result.expanded_via;
     const review = via.status === 'confirmed' ? 'confirmed' : 'suggested by analysis, not yet reviewed';
-    reasons.push(`Not a direct match. Reached because this item ${via.type.replace(/_/g, ' ')} a matching item — strength ${figure(via.score)} (${review}).`);
+    reasons.push(`Not a direct match. Reached because this item ${typeVerb(via.type)} a matching item — strength ${figure(via.score)} (${review}).`);
   }
   return reasons.map(plainText);
 }
@@ -162,10 +182,14 @@ export function searchEntries(folders: readonly FolderSearch[]): SearchListEntry
       continue;
     }
     const { response } = folder;
+    // The query as searched: the corrected words mark the passages and are selected when a result opens.
+    const searched = searchedQuery(response.query, response.also_searched);
     if (several) {
       const state = response.weak_match ? ' · no strong match' : '';
       entries.push({ kind: 'folder', label: `$(root-folder) ${name}`, description: `${resultCount(response.results.length)}${state} · relevance relative to this folder's results` });
     }
+    const also = alsoSearchedNotice(response.also_searched ?? [], several ? folder.name : null);
+    if (also) entries.push(also);
     for (const unavailable of response.unavailable_paths) {
       entries.push({ kind: 'notice', label: `$(info) ${several ? `${name}: ` : ''}${unavailable.path.replace(/_/g, ' ')} search unavailable`, detail: plainText(unavailable.reason) });
     }
@@ -180,10 +204,10 @@ export function searchEntries(folders: readonly FolderSearch[]): SearchListEntry
       entries.push({
         kind: 'result',
         label: plainText(shortenFront(result.title ?? result.path, TITLE_CHARS)),
-        ...describeResult(result, response.query, several ? folder.name : null),
+        ...describeResult(result, searched, several ? folder.name : null),
         folder: folder.folder,
         folderName: folder.name,
-        query: response.query,
+        query: searched,
         result,
       });
     }

@@ -66,7 +66,7 @@ forEachBackend((backend) => {
     assert.equal(kept.proposedScore, original.proposedScore, 'the proposal as it was is kept');
     assert.equal(kept.note, 'unrelated');
     assert.equal(kept.decidedBy, 'ana');
-    assert.deepEqual(kept.changedSinceDecision?.changes, ['type was similar_to, now derived_from', 'semantic similarity evidence is gone', 'new evidence: content hash match']);
+    assert.deepEqual(kept.changedSinceDecision?.changes, ['type was similar, now derived from', 'similar meaning evidence is gone', 'new evidence: identical content']);
   });
 
   backend.test('relationships of a deleted item are no longer served, but their rows stay', async (t) => {
@@ -217,11 +217,11 @@ forEachBackend((backend) => {
     const returned = (await store.getRelationship(id))!;
     assert.equal(returned.status, 'pending');
     assert.equal(returned.decidedBy, null);
-    assert.deepEqual(returned.changedSinceDecision?.changes, ['shared entity evidence is gone']);
+    assert.deepEqual(returned.changedSinceDecision?.changes, ['shared name evidence is gone']);
     assert.equal(returned.changedSinceDecision?.decided_by, 'ana');
     const history = await store.relationshipHistory(id);
     assert.deepEqual(history.map((event) => event.kind), ['proposed', 'confirmed', 'returned_to_review']);
-    assert.equal(history.at(-1)!.note, 'shared entity evidence is gone');
+    assert.equal(history.at(-1)!.note, 'shared name evidence is gone');
   });
 
   backend.test('the relationship of a pair is found from either end, whatever its status', async (t) => {
@@ -337,6 +337,6 @@ forEachBackend((backend) => {
     assert.equal(await store.restoreRelationship(carriedFrom(quotingProposal(ids[0]!, ids[2]!)), [], reviewAgainstDecision), 'reattached');
     const changed = (await store.getRelationship(found.id))!;
     assert.equal(changed.status, 'pending');
-    assert.deepEqual(changed.changedSinceDecision?.changes, ['shared entity evidence is gone']);
+    assert.deepEqual(changed.changedSinceDecision?.changes, ['shared name evidence is gone']);
   });
 });

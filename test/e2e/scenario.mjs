@@ -276,9 +276,12 @@ try {
     await row.click();
     const frame = await webviewFrame('Signals');
     const text = await webviewText(frame);
-    for (const expected of ['claim_contradiction', 'Sum of contributions', 'Conflicts', 'user_confirmation']) {
+    // Signals by their names in words (shared/wording.ts), never as identifiers.
+    for (const expected of ['different figures', 'Sum of contributions', 'Conflicts', 'your confirmation']) {
       if (!text.includes(expected)) throw new Error(`the panel does not show ${expected}`);
     }
+    const identifier = text.match(/\b(claim_contradiction|user_confirmation|shared_\w+|semantic_similarity|occurred_\w+|similar_to|derived_from)\b/);
+    if (identifier) throw new Error(`the panel shows the identifier ${identifier[0]}`);
     if (!/42,?000/.test(text) || !/51,?500/.test(text)) throw new Error('the panel does not show both figures (42000 and 51500)');
     return 'signals table with the confirmation, both figures and both sources';
   });
@@ -337,7 +340,8 @@ try {
         icon: (row.querySelector('.custom-view-tree-node-item-icon')?.className.match(/codicon-([\w-]+)/) ?? [])[1] ?? null,
       })),
     );
-  const REVIEW_ORDER = ['contradicts', 'supports', 'derived from', 'supersedes', 'updates', 'same entity as', 'possibly explains', 'similar to', 'mentions', 'occurred before', 'occurred after'];
+  // shared/reviewOrder.ts's order, each type in the words the tree shows (shared/wording.ts's typeName).
+  const REVIEW_ORDER = ['contradicts', 'supports', 'derived from', 'supersedes', 'updates', 'same thing', 'may explain', 'links to', 'similar', 'mentions', 'happened before', 'happened after'];
 
   await step('Proposals tree: an icon per type, contradictions first, a count badge', async () => {
     if (!proposalLabel) throw new Skip('no proposal was confirmed above, so the tree has none to show');
@@ -739,7 +743,7 @@ try {
     await response.getByRole('button', { name: 'Show the relationship' }).first().click();
     const frame = await webviewFrame('Signals');
     const panel = await webviewText(frame);
-    if (!panel.includes('claim_contradiction')) throw new Error('the relationship panel that opened is not the contradiction\'s');
+    if (!panel.includes('different figures')) throw new Error('the relationship panel that opened is not the contradiction\'s');
     return 'both figures with their sentences; "Show the relationship" opened the contradiction\'s panel, where its decision controls are';
   });
 
@@ -997,11 +1001,16 @@ async function editorRoundTwoSteps() {
     // Notice rows (a weak match, what was also searched) carry no file; the first result row does.
     const first = rows.find((text) => /\.(md|txt|pdf|docx|json)\b/.test(text)) ?? '';
     if (!/forklift-collision/.test(first)) throw new Error(`the first result is not the forklift incident: ${first.slice(0, 200)}`);
-    const said = rows.some((text) => /also searched/i.test(text));
+    // The list opens with what was searched beside the misspelt word, marked as the passages mark it, and the passage marks it too.
+    const also = rows.find((text) => /also searched/i.test(text));
+    if (!also) throw new Error('the list does not say what was also searched');
+    if (!also.includes('«collision»')) throw new Error(`the also-searched line does not mark the corrected word: ${also}`);
+    if (rows.indexOf(also) > rows.indexOf(first)) throw new Error('the also-searched line stands below the results');
+    if (!first.includes('«collision»')) throw new Error(`the first result's passage does not mark the corrected word: ${first.slice(0, 200)}`);
     if (rows.some((text) => /No strong match/.test(text))) throw new Error('the corrected query is called a weak match');
     await shot('search-misspelt');
     await page.keyboard.press('Escape');
-    return `first: ${first.split('\n')[0]}${said ? '; the list says what was also searched' : ''}`;
+    return `${also.replace(/\s+/g, ' ')}; first: ${first.split('\n')[0]}`;
   });
 
   await step('The graph with no file open says what to do', async () => {

@@ -69,7 +69,7 @@ test('relata relationships, confirm, reject and reprocess', {
   const readable = run(['relationships', '--data', data, '--status', 'confirmed']);
   assert.match(readable.stdout, /CONTRADICTS/);
   assert.match(readable.stdout, /not a probability/);
-  assert.match(readable.stdout, /claim_contradiction +cost: 1\.00 × 0\.22 = 0\.220/);
+  assert.match(readable.stdout, /different figures +cost: 1\.00 × 0\.22 = 0\.220/);
 
   const scoring = json(['scoring']);
   assert.equal(scoring.score_version, 'relationship-score-v2');

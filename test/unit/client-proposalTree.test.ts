@@ -10,10 +10,10 @@ import { test } from 'node:test';
 import type { FolderRelationships } from '../../shared/protocol.ts';
 import type { RelationshipView } from '../../shared/types.ts';
 import { localDateText } from '../../shared/decisionDate.ts';
-import { NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
+import { describeFilter, NO_FILTER, readProposalFilter } from '../../client/src/proposals/proposalFilter.ts';
 import { pendingCount, proposalTree, shownCount, type ProposalNode } from '../../client/src/proposals/proposalTree.ts';
 import { countWords, pairLabel } from '../../client/src/proposals/pairLabel.ts';
-import { shortenFront } from '../../client/src/shortText.ts';
+import { shortenFront, shortenMiddle } from '../../client/src/shortText.ts';
 import { RELATIONSHIP_LOOKS, REVIEW_ORDER } from '../../client/src/proposals/relationshipLook.ts';
 
 function relationship(id: string, type: RelationshipView['type'], score: number, status: RelationshipView['status'] = 'pending'): RelationshipView {
@@ -57,7 +57,7 @@ test('pending proposals are grouped by type, strongest first; decided ones have 
   ]);
   assert.deepEqual(labels(roots), ['Pending review (3)', 'Confirmed (2)', 'Rejected (1)', 'Conflicts (2)']);
   const groups = children(roots[0]);
-  assert.deepEqual(labels(groups), ['contradicts (1)', 'similar to (2)']);
+  assert.deepEqual(labels(groups), ['contradicts (1)', 'similar (2)']);
   assert.deepEqual(children(groups[1]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r3', 'r1']);
   assert.deepEqual(children(roots[1]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r6', 'r4']);
   assert.deepEqual(children(roots[3]).map((node) => node.kind === 'proposal' && node.relationship.id), ['r6', 'r2']);
@@ -70,11 +70,12 @@ test('a proposal row names both items, its strength and type, and carries its st
   if (row.kind !== 'proposal') return;
   assert.equal(row.label, 'A r1 ↔ r1', 'the pair on one line; an untitled item is named by its file, without the extension');
   assert.equal(row.description, '0.30', 'under its type\u2019s group the strength is the description');
-  assert.match(row.tooltip, /^A r1 similar to b\/r1\.md · strength 0\.30\na\/r1\.md ↔ b\/r1\.md/, 'the tooltip has the full pair and paths');
+  assert.match(row.tooltip, /^A r1 is similar to b\/r1\.md · strength 0\.30\na\/r1\.md ↔ b\/r1\.md/, 'the tooltip has the full pair and paths, as a sentence');
   assert.equal(row.contextValue, 'relata.proposal.pending');
   assert.match(row.tooltip, /suggested by analysis, not yet reviewed/);
   assert.match(row.tooltip, /not a probability/);
-  assert.match(row.tooltip, /shared_entity Example Ltd: strength 1 × weight 0\.25/);
+  assert.match(row.tooltip, /shared name Example Ltd: strength 1 × weight 0\.25/, 'the signal by its name in words');
+  assert.doesNotMatch(row.tooltip, /_/, 'no identifier in what a person reads');
   assert.equal(row.folder, 'file:///demo');
 });
 
@@ -172,7 +173,7 @@ test('contradictions come first, then supports, then the rest, with date order l
     },
   ]);
   const groups = children(roots[0]);
-  assert.deepEqual(groups.map((group) => group.label), ['contradicts', 'supports', 'derived from', 'similar to', 'occurred before']);
+  assert.deepEqual(groups.map((group) => group.label), ['contradicts', 'supports', 'derived from', 'similar', 'happened before']);
   const looks = groups.map((group) => (group.kind === 'group' ? group.look : null));
   assert.deepEqual(looks[0], RELATIONSHIP_LOOKS.contradicts);
   assert.equal(looks[0]!.color, 'list.errorForeground', 'a contradiction stands out in the error colour');
@@ -197,7 +198,7 @@ test('in a section of mixed types (Confirmed), contradictions still come first, 
     [
       ['A r2 ↔ r2', 'contradicts 0.40'],
       ['A r3 ↔ r3', 'supports 0.50'],
-      ['A r1 ↔ r1', 'similar to 0.90'],
+      ['A r1 ↔ r1', 'similar 0.90'],
     ],
     'in a section of mixed types the description names the type before the strength',
   );
@@ -220,9 +221,9 @@ test('two documents with one title are told apart by their file names, each name
   const pair = { ...relationship('r1', 'contradicts', 0.89), from: memo, to: draft };
   const [pending] = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [pair] }]);
   const row = children(children(pending)[0])[0]!;
-  assert.equal(row.label, 'budget-memo ↔ …et-memo-v2', 'the file names, the second cut from the end where it differs');
-  assert.equal(pairLabel({ path: 'a/gantry-crane-report.md', title: null }, { path: 'b/gantry-crane-report-v2.md', title: null }, 13), '…crane-report ↔ …ne-report-v2', 'file names alike at the front are cut from the end');
-  assert.equal(pairLabel({ path: 'a/notes.md', title: 'Notes' }, { path: 'b/notes.md', title: 'Notes' }, 13), 'a/notes.md ↔ b/notes.md', 'one file name in two folders: the paths');
+  assert.equal(row.label, 'budget-memo ↔ budge…mo-v2', 'the file names, the second cut in its middle so its version shows');
+  assert.equal(pairLabel({ path: 'a/gantry-crane-report.md', title: null }, { path: 'b/gantry-crane-report-v2.md', title: null }, 13), 'gantry…report ↔ gantry…ort-v2', 'file names alike at the front keep their ends');
+  assert.equal(pairLabel({ path: 'a/notes.md', title: 'Notes' }, { path: 'b/notes.md', title: 'Notes' }, 13), 'a/notes ↔ b/notes', 'one file name in two folders: the paths');
 });
 
 test('in multi-root each name is shorter, so the pair fits under the extra folder level', () => {
@@ -335,4 +336,38 @@ test('a relationship resting only on a link is in "Linked in the documents", out
   assert.equal(pendingCount([folder]), 1, 'only the relationship with a shared name waits for review');
   const row = children(roots[1])[0] as Extract<ProposalNode, { kind: 'proposal' }>;
   assert.equal(row.contextValue, 'relata.proposal.pending', 'a person may still confirm or reject it');
+});
+
+test('every type the Proposals view names (groups, rows of mixed sections, the filter) reads in the words of shared/wording.ts, not as an identifier', () => {
+  const roots = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [relationship('r1', 'same_entity_as', 0.5), relationship('r2', 'occurred_before', 0.4, 'confirmed')] }]);
+  assert.equal(children(roots[0])[0]!.label, 'same thing');
+  const confirmed = children(roots[1])[0]!;
+  assert.ok(confirmed.kind === 'proposal');
+  assert.equal(confirmed.description.split(' · ')[0], 'happened before 0.40');
+  assert.match(confirmed.tooltip, /^A r2 happened before b\/r2\.md · /);
+  assert.equal(describeFilter({ types: ['possibly_explains', 'derived_from'], statuses: null, minStrength: 0 }), 'may explain, derived from');
+});
+
+test('an untitled item\u2019s file name is cut in its middle, keeping its topic and the date or version at its end; the tooltip has the full paths', () => {
+  const report = { item_id: 'r', path: 'reports/inspection-report-2025-03-14.md', title: null };
+  const visit = { item_id: 'v', path: 'visits/site-visit.md', title: null };
+  assert.equal(pairLabel(report, visit, 11), 'inspe…03-14 ↔ site-visit');
+  assert.equal(shortenMiddle('budget-memo-final-v2', 11), 'budge…al-v2');
+  assert.equal(shortenMiddle('maintenance-log_v3', 11), 'maint…og_v3');
+  assert.equal(shortenMiddle('crane-inspection-2025', 11), 'crane…2025', 'no separator is left beside the cut');
+  assert.equal(shortenMiddle('short', 11), 'short');
+  const [pending] = proposalTree([{ folder: 'file:///demo', name: 'demo', relationships: [{ ...relationship('r1', 'supports', 0.5), from: report, to: visit }] }]);
+  const row = children(children(pending)[0])[0]!;
+  assert.ok(row.kind === 'proposal');
+  assert.equal(row.label, 'inspe…03-14 ↔ site-visit');
+  assert.match(row.tooltip, /\nreports\/inspection-report-2025-03-14\.md ↔ visits\/site-visit\.md\n/);
+});
+
+test('two file names that differ only where the middle cut falls are told apart by their paths', () => {
+  const a = { item_id: 'a', path: 'q1/budget-memo-north-site-v2.md', title: null };
+  const b = { item_id: 'b', path: 'q2/budget-memo-south-site-v2.md', title: null };
+  const label = pairLabel(a, b, 11);
+  const [left, right] = label.split(' ↔ ');
+  assert.notEqual(left, right, label);
+  assert.equal(label, 'q1/bu…te-v2 ↔ q2/bu…te-v2');
 });

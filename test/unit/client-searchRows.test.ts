@@ -173,3 +173,34 @@ test('a result standing for its copies names them first, once', () => {
   if (row?.kind !== 'result') return assert.fail('expected a result row');
   assert.match(row.detail, /^also: drafts\/gc2-v2\.md, near-duplicate, similarity 0\.97; archive\/gc2\.md, identical copy · /);
 });
+
+test('a misspelt query\u2019s corrected words are said first, marked as passages mark them, and marked in the passage too', () => {
+  const corrected = result({
+    title: 'Reach truck collision report',
+    passage: { text: 'The reach truck collision happened in aisle 4.', chunk_id: 'c1', location: { kind: 'lines', start: 3, end: 3 } },
+  });
+  const entries = searchEntries([{ folder: 'file:///demo', name: 'demo', response: {
+    rank_version: 'v', query: 'reach truck colision', results: [corrected], unavailable_paths: [], also_searched: [{ typed: 'colision', searched: 'collision' }],
+  } }]);
+  assert.deepEqual(entries.map((entry) => entry.kind), ['notice', 'result']);
+  const [notice, row] = entries;
+  assert.equal(notice!.label, '$(lightbulb) also searched: «collision»');
+  assert.equal(notice!.kind === 'notice' && notice!.detail, 'For colision, which no document here contains; results holding either are listed.');
+  if (row?.kind !== 'result') return assert.fail('expected a result row');
+  assert.match(row.detail, /The «reach» «truck» «collision» happened/);
+  assert.equal(row.query, 'reach truck colision collision', 'opening the result selects the corrected word as well');
+});
+
+test('in multi-root the also-searched line names its folder and stands under that folder\u2019s header; a folder searched as typed has none', () => {
+  const entries = searchEntries([
+    { folder: 'file:///demo', name: 'demo', response: { rank_version: 'v', query: 'licnese', results: [result({})], unavailable_paths: [], also_searched: [{ typed: 'licnese', searched: 'license' }] } },
+    { folder: 'file:///b', name: 'b', response: { rank_version: 'v', query: 'licnese', results: [result({})], unavailable_paths: [] } },
+  ]);
+  assert.deepEqual(entries.map((entry) => entry.label), ['$(root-folder) demo', '$(lightbulb) demo: also searched: «license»', 'GC-2 refurbishment', '$(root-folder) b', 'GC-2 refurbishment']);
+  assert.match(entries[1]!.kind === 'notice' ? entries[1]!.detail : '', / in demo; /);
+});
+
+test('a corrected word written like an icon is shown as text', () => {
+  const [notice] = searchEntries([{ folder: 'file:///a', name: 'a', response: { rank_version: 'v', query: 'q', results: [], unavailable_paths: [], also_searched: [{ typed: 'x', searched: '$(zap)' }] } }]);
+  assert.equal(notice!.label, '$(lightbulb) also searched: «\\$(zap)»');
+});

@@ -44,7 +44,7 @@ test('a confirmation of a mention returns to review when the shared name is gone
   const reviewed = reviewAgainstDecision(evidence('similar_to', [similaritySignal(0.8)]), confirmed('mentions', [entity, similaritySignal(0.8)]));
   assert.equal(reviewed.status, 'pending');
   assert.equal(reviewed.decidedBy, null);
-  assert.deepEqual(reviewed.changedSinceDecision?.changes, ['type was mentions, now similar_to', 'shared entity evidence is gone']);
+  assert.deepEqual(reviewed.changedSinceDecision?.changes, ['type was mentions, now similar', 'shared name evidence is gone']);
   assert.ok(!reviewed.signals.some((signal) => signal.type === 'user_confirmation'));
   assert.equal(reviewed.score, reviewed.proposedScore);
 });

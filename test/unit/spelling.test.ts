@@ -40,6 +40,7 @@ test('the correction is said with the words searched and the words typed, and bo
   const corrections = [{ typed: 'licnese', searched: 'license' }, { typed: 'projct', searched: 'project' }];
   assert.equal(alsoSearchedText(corrections), 'also searched: license, project (for licnese, projct, which no document here contains)');
   assert.equal(alsoSearchedText([]), null);
+  assert.equal(alsoSearchedText(corrections, (word) => `«${word}»`), 'also searched: «license», «project» (for licnese, projct, which no document here contains)', 'marked, only the words searched');
   assert.equal(searchedQuery('licnese for my projct', corrections), 'licnese for my projct license project');
   assert.deepEqual(markedWords('licnese for my projct', corrections), ['licnese', 'projct', 'license', 'project']);
 });

@@ -12,6 +12,7 @@ import type { RelationshipDetail } from '../../shared/protocol.ts';
 import type { ItemRef } from '../../shared/types.ts';
 import { action, figure, h, render } from './dom.ts';
 import { onHostMessage, send } from './host.ts';
+import { pairVerb, relationshipHeading, signalCells } from './relationshipWords.ts';
 
 /** Decision dates in the person's locale (the webview's language follows VS Code's display language). */
 const dateText = localDateText(navigator.language);
@@ -34,11 +35,12 @@ function signalsTable(detail: RelationshipDetail): HTMLElement {
   const cell = (column: (typeof SIGNAL_COLUMNS)[number], text: string, numeric = false) => h('td', { 'data-column': column, ...(numeric ? { class: 'num' } : {}) }, text);
   const rows = relationship.signals.map((signal, index) => {
     const share = contributions[index]!;
+    const words = signalCells(signal);
     return h(
       'tr',
       {},
-      cell('Signal', signal.type),
-      cell('Value', signal.type === 'semantic_similarity' ? `${signal.value} (similarity, not a probability)` : signal.value),
+      cell('Signal', words.name),
+      cell('Value', words.value),
       cell('Strength', figure(signal.strength), true),
       cell('Weight', figure(signal.weight), true),
       cell('Repeat factor', `× ${figure(share.factor)}`, true),
@@ -165,8 +167,8 @@ function show(detail: RelationshipDetail): void {
   const another = shownId !== relationship.id;
   shownId = relationship.id;
   render(
-    h('h1', {}, relationship.type.replace(/_/g, ' ')),
-    h('p', { class: 'pair' }, itemLink(folder, relationship.from), h('span', { class: 'muted' }, ` ${relationship.type} `), itemLink(folder, relationship.to)),
+    h('h1', {}, relationshipHeading(relationship.type)),
+    h('p', { class: 'pair' }, itemLink(folder, relationship.from), h('span', { class: 'muted' }, ` ${pairVerb(relationship.type)} `), itemLink(folder, relationship.to)),
     h(
       'p',
       {},

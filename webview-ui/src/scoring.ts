@@ -4,6 +4,7 @@
 import type { ScoringModelView } from '../../shared/protocol.ts';
 import { figure, h, render } from './dom.ts';
 import { onHostMessage } from './host.ts';
+import { signalName } from '../../shared/wording.ts';
 
 function table(headers: string[], rows: string[][]): HTMLElement {
   return h(
@@ -21,7 +22,8 @@ function show(model: ScoringModelView): void {
     h('h1', {}, 'Relata scoring model'),
     h('h2', {}, `Relationship strength: ${model.score_version}`),
     h('p', { class: 'muted' }, 'score = min(1, Σ strength × weight × repeat factor), never below 0. A heuristic strength of evidence, not a probability.'),
-    table(['Signal', 'Weight'], weights.map(([type, weight]) => [type, figure(weight!)])),
+    // The identifier beside the words: this page is where a person matches them to the JSON and --json output.
+    table(['Signal', 'Weight'], weights.map(([type, weight]) => [`${signalName(type)} (${type})`, figure(weight!)])),
     h('p', {}, `Repeat factors for the strongest, second and third signal of one type: ${model.diminishing_factors.map((factor) => figure(factor)).join(', ')}; later ones count nothing.`),
     h('p', {}, `Concepts start at strength ${figure(model.concept_base_strength)}; temporal proximity looks ${model.temporal_window_days} days apart.`),
     h('h3', {}, 'How evidence is read'),

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { RelationshipStatus, RelationshipType } from '../../../shared/types.ts';
 import { describeFilter, isFiltered, NO_FILTER, parseMinStrength, STATUSES, type ProposalFilter } from './proposalFilter.ts';
 import type { ProposalsView } from './proposalsView.ts';
-import { lookOf, REVIEW_ORDER, typeWords } from './relationshipLook.ts';
+import { typeName } from '../../../shared/wording.ts';
+import { lookOf, REVIEW_ORDER } from './relationshipLook.ts';
 
 /** Several of `all`, the current ones picked; every one or none picked means no narrowing (null). */
 async function pickSome<T extends string>(title: string, all: readonly T[], current: readonly T[] | null, item: (value: T) => vscode.QuickPickItem): Promise<T[] | null | undefined> {
@@ -19,7 +20,7 @@ export async function filterProposals(view: ProposalsView): Promise<void> {
   const filter = view.filter;
   const choice = await vscode.window.showQuickPick(
     [
-      { label: '$(symbol-enum) Types…', description: filter.types?.map(typeWords).join(', ') ?? 'all', part: 'types' as const },
+      { label: '$(symbol-enum) Types…', description: filter.types?.map(typeName).join(', ') ?? 'all', part: 'types' as const },
       { label: '$(check-all) Review status…', description: filter.statuses?.join(', ') ?? 'all', part: 'statuses' as const },
       { label: '$(dashboard) Minimum strength…', description: filter.minStrength > 0 ? filter.minStrength.toFixed(2) : 'none', part: 'minStrength' as const },
       ...(isFiltered(filter) ? [{ label: '$(clear-all) Show everything', description: describeFilter(filter), part: 'clear' as const }] : []),
@@ -31,7 +32,7 @@ export async function filterProposals(view: ProposalsView): Promise<void> {
   if (choice.part === 'clear') next = NO_FILTER;
   else if (choice.part === 'types') {
     const types = await pickSome<RelationshipType>('Show these relationship types', REVIEW_ORDER, filter.types, (type) => ({
-      label: `$(${lookOf(type).icon}) ${typeWords(type)}`,
+      label: `$(${lookOf(type).icon}) ${typeName(type)}`,
     }));
     if (types !== undefined) next = { ...filter, types };
   } else if (choice.part === 'statuses') {

@@ -3,7 +3,8 @@
 // anything malformed is dropped rather than hiding proposals for no visible reason.
 
 import type { RelationshipStatus, RelationshipType, RelationshipView } from '../../../shared/types.ts';
-import { REVIEW_ORDER, typeWords } from './relationshipLook.ts';
+import { typeName } from '../../../shared/wording.ts';
+import { REVIEW_ORDER } from './relationshipLook.ts';
 
 export interface ProposalFilter {
   /** Only these types; null for all. */
@@ -51,7 +52,7 @@ export function passesFilter(filter: ProposalFilter, relationship: RelationshipV
 /** The filter in words for the view's description, e.g. "contradicts, supports · pending · strength ≥ 0.40"; empty when none. */
 export function describeFilter(filter: ProposalFilter): string {
   return [
-    filter.types?.map(typeWords).join(', '),
+    filter.types?.map(typeName).join(', '),
     filter.statuses?.join(', '),
     filter.minStrength > 0 ? `strength ≥ ${filter.minStrength.toFixed(2)}` : undefined,
   ]

@@ -18,7 +18,8 @@ import type { RelationshipStatus, RelationshipView } from '../../../shared/types
 import { reviewStatus } from '../hoverContent.ts';
 import { countWords, pairLabel } from './pairLabel.ts';
 import { isFiltered, NO_FILTER, passesFilter, type ProposalFilter } from './proposalFilter.ts';
-import { byReviewOrder, lookOf, typeWords, type RelationshipLook } from './relationshipLook.ts';
+import { relationshipSentence, typeName } from '../../../shared/wording.ts';
+import { byReviewOrder, lookOf, type RelationshipLook } from './relationshipLook.ts';
 import { strengthArithmetic } from './strengthArithmetic.ts';
 
 export type ProposalNode =
@@ -70,7 +71,7 @@ function decisionWords(relationship: RelationshipView, dateText: DateText): stri
  */
 function proposalNode(context: Context, section: string, relationship: RelationshipView, typed: boolean): ProposalNode {
   const { folder, dateText } = context;
-  const strength = typed ? relationship.score.toFixed(2) : `${typeWords(relationship.type)} ${relationship.score.toFixed(2)}`;
+  const strength = typed ? relationship.score.toFixed(2) : `${typeName(relationship.type)} ${relationship.score.toFixed(2)}`;
   const change = relationship.changed_since_decision;
   const decided = decisionWords(relationship, dateText);
   return {
@@ -79,7 +80,7 @@ function proposalNode(context: Context, section: string, relationship: Relations
     label: pairLabel(relationship.from, relationship.to, context.nameChars),
     description: [strength, decided, relationship.near_duplicate ? 'near-duplicate' : undefined, change ? changeHeadline(change) : undefined].filter(Boolean).join(' · '),
     tooltip: [
-      `${fullName(relationship.from)} ${typeWords(relationship.type)} ${fullName(relationship.to)} · strength ${relationship.score.toFixed(2)}`,
+      `${relationshipSentence(relationship.type, fullName(relationship.from), fullName(relationship.to))} · strength ${relationship.score.toFixed(2)}`,
       `${relationship.from.path} ↔ ${relationship.to.path}`,
       relationship.status === 'pending'
         ? reviewStatus(relationship.status)
@@ -191,7 +192,7 @@ function sections(folder: FolderRelationships, options: TreeOptions, nameChars: 
     return {
       kind: 'group',
       id: `${folder.folder}|pending|${type}`,
-      label: typeWords(type),
+      label: typeName(type),
       description: countOf(children),
       look: lookOf(type),
       children,

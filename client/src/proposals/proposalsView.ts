@@ -9,7 +9,7 @@ import { localDateText } from '../../../shared/decisionDate.ts';
 import type { ServerConnection } from '../serverConnection.ts';
 import { describeFilter, isFiltered, readProposalFilter, type ProposalFilter } from './proposalFilter.ts';
 import { pendingCount, proposalTree, shownCount, type ProposalNode } from './proposalTree.ts';
-import { typeWords } from './relationshipLook.ts';
+import { typeName } from '../../../shared/wording.ts';
 
 const FILTER_KEY = 'relata.proposals.filter';
 
@@ -87,7 +87,7 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
       item.contextValue = node.contextValue;
       item.iconPath = new vscode.ThemeIcon(node.look.icon, new vscode.ThemeColor(node.look.color));
       // The icon says the type to the eye; a screen reader is told in words.
-      item.accessibilityInformation = { label: `${typeWords(node.relationship.type)}, ${node.label}, ${node.relationship.status}${node.description ? `, ${node.description}` : ''}` };
+      item.accessibilityInformation = { label: `${typeName(node.relationship.type)}, ${node.label}, ${node.relationship.status}${node.description ? `, ${node.description}` : ''}` };
       item.command = { command: 'relata.openRelationship', title: 'Open relationship', arguments: [{ folder: node.folder, id: node.relationship.id }] };
       return item;
     }

@@ -39,8 +39,6 @@ export function byReviewOrder(a: string, b: string): number {
   return rank(a) - rank(b) || a.localeCompare(b);
 }
 
-export const typeWords = (type: string) => type.replace(/_/g, ' ');
-
 const UNKNOWN_LOOK: RelationshipLook = { icon: 'circle-outline', color: 'descriptionForeground' };
 
 export const lookOf = (type: string): RelationshipLook => RELATIONSHIP_LOOKS[type as RelationshipType] ?? UNKNOWN_LOOK;

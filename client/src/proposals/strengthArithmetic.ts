@@ -6,6 +6,7 @@
 
 import type { SignalContribution } from '../../../shared/protocol.ts';
 import type { RelationshipView } from '../../../shared/types.ts';
+import { signalName } from '../../../shared/wording.ts';
 
 /** A stored number as stored: at most four decimals, no trailing zeros. */
 const stored = (value: number) => String(Number(value.toFixed(4)));
@@ -14,12 +15,12 @@ const fixed = (value: number) => value.toFixed(4);
 export function strengthArithmetic(relationship: Pick<RelationshipView, 'signals' | 'score' | 'score_version'>, contributions: readonly SignalContribution[] | undefined): string[] {
   const heading = `Strength ${fixed(relationship.score)} (${relationship.score_version}; a heuristic 0-1 strength, not a probability)`;
   if (!contributions || contributions.length !== relationship.signals.length) {
-    return [heading, ...relationship.signals.map((signal) => `  ${signal.type} ${signal.value}: strength ${stored(signal.strength)} × weight ${stored(signal.weight)}`)];
+    return [heading, ...relationship.signals.map((signal) => `  ${signalName(signal.type)} ${signal.value}: strength ${stored(signal.strength)} × weight ${stored(signal.weight)}`)];
   }
   const lines = relationship.signals.map((signal, index) => {
     const share = contributions[index]!;
     const repeat = share.factor === 1 ? '' : share.factor === 0 ? ' (repeat beyond the third: counts nothing)' : ' (repeat of its type)';
-    return `  ${stored(signal.strength)} × ${stored(signal.weight)} × ${stored(share.factor)} = ${fixed(share.contribution)}  ${signal.type}: ${signal.value}${repeat}`;
+    return `  ${stored(signal.strength)} × ${stored(signal.weight)} × ${stored(share.factor)} = ${fixed(share.contribution)}  ${signalName(signal.type)}: ${signal.value}${repeat}`;
   });
   const sum = contributions.reduce((total, share) => total + share.contribution, 0);
   const capped = Math.min(1, Math.max(0, sum));

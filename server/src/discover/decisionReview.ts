@@ -6,6 +6,7 @@
 // changed, so the person can look again. Pure: the store evaluates it inside its write.
 
 import type { ChangedSinceDecision, RelationshipType, SignalView } from '../../../shared/types.ts';
+import { signalName, typeName } from '../../../shared/wording.ts';
 import { decisionSignal, scoreSignals } from '../scoring/index.ts';
 import type { BasisEvidence, DecisionBasis, RelationshipRecord, ReviewedProposal, ReviewRule } from '../store/contract.ts';
 
@@ -50,7 +51,6 @@ function kindEvidence(signals: readonly SignalView[]): BasisEvidence[] {
 }
 
 const sameEvidence = (a: BasisEvidence, b: BasisEvidence) => a.signal === b.signal && a.value === b.value && a.figures === b.figures;
-const kindWords = (kind: string) => kind.replace(/_/g, ' ');
 const versus = (figures: string | null) => (figures ?? '').replace(' and ', ' vs ');
 
 /** How one claim of the basis reads now, or null when it is as it was. */
@@ -72,7 +72,7 @@ function claimChange(was: BasisEvidence, now: readonly BasisEvidence[]): string 
  */
 export function basisChanges(basis: DecisionBasis, type: RelationshipType, signals: readonly SignalView[], withAdditions: boolean): string[] {
   const changes: string[] = [];
-  if (basis.type !== type) changes.push(`type was ${basis.type}, now ${type}`);
+  if (basis.type !== type) changes.push(`type was ${typeName(basis.type)}, now ${typeName(type)}`);
   const claimBasis = CLAIM_TYPES.has(basis.type);
   const now = claimBasis ? claimEvidence(signals) : kindEvidence(signals);
   for (const was of basis.evidence) {
@@ -80,13 +80,13 @@ export function basisChanges(basis: DecisionBasis, type: RelationshipType, signa
       const change = claimChange(was, now);
       if (change) changes.push(change);
     } else if (!now.some((entry) => entry.signal === was.signal)) {
-      changes.push(`${kindWords(was.signal)} evidence is gone`);
+      changes.push(`${signalName(was.signal)} evidence is gone`);
     }
   }
   if (withAdditions) {
     for (const entry of now) {
       if (claimBasis ? basis.evidence.some((was) => was.value === entry.value) : basis.evidence.some((was) => was.signal === entry.signal)) continue;
-      if (!claimBasis) changes.push(`new evidence: ${kindWords(entry.signal)}`);
+      if (!claimBasis) changes.push(`new evidence: ${signalName(entry.signal)}`);
       else if (entry.signal === 'claim_contradiction') changes.push(`new: ${entry.value} figures differ (${entry.figures})`);
       else changes.push(`new: ${entry.value} figures agree (${entry.figures})`);
     }

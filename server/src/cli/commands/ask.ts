@@ -7,6 +7,7 @@
 import { describeAlso } from '../../../../shared/alsoText.ts';
 import { describeVoices } from '../../../../shared/voiceText.ts';
 import type { AnswerResult } from '../../../../shared/types.ts';
+import { relationshipSentence } from '../../../../shared/wording.ts';
 import { answerFromRetrieval, DEFAULT_TIMEOUT_MS } from '../../answer/answer.ts';
 import { HOW_TO_CONFIGURE } from '../../answer/choice.ts';
 import { retrieveForAnswer } from '../../answer/retrieval.ts';
@@ -70,7 +71,7 @@ function uncertaintyLines(result: AnswerResult): string[] {
   for (const relationship of result.inferred_relationships) {
     const standing = relationship.status === 'confirmed' ? `confirmed by ${relationship.decided_by ?? 'a person'}` : 'a proposal from analysis, not reviewed: not a fact';
     lines.push(
-      `- Reached through an inferred relationship: ${name(relationship.from)} ${relationship.type.replace(/_/g, ' ')} ${name(relationship.to)}, ` +
+      `- Reached through an inferred relationship: ${relationshipSentence(relationship.type, name(relationship.from), name(relationship.to))}, ` +
         `strength ${relationship.score.toFixed(2)} (${relationship.score_version}), ${standing}.`,
     );
   }

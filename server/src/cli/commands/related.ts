@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { RelatedEntry, RelatedView } from '../../../../shared/types.ts';
 import { describeLocation } from '../../../../shared/locationWords.ts';
+import { typeVerb } from '../../../../shared/wording.ts';
 import { DEFAULT_RELATED_LIMIT, relatedTo, RelatedItemError } from '../../engine/related.ts';
 import { describeStatus } from '../../engine/relationships.ts';
 import { thresholdsFromEnv } from '../../scoring/index.ts';
@@ -73,7 +74,7 @@ function formatEntry(entry: RelatedEntry): string[] {
   const linked = entry.linked ? 'linked' : 'not linked yet';
   const relationship = entry.relationship;
   const head = relationship
-    ? `  ${relationship.type.replace(/_/g, ' ')}${relationship.direction === 'incoming' ? ' (from it)' : ''}  ${name}`
+    ? `  ${typeVerb(relationship.type, relationship.direction === 'incoming' ? 'backward' : 'forward')}  ${name}`
     : `  ${entry.kind === 'nearby' ? 'nearby' : 'similar content'}  ${name}`;
   const number = relationship
     ? `strength ${relationship.strength.toFixed(2)} (${relationship.score_version}, not a probability), ${describeStatus(relationship.status)}`

@@ -10,6 +10,7 @@
 
 import { describeChangeSinceDecision } from '../../../../shared/decisionChange.ts';
 import type { ItemRef, RelationshipStatus, RelationshipView } from '../../../../shared/types.ts';
+import { signalName, typeVerb } from '../../../../shared/wording.ts';
 import { describeStatus, listRelationshipViews } from '../../engine/relationships.ts';
 import { scoreSignals, thresholdsFromEnv } from '../../scoring/index.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
@@ -108,13 +109,13 @@ export function formatRelationship(view: RelationshipView, text: RelationshipTex
   const said = text.said ?? new Set<string>();
   const shown = text.explain ? contributions : contributions.filter(({ contribution }) => contribution !== 0);
   const lines = [
-    `${view.id}  ${name(view.from)} ${view.type.toUpperCase()} ${name(view.to)}`,
+    `${view.id}  ${name(view.from)} ${typeVerb(view.type).toUpperCase()} ${name(view.to)}`,
     `  strength ${view.score.toFixed(2)} (${view.score_version}${text.explain ? '; a heuristic strength, not a probability' : ''}), ${describeStatus(view.status)}` +
       (view.near_duplicate ? ', likely near-duplicate (never merged)' : ''),
     ...shown.map(({ signal, factor, contribution }) => {
       const detail = text.explain ? signal.detail : sentencesToSay(signal.detail, signal.value, said);
       return (
-        `  ${signal.type.padEnd(20)} ${signal.value}: ${signal.strength.toFixed(2)} × ${signal.weight.toFixed(2)}` +
+        `  ${signalName(signal.type).padEnd(20)} ${signal.value}: ${signal.strength.toFixed(2)} × ${signal.weight.toFixed(2)}` +
         `${factor === 1 ? '' : ` × ${factor}`} = ${contribution.toFixed(3)}.${detail ? ` ${terminalLine(detail)}` : ''}`
       );
     }),
