@@ -22,6 +22,7 @@ export const FORBIDDEN = [
   ['server/src/store/', SERVER_ROOMS.map((room) => `server/src/${room}/`)],
   ['server/src/knowledge/', ['server/src/mcp/', 'server/src/lsp/', 'server/src/cli/']],
   ['server/src/lsp/', ['server/src/mcp/']],
+  ['server/src/mcp/', ['server/src/lsp/']],
 ];
 
 function sourceFiles() {

@@ -42,7 +42,7 @@ import { relationshipGraph } from './graphRequest.ts';
 import type { AnswerProviders } from './answerProviders.ts';
 import { mentionsUnderCursor } from './hoverMentions.ts';
 import { answerKnowledgeTool } from './knowledgeToolRequest.ts';
-import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
+import { itemRef, relationshipConflicts, signalContributions } from '../engine/relationshipDetail.ts';
 import { handle, type FolderSessions } from './server.ts';
 
 /** Other items listed under a name in a hover: enough to follow, few enough to read. */
