@@ -16,7 +16,7 @@ import {
 } from '../knowledge/knowledgeTools.ts';
 import type { Thresholds } from '../scoring/index.ts';
 import type { FolderSession } from './folderSession.ts';
-import type { FolderSessions } from './server.ts';
+import type { FolderSessions } from './folderSessions.ts';
 
 const DEFAULT_SEARCH_LIMIT = 10;
 
