@@ -19,9 +19,8 @@ import type {
   SignalView,
 } from '../../../shared/types.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
-import type { Claim, Entity, PhraseCount } from '../extract/types.ts';
-import type { MetadataEntry, MetadataValue } from '../parse/metadata.ts';
-import type { DocumentLink, ParsedDocument } from '../parse/types.ts';
+import type { Claim, Entity, PhraseCount } from '../records/extraction.ts';
+import type { DocumentLink, MetadataEntry, MetadataValue, ParsedDocument } from '../records/document.ts';
 import type { ExchangeRecord, ImportCounts } from './exchange/records.ts';
 
 export interface ItemRecord {

@@ -10,7 +10,7 @@
 // GridFS's own collections (gridFsBlobs.ts).
 
 import type { ItemFlag, ItemStatus, Location } from '../../../../shared/types.ts';
-import type { EntityType, Producer } from '../../extract/types.ts';
+import type { EntityType, Producer } from '../../records/extraction.ts';
 import type { StoredClaim } from '../contract.ts';
 
 export const COLLECTIONS = {

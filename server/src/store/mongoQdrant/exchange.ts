@@ -18,7 +18,7 @@ import {
   type ExchangeRecord,
   type ImportCounts,
 } from '../exchange/records.ts';
-import type { ParsedDocument } from '../../parse/types.ts';
+import type { ParsedDocument } from '../../records/document.ts';
 import type { ParsedTextDocument, VersionDocument } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
 import { chunkDocument, claimDocument, entityDocument, itemDocument, phraseDocument, toChunkRecord, toItemRecord, toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';

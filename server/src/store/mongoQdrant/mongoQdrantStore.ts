@@ -17,9 +17,8 @@
 
 import type { EntityAliasView, ItemFlag, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
-import type { PhraseCount } from '../../extract/types.ts';
-import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
-import type { DocumentLink } from '../../parse/types.ts';
+import type { PhraseCount } from '../../records/extraction.ts';
+import type { DocumentLink, MetadataEntry, MetadataValue } from '../../records/document.ts';
 import type {
   AliasCandidate,
   ChunkRecord,

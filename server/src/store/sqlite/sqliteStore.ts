@@ -12,10 +12,8 @@ import path from 'node:path';
 import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
-import type { PhraseCount } from '../../extract/types.ts';
-import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
-import type { DocumentLink, HeadingEntry } from '../../parse/types.ts';
-import type { EntityType } from '../../extract/types.ts';
+import type { EntityType, PhraseCount } from '../../records/extraction.ts';
+import type { DocumentLink, HeadingEntry, MetadataEntry, MetadataValue } from '../../records/document.ts';
 import type {
   ChunkRecord,
   EntityMention,
