@@ -30,16 +30,16 @@ import {
   type EntityAliasView,
   type RelationshipStatus,
 } from '../../../../shared/types.ts';
-import { RELATIONSHIP_EVENT_KINDS } from '../contract.ts';
-import type {
-  ChunkRecord,
-  ItemRecord,
-  ItemVersionRecord,
-  RelationshipEvent,
-  RelationshipRecord,
-  StoredClaim,
-  StoredEntity,
-} from '../contract.ts';
+import {
+  RELATIONSHIP_EVENT_KINDS,
+  type ChunkRecord,
+  type ItemRecord,
+  type ItemVersionRecord,
+  type RelationshipEvent,
+  type RelationshipRecord,
+  type StoredClaim,
+  type StoredEntity,
+} from '../storedRecords.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../records/extraction.ts';
 import { LINK_TARGET_MAX_CHARS, LINK_TEXT_MAX_CHARS, MAX_LINKS_PER_DOCUMENT, type ParsedDocument } from '../../records/document.ts';
