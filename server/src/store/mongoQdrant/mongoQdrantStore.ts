@@ -71,6 +71,7 @@ import { ItemMetadata } from './itemMetadata.ts';
 import { ParsedTexts } from './parsedTexts.ts';
 import { ScopedDb, type Scope, type ScopedCollection } from './scope.ts';
 import * as search from './searchLookups.ts';
+import type { MongoStoreParts as Parts } from './storeParts.ts';
 import { storeWideUnreferenced } from './storeWideQueries.ts';
 // The other half of the backend (vectors, queue, relationships, aliases): see hooks.ts for the seams.
 import { MongoAliases } from './aliases.ts';
@@ -79,24 +80,6 @@ import { MongoRelationships } from './relationships.ts';
 import { MongoVectorPoints } from './vectorPoints.ts';
 
 const now = (): string => new Date().toISOString();
-
-/** The store's parts, made once the database is connected. */
-interface Parts {
-  db: ScopedDb;
-  items: Items;
-  itemDocuments: ScopedCollection<ItemDocument>;
-  texts: ParsedTexts;
-  chunks: Chunks;
-  chunkDocuments: ScopedCollection<ChunkDocument>;
-  lexical: ScopedCollection<ItemLexicalDocument>;
-  extraction: Extraction;
-  metadata: ItemMetadata;
-  discovery: DiscoveryLookups;
-  meta: ScopedCollection<MetaDocument>;
-  jobs: MongoJobQueue;
-  relationships: MongoRelationships;
-  aliases: MongoAliases;
-}
 
 export class MongoQdrantStore implements WorkspaceStore {
   readonly workspace: string;
@@ -735,5 +718,3 @@ export class MongoQdrantStore implements WorkspaceStore {
     await this.connection.close();
   }
 }
-
-export type { Parts as MongoStoreParts };
