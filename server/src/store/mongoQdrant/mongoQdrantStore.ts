@@ -69,7 +69,7 @@ import { Items } from './items.ts';
 import { searchChunksLexical, searchItemsLexical } from './lexicalSearch.ts';
 import { ItemMetadata } from './itemMetadata.ts';
 import { ParsedTexts } from './parsedTexts.ts';
-import { ScopedDb, type Scope, type ScopedCollection } from './scope.ts';
+import { ScopedDb, type Scope } from './scope.ts';
 import * as search from './searchLookups.ts';
 import type { MongoStoreParts as Parts } from './storeParts.ts';
 import { storeWideUnreferenced } from './storeWideQueries.ts';
