@@ -5,7 +5,9 @@
 // follow. Uses the TypeScript compiler's own import scanner, so it needs nothing beyond
 // `typescript`.
 //
-//   node scripts/import-circles.mjs [--json]      (npm run check:imports)
+//   node scripts/import-circles.mjs [--json] [--root DIR]      (npm run check:imports)
+//
+// --root reads another tree laid out the same way (the test gives it one with a circle).
 //
 // Exits 0 when the graph is clean and 1 listing each circle and each forbidden import.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -13,14 +15,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rootAt = process.argv.indexOf('--root');
+const ROOT = rootAt > 0 ? path.resolve(process.argv[rootAt + 1]) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = ['server/src', 'client/src', 'shared', 'webview-ui/src'];
 
 // A room that must never import another: [importer folder, folders it may not import]. The store
 // keeps what the stages produce, so the records it keeps are defined below both (records/), which
 // imports nothing of the server at all.
 const SERVER_ROOMS = ['parse', 'extract', 'discover', 'lsp', 'cli', 'mcp'];
-export const FORBIDDEN = [
+const FORBIDDEN = [
   ['server/src/store/', SERVER_ROOMS.map((room) => `server/src/${room}/`)],
   ['server/src/records/', ['server/src/']],
   ['server/src/knowledge/', ['server/src/mcp/', 'server/src/lsp/', 'server/src/cli/']],
@@ -56,7 +59,7 @@ function importsOf(file, known) {
   return [...targets].sort();
 }
 
-export function importGraph() {
+function importGraph() {
   const files = sourceFiles();
   const known = new Set(files);
   return new Map(files.map((file) => [file, importsOf(file, known)]));
@@ -64,7 +67,7 @@ export function importGraph() {
 
 // Tarjan's strongly connected components: each component of more than one file (or a file that
 // imports itself) is a circle, listed with the imports that close it.
-export function circles(graph) {
+function circles(graph) {
   let counter = 0;
   const index = new Map();
   const low = new Map();
@@ -123,7 +126,7 @@ export function circles(graph) {
   return found.sort((a, b) => a.files[0].localeCompare(b.files[0]));
 }
 
-export function forbiddenImports(graph) {
+function forbiddenImports(graph) {
   const found = [];
   for (const [from, targets] of graph) {
     for (const [room, banned] of FORBIDDEN) {
@@ -138,21 +141,19 @@ export function forbiddenImports(graph) {
   return found.sort();
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const graph = importGraph();
-  const found = { circles: circles(graph), forbidden: forbiddenImports(graph) };
-  if (process.argv.includes('--json')) {
-    console.log(JSON.stringify(found, null, 2));
-  } else {
-    for (const circle of found.circles) {
-      console.log(`circle of ${circle.files.length} files:`);
-      for (const arrow of circle.arrows) console.log(`  ${arrow}`);
-    }
-    for (const line of found.forbidden) console.log(`forbidden: ${line}`);
-    const imports = [...graph.values()].reduce((sum, targets) => sum + targets.length, 0);
-    console.log(
-      `${graph.size} files, ${imports} imports: ${found.circles.length} circles, ${found.forbidden.length} forbidden imports`,
-    );
+const graph = importGraph();
+const found = { circles: circles(graph), forbidden: forbiddenImports(graph) };
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify(found, null, 2));
+} else {
+  for (const circle of found.circles) {
+    console.log(`circle of ${circle.files.length} files:`);
+    for (const arrow of circle.arrows) console.log(`  ${arrow}`);
   }
-  process.exitCode = found.circles.length + found.forbidden.length > 0 ? 1 : 0;
+  for (const line of found.forbidden) console.log(`forbidden: ${line}`);
+  const imports = [...graph.values()].reduce((sum, targets) => sum + targets.length, 0);
+  console.log(
+    `${graph.size} files, ${imports} imports: ${found.circles.length} circles, ${found.forbidden.length} forbidden imports`,
+  );
 }
+process.exitCode = found.circles.length + found.forbidden.length > 0 ? 1 : 0;
