@@ -14,17 +14,7 @@ import { simpleParser, type AddressObject, type Attachment, type ParsedMail } fr
 import { parsedDocument } from './document.ts';
 import { htmlBodyText, plainBodyLinks, splitQuoted, type BodyLink } from './mailBody.ts';
 import { MetadataReader } from './metadata.ts';
-import {
-  MAX_LINKS_PER_DOCUMENT,
-  ParseError,
-  type Block,
-  type DocumentLink,
-  type HeadingEntry,
-  type HiddenText,
-  type ParsedDocument,
-  type Parser,
-  type ParserLimits,
-} from './types.ts';
+import { MAX_LINKS_PER_DOCUMENT, ParseError, type Block, type DocumentLink, type HeadingEntry, type HiddenText, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
 /** A message inside a message inside a message…: real mail nests a forward or two. */
 export const MAX_MESSAGE_DEPTH = 8;

@@ -18,31 +18,9 @@ import type { ModelDescriptor } from '../embed/types.ts';
 import type { Entity, PhraseCount } from '../records/extraction.ts';
 import type { DocumentLink, MetadataEntry, MetadataValue, ParsedDocument } from '../records/document.ts';
 import type { ExchangeRecord, ImportCounts } from './exchange/records.ts';
-import type {
-  ItemRecord,
-  ItemVersionRecord,
-  ChunkRecord,
-  StoredEntity,
-  StoredClaim,
-  RelationshipProposal,
-  RelationshipRecord,
-  DecisionBasis,
-  RelationshipEvent,
-} from './storedRecords.ts';
+import type { ItemRecord, ItemVersionRecord, ChunkRecord, StoredEntity, StoredClaim, RelationshipProposal, RelationshipRecord, DecisionBasis, RelationshipEvent } from './storedRecords.ts';
 
-export type {
-  ItemRecord,
-  ItemVersionRecord,
-  ChunkRecord,
-  StoredEntity,
-  StoredClaim,
-  RelationshipProposal,
-  RelationshipRecord,
-  BasisEvidence,
-  DecisionBasis,
-  RelationshipEvent,
-} from './storedRecords.ts';
-export { RELATIONSHIP_EVENT_KINDS } from './storedRecords.ts';
+export * from './storedRecords.ts';
 
 export interface ParsedText {
   contentHash: string;

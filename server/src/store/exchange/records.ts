@@ -30,15 +30,15 @@ import {
   type EntityAliasView,
   type RelationshipStatus,
 } from '../../../../shared/types.ts';
-import {
-  RELATIONSHIP_EVENT_KINDS,
-  type ChunkRecord,
-  type ItemRecord,
-  type ItemVersionRecord,
-  type RelationshipEvent,
-  type RelationshipRecord,
-  type StoredClaim,
-  type StoredEntity,
+import { RELATIONSHIP_EVENT_KINDS } from '../storedRecords.ts';
+import type {
+  ChunkRecord,
+  ItemRecord,
+  ItemVersionRecord,
+  RelationshipEvent,
+  RelationshipRecord,
+  StoredClaim,
+  StoredEntity,
 } from '../storedRecords.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../records/extraction.ts';
