@@ -9,20 +9,14 @@
 //
 //   RELATA_BENCH_ONLY=pdf          run only the inputs whose name contains this
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  WorkDoneProgressCreateRequest,
-} from 'vscode-languageserver-protocol/node';
+import { InitializeRequest } from 'vscode-languageserver-protocol/node';
 import { FileStatusRequest, SearchRequest, StatusNotification, type FolderStatus } from '../../shared/protocol.ts';
 import { deeplyNestedJsonMarkdown, deeplyNestedList, docxBomb, manyPagePdf } from '../support/hugeInputs.ts';
+import { startBenchServer } from '../support/benchServer.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -92,16 +86,8 @@ async function measure(input: HostileInput, root: string): Promise<Measured> {
   writeFileSync(path.join(folder, input.file), input.make());
   writeFileSync(path.join(folder, 'note.md'), NOTE);
 
-  const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
-    env: { ...process.env, RELATA_WORKSPACE: 'bench-hostile' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
-  connection.onNotification('window/logMessage', () => undefined);
+  const server = startBenchServer(CLI, { workspace: 'bench-hostile' });
+  const { connection } = server;
   let settled: (status: FolderStatus) => void;
   const indexed = new Promise<FolderStatus>((resolve) => (settled = resolve));
   connection.onNotification(StatusNotification.type, (report) => {
@@ -148,19 +134,14 @@ async function measure(input: HostileInput, root: string): Promise<Measured> {
     };
     return {
       seconds,
-      peakRssMb: peakRssMb(child.pid!),
+      peakRssMb: peakRssMb(server.pid),
       outcome: status === null ? `still indexing after ${CASE_LIMIT_MS / 60_000} min (${describe(input.file)})` : describe(input.file),
       note: describe('note.md'),
       searches: searches.sort((a, b) => a - b),
       searchErrors,
     };
   } finally {
-    await connection.sendRequest('shutdown').catch(() => undefined);
-    await connection.sendNotification('exit').catch(() => undefined);
-    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 20_000))]);
-    if (code === 'timeout') child.kill('SIGKILL');
-    else if (code !== 0) console.error(`  the server exited with ${code}:\n${stderr}`);
-    connection.dispose();
+    await server.stop('  the server');
   }
 }
 

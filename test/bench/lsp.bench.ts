@@ -18,20 +18,14 @@
 // The server reports how long its main thread kept its event loop waiting (eventLoopReport.ts):
 // those lines are printed at the end.
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  WorkDoneProgressCreateRequest,
-} from 'vscode-languageserver-protocol/node';
+import { InitializeRequest } from 'vscode-languageserver-protocol/node';
 import { ReindexFileRequest, SearchRequest, StatusNotification, type StatusReport } from '../../shared/protocol.ts';
 import { writeCorpus } from '../support/generateCorpus.ts';
+import { startBenchServer } from '../support/benchServer.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
 const FILES = Number(process.env.RELATA_BENCH_FILES ?? 2000);
@@ -95,16 +89,8 @@ console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, 
 console.log(`corpus: ${FILES} generated files in ${((performance.now() - generated) / 1000).toFixed(1)} s; embedding model: ${EMBEDDING}`);
 
 const profiling = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [];
-const child = spawn(process.execPath, [...profiling, CLI, 'serve', '--stdio'], {
-  env: { ...process.env, RELATA_WORKSPACE: 'bench-lsp', RELATA_REPORT_EVENT_LOOP: '1' },
-  stdio: ['pipe', 'pipe', 'pipe'],
-});
-let stderr = '';
-child.stderr.on('data', (chunk) => (stderr += chunk));
-const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-
-const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+const server = startBenchServer(CLI, { workspace: 'bench-lsp', nodeArgs: profiling, env: { RELATA_REPORT_EVENT_LOOP: '1' } });
+const { connection } = server;
 let latest: StatusReport | null = null;
 let onStatus: (() => void) | undefined;
 let indexingDone: () => void;
@@ -114,7 +100,6 @@ connection.onNotification(StatusNotification.type, (report) => {
   onStatus?.();
   if (report.folders[0]?.state === 'watching') indexingDone();
 });
-connection.onNotification('window/logMessage', () => undefined);
 connection.listen();
 
 const folderStatus = () => (latest as StatusReport | null)?.folders[0];
@@ -231,14 +216,9 @@ try {
   console.log(`\ncold index of ${FILES} files finished ${ms(indexedIn)} after initialize; load ${load()}`);
 
   await burst('(c) after indexing');
-  const loopLines = stderr.split('\n').filter((line) => line.startsWith('relata event loop:'));
+  const loopLines = server.stderr().split('\n').filter((line) => line.startsWith('relata event loop:'));
   console.log(`\nthe server's event loop, every 10 s from the start:\n${loopLines.map((line) => `  ${line.slice('relata event loop: '.length)}`).join('\n')}`);
 } finally {
-  await connection.sendRequest('shutdown').catch(() => undefined);
-  await connection.sendNotification('exit').catch(() => undefined);
-  const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 20_000))]);
-  if (code === 'timeout') child.kill();
-  else if (code !== 0) console.error(`the server exited with ${code}:\n${stderr.slice(-2000)}`);
-  connection.dispose();
+  await server.stop('the server');
   rmSync(root, { recursive: true, force: true });
 }

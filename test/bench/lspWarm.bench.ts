@@ -27,19 +27,11 @@
 //                                server given a copy rediscovers every item.)
 
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  WorkDoneProgressCreateRequest,
-  type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
+import { InitializeRequest, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { SearchRequest, StatusNotification, type FolderSearch, type SearchParams, type ServerSettings } from '../../shared/protocol.ts';
 import type { SearchResponse } from '../../shared/types.ts';
 import { parseEmbeddingChoice } from '../../server/src/embed/choice.ts';
@@ -50,6 +42,7 @@ import { searchWorkspace } from '../../server/src/ranking/search.ts';
 import { openStoreWithBlobs } from '../../server/src/store/index.ts';
 import { writeCorpus } from '../support/generateCorpus.ts';
 import { loadClaims, scifactAvailable } from '../support/scifact.ts';
+import { startBenchServer } from '../support/benchServer.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
 const SOURCE = process.env.RELATA_BENCH_FOLDER;
@@ -139,16 +132,8 @@ interface Server {
 }
 
 async function startServer(name: string, cli: string, dataLocation: string): Promise<Server> {
-  const child = spawn(process.execPath, [cli, 'serve', '--stdio'], {
-    env: { ...process.env, RELATA_WORKSPACE: WORKSPACE },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
-  connection.onNotification('window/logMessage', () => undefined);
+  const started = startBenchServer(cli, { workspace: WORKSPACE });
+  const { connection } = started;
   let watched: () => void;
   let failed: (error: Error) => void;
   const watching = new Promise<void>((resolve, reject) => ((watched = resolve), (failed = reject)));
@@ -161,14 +146,7 @@ async function startServer(name: string, cli: string, dataLocation: string): Pro
     name,
     connection,
     watching,
-    async stop() {
-      await connection.sendRequest('shutdown').catch(() => undefined);
-      await connection.sendNotification('exit').catch(() => undefined);
-      const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 20_000))]);
-      if (code === 'timeout') child.kill();
-      else if (code !== 0) console.error(`${name} exited with ${code}:\n${stderr.slice(-2000)}`);
-      connection.dispose();
-    },
+    stop: () => started.stop(name),
   };
   connection.listen();
   await connection.sendRequest(InitializeRequest.type, {

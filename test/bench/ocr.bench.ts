@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { emailParser } from '../../server/src/parse/email.ts';
+import { emailParser } from '../../server/src/parse/registry.ts';
 import { imageParser } from '../../server/src/parse/image.ts';
 import { closeOcr, recognise } from '../../server/src/parse/ocr.ts';
 import { pdfParser } from '../../server/src/parse/pdf.ts';

@@ -12,7 +12,7 @@ import { retrieveForAnswer } from '../../server/src/answer/retrieval.ts';
 import { reviewAgainstDecision } from '../../server/src/discover/decisionReview.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { listRelationshipViews } from '../../server/src/engine/relationships.ts';
-import { conflictsOf } from '../../server/src/mcp/knowledgeTools.ts';
+import { conflictsOf } from '../../server/src/knowledge/knowledgeTools.ts';
 import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/model.ts';
 import { describeVoices } from '../../shared/voiceText.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';

@@ -1,6 +1,6 @@
 // The Proposals tooltip's sum: built from signals made by the scoring module's own builders and
 // scored by its own scoreSignals (the stored strength), with the contributions the server sends
-// (lsp/relationshipDetail.ts). Read back from the tooltip text, the contributions add up to the
+// (engine/relationshipDetail.ts). Read back from the tooltip text, the contributions add up to the
 // stored strength exactly, repeat factors included; a cap or a floor is shown as such.
 
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type { RelationshipView, SignalView } from '../../shared/types.ts';
 import { proposalTree } from '../../client/src/proposals/proposalTree.ts';
 import { strengthArithmetic } from '../../client/src/proposals/strengthArithmetic.ts';
-import { signalContributions } from '../../server/src/lsp/relationshipDetail.ts';
+import { signalContributions } from '../../server/src/engine/relationshipDetail.ts';
 import {
   claimSignal,
   conceptSignal,

@@ -10,7 +10,7 @@ import { isInside } from '../../server/src/store/dataDir.ts';
 import { dataDirOverlap, leavesFolder } from '../../server/src/workspace/folderBoundary.ts';
 import { FolderRules } from '../../server/src/workspace/folderRules.ts';
 import type { FolderSession } from '../../server/src/lsp/folderSession.ts';
-import { FolderSessions } from '../../server/src/lsp/server.ts';
+import { FolderSessions } from '../../server/src/lsp/folderSessions.ts';
 import { tempDir } from '../support/tempFolder.ts';
 
 test('only the segment `..` leaves the folder, not a name that begins with two dots', () => {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { ResponseError } from 'vscode-languageserver/node';
 import { RelataErrorCodes } from '../../shared/protocol.ts';
 import type { FolderSession } from '../../server/src/lsp/folderSession.ts';
-import { FolderSessions } from '../../server/src/lsp/server.ts';
+import { FolderSessions } from '../../server/src/lsp/folderSessions.ts';
 
 const session = (folder: string) => ({ uri: pathToFileURL(folder).href, folder, name: path.basename(folder) }) as FolderSession;
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { emailParser, MAX_MESSAGE_DEPTH, QUOTED_REPLY } from '../../server/src/parse/email.ts';
+import { MAX_MESSAGE_DEPTH, QUOTED_REPLY } from '../../server/src/parse/email.ts';
 import { splitQuoted } from '../../server/src/parse/mailBody.ts';
-import { parserFor } from '../../server/src/parse/registry.ts';
+import { emailParser, parserFor } from '../../server/src/parse/registry.ts';
 import { extractEntities } from '../../server/src/extract/entities/index.ts';
 import { DOCUMENTS_MORE_DIR, readMoreDocument, skipUnless } from './parse-eval.ts';
 

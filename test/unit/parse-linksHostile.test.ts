@@ -6,7 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { emailParser, MAX_ATTACHMENTS_NAMED, MAX_ATTACHMENTS_READ, MAX_MIME_PARTS } from '../../server/src/parse/email.ts';
+import { MAX_ATTACHMENTS_NAMED, MAX_ATTACHMENTS_READ, MAX_MIME_PARTS } from '../../server/src/parse/email.ts';
+import { emailParser } from '../../server/src/parse/registry.ts';
 import { plainBodyLinks } from '../../server/src/parse/mailBody.ts';
 import { MAX_RTF_GROUP_DEPTH, rtfParser } from '../../server/src/parse/rtf.ts';
 import { LINK_TARGET_MAX_CHARS, LINK_TEXT_MAX_CHARS, MAX_LINKS_PER_DOCUMENT } from '../../server/src/parse/types.ts';

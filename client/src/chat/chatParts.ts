@@ -258,7 +258,7 @@ export function relationshipParts(related: RelatedResult | null, activePath: str
 /** Buttons offered under one list; the rest are reached from the Proposals view or the hover. */
 export const MAX_BUTTONS = 5;
 
-/** The fields of a `conflicts` tool answer this view reads (server/src/mcp/knowledgeTools.ts conflictsOf), checked, since it arrives untyped. */
+/** The fields of a `conflicts` tool answer this view reads (server/src/knowledge/knowledgeTools.ts conflictsOf), checked, since it arrives untyped. */
 interface ConflictRow {
   relationship: { id: string; status: string; strength: { value: number } };
   detail: string;

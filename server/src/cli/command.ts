@@ -1,12 +1,10 @@
 // The shape of a `relata` command. Commands are rows in a table (see main.ts): adding one
 // means writing a module that exports a Command and listing it there.
 
-import type { ParseArgsConfig } from 'node:util';
+import type { CommandValues, OptionSpec } from './options.ts';
 import { STORE_OPTIONS, STORE_USAGE } from './storeFlags.ts';
 
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
-
-export type CommandValues = Record<string, string | boolean | string[] | undefined>;
+export type { CommandValues, OptionSpec } from './options.ts';
 
 export interface CommandInput {
   values: CommandValues;

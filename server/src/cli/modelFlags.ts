@@ -3,7 +3,7 @@
 
 import { createProvider, HOW_TO_CONFIGURE, modelSettingsFrom } from '../answer/choice.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
-import type { CommandValues, OptionSpec } from './command.ts';
+import type { CommandValues, OptionSpec } from './options.ts';
 import { UsageError } from './usage.ts';
 
 export const MODEL_OPTIONS: OptionSpec = {

@@ -10,7 +10,7 @@ import { STORE_ENV } from '../../../shared/storeEnvironment.ts';
 import { isLoopbackHost } from '../answer/endpointPolicy.ts';
 import { defaultDataDir, folderKey } from '../store/dataDir.ts';
 import { redactUri, type StoreLocation } from '../store/location.ts';
-import type { CommandValues, OptionSpec } from './command.ts';
+import type { CommandValues, OptionSpec } from './options.ts';
 import { locateDataDir } from './storeLocation.ts';
 import { UsageError } from './usage.ts';
 

@@ -9,7 +9,7 @@ import { buildRelationshipGraph, type FolderGraphInput, type GraphOptions } from
 import { listRelationshipViews } from '../engine/relationships.ts';
 import type { Thresholds } from '../scoring/model.ts';
 import type { FolderSession } from './folderSession.ts';
-import type { FolderSessions } from './server.ts';
+import type { FolderSessions } from './folderSessions.ts';
 
 export async function relationshipGraph(sessions: FolderSessions, params: GraphParams, thresholds: Thresholds): Promise<GraphResult> {
   const filter = { types: params.types, statuses: params.statuses ?? DEFAULT_GRAPH_STATUSES, minStrength: params.minStrength ?? 0 };

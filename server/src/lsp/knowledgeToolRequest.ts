@@ -1,5 +1,5 @@
 // `relata/knowledgeTool`: the editor's agent mode calls the same read-only tools `relata mcp`
-// offers (mcp/knowledgeTools.ts), so an agent in the editor and one outside it read the same
+// offers (knowledge/knowledgeTools.ts), so an agent in the editor and one outside it read the same
 // answers, with the same labels on every number and the same marks on document text.
 
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,10 +13,10 @@ import {
   relatedKnowledge,
   searchKnowledge,
   type KnowledgeContext,
-} from '../mcp/knowledgeTools.ts';
+} from '../knowledge/knowledgeTools.ts';
 import type { Thresholds } from '../scoring/index.ts';
 import type { FolderSession } from './folderSession.ts';
-import type { FolderSessions } from './server.ts';
+import type { FolderSessions } from './folderSessions.ts';
 
 const DEFAULT_SEARCH_LIMIT = 10;
 

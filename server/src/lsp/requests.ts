@@ -45,8 +45,9 @@ import { relationshipGraph } from './graphRequest.ts';
 import type { AnswerProviders } from './answerProviders.ts';
 import { mentionsUnderCursor } from './hoverMentions.ts';
 import { answerKnowledgeTool } from './knowledgeToolRequest.ts';
-import { itemRef, relationshipConflicts, signalContributions } from './relationshipDetail.ts';
-import { handle, type FolderSessions } from './server.ts';
+import { itemRef, relationshipConflicts, signalContributions } from '../engine/relationshipDetail.ts';
+import type { FolderSessions } from './folderSessions.ts';
+import { handle } from './handle.ts';
 
 /** Other items listed under a name in a hover: enough to follow, few enough to read. */
 const HOVER_MENTIONS = 50;

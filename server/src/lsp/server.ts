@@ -3,26 +3,19 @@
 // of shared/protocol.ts answered by engine calls. Every request's params are checked against the
 // protocol's schema first; any failure becomes an LSP error for that request, never a crash.
 
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import {
   createConnection,
-  ErrorCodes,
-  LSPErrorCodes,
   MessageType,
-  ResponseError,
   ShowMessageNotification,
   TextDocumentSyncKind,
-  type CancellationToken,
   type Connection,
   type InitializeParams,
   type InitializeResult,
   type WorkDoneProgressServerReporter,
   type WorkspaceFolder,
 } from 'vscode-languageserver/node';
-import type { RequestType } from 'vscode-languageserver-protocol';
 import {
-  RelataErrorCodes,
   RelationshipsChangedNotification,
   StatusNotification,
   type FolderStatus,
@@ -32,14 +25,11 @@ import {
 import { describeWork } from '../../../shared/workText.ts';
 import { listRelationshipViews } from '../engine/relationships.ts';
 import { describeProposalChanges, proposalChanges, snapshotOf, type ProposalSnapshot } from './proposalChanges.ts';
-import { problemsWith, type Schema } from '../../../shared/schema.ts';
-import { unreachableReason } from '../engine/storeRetry.ts';
-import { isStoreUnreachable } from '../store/transientFailure.ts';
 import { FolderSession, serialQueue, thresholdsFor, type SessionEvents } from './folderSession.ts';
-import { leavesFolder } from '../workspace/folderBoundary.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
 import { AnswerProviders } from './answerProviders.ts';
+import { FolderSessions, uriToPath } from './folderSessions.ts';
 import { registerRequests } from './requests.ts';
 import { reportEventLoopDelay } from './eventLoopReport.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
@@ -63,112 +53,6 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
 
 /** How often, at most, a busy server sends `relata/status`. */
 const STATUS_INTERVAL_MS = 400;
-
-/** The open folders, found by folder URI or by any file URI inside them. */
-export class FolderSessions {
-  private readonly sessions = new Map<string, FolderSession>();
-
-  add(session: FolderSession): void {
-    this.sessions.set(session.uri, session);
-  }
-
-  remove(uri: string): FolderSession | undefined {
-    const session = this.sessions.get(uri);
-    this.sessions.delete(uri);
-    return session;
-  }
-
-  all(): FolderSession[] {
-    return [...this.sessions.values()];
-  }
-
-  /** The session of a folder URI; an UnknownFolder error names the folders that are open. */
-  byFolder(uri: string): FolderSession {
-    const session = this.sessions.get(uri) ?? this.all().find((candidate) => samePath(candidate.folder, uriToPath(uri)));
-    if (!session) {
-      throw new ResponseError(
-        RelataErrorCodes.UnknownFolder,
-        `${uri} is not an open workspace folder (open: ${this.all().map((s) => s.uri).join(', ') || 'none'})`,
-      );
-    }
-    return session;
-  }
-
-  /** The folder holding a file (the innermost, when folders nest), with the file's folder-relative path. */
-  byFile(uri: string): { session: FolderSession; relative: string } | null {
-    const file = uriToPath(uri);
-    let best: { session: FolderSession; relative: string } | null = null;
-    for (const session of this.all()) {
-      const relative = path.relative(session.folder, file);
-      if (relative === '' || leavesFolder(relative)) continue;
-      if (!best || session.folder.length > best.session.folder.length) {
-        best = { session, relative: relative.split(path.sep).join('/') };
-      }
-    }
-    return best;
-  }
-
-  /** One folder when given, else every folder. */
-  selected(folder: string | undefined): FolderSession[] {
-    return folder ? [this.byFolder(folder)] : this.all();
-  }
-}
-
-export function uriToPath(uri: string): string {
-  if (!uri.startsWith('file:')) {
-    throw new ResponseError(ErrorCodes.InvalidParams, `only file: URIs name folders and files, not ${uri}`);
-  }
-  try {
-    return path.resolve(fileURLToPath(uri));
-  } catch (error) {
-    throw new ResponseError(ErrorCodes.InvalidParams, `${uri} is not a valid file URI: ${(error as Error).message}`);
-  }
-}
-
-const samePath = (a: string, b: string) => path.resolve(a) === path.resolve(b);
-
-export type RequestDefinition<P, R> = { method: string; type: RequestType<P, R, void>; params: Schema<P> };
-export type Handler<P, R> = (params: P, signal: AbortSignal) => Promise<R>;
-
-/**
- * Registers one request: params are checked against the protocol's schema, cancellation becomes
- * an AbortSignal, and every failure is answered as an LSP error.
- */
-export function handle<P, R>(
-  connection: Connection,
-  definition: RequestDefinition<P, R>,
-  handler: Handler<P, R>,
-  log: (message: string) => void,
-): void {
-  connection.onRequest(definition.type, async (raw: unknown, token: CancellationToken) => {
-    const params = raw ?? {};
-    const problems = problemsWith(definition.params, params);
-    if (problems.length > 0) {
-      return new ResponseError(ErrorCodes.InvalidParams, `${definition.method}: ${problems.join('; ')}`);
-    }
-    const controller = new AbortController();
-    const subscription = token.onCancellationRequested(() => controller.abort());
-    try {
-      if (token.isCancellationRequested) controller.abort();
-      const result = await handler(params as P, controller.signal);
-      if (controller.signal.aborted) return new ResponseError(LSPErrorCodes.RequestCancelled, `${definition.method} was cancelled`);
-      return result;
-    } catch (error) {
-      if (controller.signal.aborted) return new ResponseError(LSPErrorCodes.RequestCancelled, `${definition.method} was cancelled`);
-      if (error instanceof ResponseError) return error;
-      if (isStoreUnreachable(error)) {
-        // A store server that is down is one line, not a stack; the folder's status says where.
-        const reason = `${definition.method} failed: store unreachable (${unreachableReason(error)})`;
-        log(reason);
-        return new ResponseError(ErrorCodes.InternalError, reason);
-      }
-      log(`${definition.method} failed: ${(error as Error).stack ?? String(error)}`);
-      return new ResponseError(ErrorCodes.InternalError, `${definition.method} failed: ${(error as Error).message}`);
-    } finally {
-      subscription.dispose();
-    }
-  });
-}
 
 export function startServer(connection: Connection): void {
   const sessions = new FolderSessions();

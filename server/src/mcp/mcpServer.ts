@@ -1,4 +1,4 @@
-// The MCP server of `relata mcp`: the five read-only knowledge tools (knowledgeTools.ts) registered
+// The MCP server of `relata mcp`: the five read-only knowledge tools (knowledge/knowledgeTools.ts) registered
 // with the official SDK, their arguments checked by its zod schemas. A bad argument or an unknown
 // item comes back as a tool error naming the reason, so the agent can correct itself and the
 // session carries on. There is deliberately no tool that confirms or rejects anything.
@@ -19,7 +19,7 @@ import {
   SIMILARITY_MEANING,
   STRENGTH_MEANING,
   type KnowledgeContext,
-} from './knowledgeTools.ts';
+} from '../knowledge/knowledgeTools.ts';
 
 export const MAX_SEARCH_LIMIT = 50;
 

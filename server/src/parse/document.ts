@@ -5,6 +5,7 @@
 import type { ItemFlag, Location } from '../../../shared/types.ts';
 import { findInstructionAttempts } from '../answer/injection.ts';
 import { isWhitespace } from '../chunk/words.ts';
+import { joinBlocks } from '../records/document.ts';
 import type { DocumentMetadata } from './metadata.ts';
 import {
   HIDDEN_TEXT_MAX_CHARS,
@@ -53,24 +54,6 @@ function labelledHeadings(blocks: Block[], structure: StructureMap): { blocks: B
   };
 }
 
-/** The separator between blocks in `ParsedDocument.text`. */
-export const BLOCK_SEPARATOR = '\n\n';
-
-export function joinBlocks(blocks: readonly Block[]): string {
-  return blocks.map((block) => block.text).join(BLOCK_SEPARATOR);
-}
-
-/**
- * The document with its `text` joined from the blocks when first read, not before: the parse
- * thread sends, and the store keeps, the blocks alone (for a 50 MB file that is one 50 MB string
- * less in each), and most readers never need the whole text.
- */
-export function withJoinedText(document: Omit<ParsedDocument, 'text'> & { text?: string }): ParsedDocument {
-  const { text: given, ...rest } = document;
-  let text = given;
-  return Object.defineProperty(rest, 'text', { enumerable: true, get: () => (text ??= joinBlocks(rest.blocks)) }) as ParsedDocument;
-}
-
 /** Characters that are not whitespace, counted in place: a replace() would copy a 50 MB text. */
 export function countVisibleChars(text: string): number {
   let visible = 0;
@@ -113,7 +96,7 @@ export function parsedDocument(parts: {
   return document;
 }
 
-/** Links clipped and capped (types.ts), so one hostile file cannot bloat the store. */
+/** Links clipped and capped (records/document.ts), so one hostile file cannot bloat the store. */
 function cappedLinks(links: readonly DocumentLink[]): DocumentLink[] {
   return links.slice(0, MAX_LINKS_PER_DOCUMENT).map((link) => ({
     ...link,
@@ -121,3 +104,5 @@ function cappedLinks(links: readonly DocumentLink[]): DocumentLink[] {
     text: link.text.replace(/\s+/g, ' ').trim().slice(0, LINK_TEXT_MAX_CHARS),
   }));
 }
+
+export { BLOCK_SEPARATOR, joinBlocks, withJoinedText } from '../records/document.ts';

@@ -6,14 +6,15 @@
 // are the message's links, each at its paragraph. Attachments in a format Relata reads are parsed by that format's parser
 // and follow as parts of the message; others are listed by name. A message attached to a message
 // is read the same way, down to MAX_MESSAGE_DEPTH: deeper nesting fails the file, since nothing
-// but a crafted file nests messages dozens deep. MIME itself is read by mailparser.
+// but a crafted file nests messages dozens deep. MIME itself is read by mailparser. The parsers
+// for attachments are handed in (AttachmentParsers) by the registry, which lists this parser too.
 
 import path from 'node:path';
 import type { AddressObject, Attachment, ParsedMail } from 'mailparser';
 import { parsedDocument } from './document.ts';
 import { htmlBodyText, plainBodyLinks, splitQuoted, type BodyLink } from './mailBody.ts';
 import { MetadataReader } from './metadata.ts';
-import { MAX_LINKS_PER_DOCUMENT, ParseError, type Block, type DocumentLink, type HeadingEntry, type HiddenText, type Parser } from './types.ts';
+import { MAX_LINKS_PER_DOCUMENT, ParseError, type Block, type DocumentLink, type HeadingEntry, type HiddenText, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
 
 /** A message inside a message inside a message…: real mail nests a forward or two. */
 export const MAX_MESSAGE_DEPTH = 8;
@@ -30,7 +31,13 @@ export const QUOTED_REPLY = 'Quoted reply';
 /** Images are listed, not read: OCR of every logo and signature image would cost minutes per mailbox. */
 const LISTED_ONLY = new Set(['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.gif', '.bmp']);
 
-export const emailParser: Parser = {
+/** How a message reads its attachments: the registry's own lookup and dispatch. */
+export interface AttachmentParsers {
+  parserFor(fileName: string): Parser | null;
+  parseFile(bytes: Uint8Array, fileName: string, limits: Partial<ParserLimits>): Promise<ParsedDocument>;
+}
+
+export const emailParserWith = (attachments: AttachmentParsers): Parser => ({
   version: 'email@3',
   extensions: ['.eml', '.mbox'],
   async parse(bytes, fileName) {
@@ -39,7 +46,7 @@ export const emailParser: Parser = {
     const mailbox = path.extname(fileName).toLowerCase() === '.mbox';
     const messages = mailbox ? splitMbox(buffer) : [buffer];
     if (messages.length === 0) throw new ParseError('not an mbox mailbox: no line starting with "From " separates messages');
-    const reader = new MessageReader();
+    const reader = new MessageReader(attachments);
     for (const message of messages) await reader.readMessage(message, [], 0);
     if (!mailbox && reader.headerCount === 0) throw new ParseError('not an e-mail message: no From, To, Subject or Date header');
     return parsedDocument({
@@ -52,7 +59,7 @@ export const emailParser: Parser = {
       truncated: reader.unreadAttachments > 0 ? `${reader.unreadAttachments.toLocaleString('en')} attachment${reader.unreadAttachments === 1 ? '' : 's'} over the ${MAX_ATTACHMENTS_READ} read per file were listed, not read` : null,
     });
   },
-};
+});
 
 /** An mbox's messages: each starts at a "From " line; ">From " lines in a body are unescaped. */
 export function splitMbox(mbox: Buffer): Buffer[] {
@@ -77,6 +84,8 @@ class MessageReader {
   firstSubject: string | null = null;
   headerCount = 0;
   unreadAttachments = 0;
+
+  constructor(private readonly attachments: AttachmentParsers) {}
   private attachmentsRead = 0;
 
   async readMessage(raw: Buffer, outer: string[], depth: number): Promise<void> {
@@ -117,7 +126,7 @@ class MessageReader {
     const toRead: Attachment[] = [];
     for (const attachment of mail.attachments) {
       const name = attachmentName(attachment);
-      if (attachment.contentType === 'message/rfc822' || (await this.readable(name))) toRead.push(attachment);
+      if (attachment.contentType === 'message/rfc822' || this.readable(name)) toRead.push(attachment);
       else listed.push(`${name} (${attachment.contentType}, not read)`);
     }
     const names = [...toRead.map(attachmentName), ...listed];
@@ -173,11 +182,10 @@ class MessageReader {
   }
 
   /** A supported, non-image attachment, while the file's attachment budget lasts. */
-  private async readable(name: string): Promise<boolean> {
+  private readable(name: string): boolean {
     const extension = path.extname(name).toLowerCase();
     if (LISTED_ONLY.has(extension)) return false;
-    const { parserFor } = await import('./registry.ts'); // Imported late: the registry lists this parser.
-    return parserFor(name) !== null;
+    return this.attachments.parserFor(name) !== null;
   }
 
   private async readAttachment(content: Buffer, name: string, section: string[]): Promise<void> {
@@ -186,10 +194,9 @@ class MessageReader {
       return;
     }
     this.attachmentsRead++;
-    const { parseFile } = await import('./registry.ts');
     try {
       // No OCR inside a message: its budget belongs to files of their own, and the message has a time limit of its own.
-      const document = await parseFile(new Uint8Array(content), name, { ocr: false });
+      const document = await this.attachments.parseFile(new Uint8Array(content), name, { ocr: false });
       for (const block of document.blocks) this.add(block.kind, block.text, [...section, ...block.headingPath]);
       const at = { kind: 'blocks', start: this.blocks.length, end: this.blocks.length } as const;
       this.hidden.push(...(document.hidden ?? []).map((finding) => ({ ...finding, location: at })));

@@ -5,27 +5,10 @@
 // a document is about (and so can relate two documents) is decided here too, in one list.
 
 import { parseDocument } from 'yaml';
+import type { DocumentMetadata, MetadataEntry } from '../records/document.ts';
 
-/** One metadata value as compared between items. */
-export interface MetadataValue {
-  /** The key as compared: lower case, separators as `_`, synonyms folded (`keywords` → `tags`). */
-  key: string;
-  /** The value as compared: NFKC, case-folded, whitespace collapsed. */
-  value: string;
-}
-
-export interface MetadataEntry extends MetadataValue {
-  /** The key as the document spelled it. */
-  label: string;
-  /** The value as the person wrote it, whitespace collapsed. */
-  text: string;
-}
-
-export interface DocumentMetadata {
-  entries: MetadataEntry[];
-  /** What was left unread and why (too large, nested, over a cap), for the person to see; null when nothing was. */
-  note: string | null;
-}
+export type { DocumentMetadata, MetadataEntry, MetadataValue } from '../records/document.ts';
+export { metadataValueKey } from '../records/document.ts';
 
 /**
  * Keys whose shared value says two documents concern the same thing. Not `title` (already the
@@ -37,11 +20,6 @@ export const SUBJECT_KEYS: ReadonlySet<string> = new Set(['tags', 'subject', 'ca
 
 export function countsAsSubject(key: string): boolean {
   return SUBJECT_KEYS.has(key);
-}
-
-/** A metadata value as one string, as stores key their counts: a key never holds ':' (normaliseKey). */
-export function metadataValueKey(value: MetadataValue): string {
-  return `${value.key}:${value.value}`;
 }
 
 /** Spellings of one key, folded to the first. */

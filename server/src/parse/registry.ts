@@ -6,7 +6,7 @@ import { csvParser } from './csv.ts';
 import { createDocxParser, docxParser } from './docx.ts';
 import { createEpubParser, epubParser } from './epub.ts';
 import { htmlParser } from './html.ts';
-import { emailParser } from './email.ts';
+import { emailParserWith } from './email.ts';
 import { createImageParser, imageParser } from './image.ts';
 import { jsonParser } from './json.ts';
 import { markdownParser } from './markdown.ts';
@@ -19,6 +19,9 @@ import { rtfParser } from './rtf.ts';
 import { textParser } from './text.ts';
 import { createXlsxParser, xlsxParser } from './xlsx.ts';
 import { ParseError, type ParsedDocument, type Parser, type ParserLimits } from './types.ts';
+
+/** Mail reads its attachments with the parsers listed here. */
+export const emailParser = emailParserWith({ parserFor: (fileName) => parserFor(fileName), parseFile: (...input) => parseFile(...input) });
 
 export const PARSERS: readonly Parser[] = [textParser, markdownParser, jsonParser, pdfParser, docxParser, htmlParser, xlsxParser, csvParser, odsParser, pptxParser, odpParser, odtParser, epubParser, rtfParser, emailParser, imageParser];
 

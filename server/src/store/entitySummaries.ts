@@ -2,7 +2,7 @@
 // summary per key, its frequency the number of items mentioning it, its surface the most common
 // spelling (ties broken alphabetically), most frequent keys first.
 
-import type { EntityType } from '../extract/types.ts';
+import type { EntityType } from '../records/extraction.ts';
 import type { EntitySummary } from './contract.ts';
 
 export interface MentionGroup {

@@ -15,19 +15,9 @@ import { extractEntities, type PassageContext } from '../../extract/entities/ind
 import type { ParsedDocument } from '../../parse/types.ts';
 import { EXTRACTOR_VERSIONS, extractionVersions } from '../../extract/versions.ts';
 import type { ItemExtraction } from '../../store/contract.ts';
-import type { ExtractJob } from '../threads/protocol.ts';
+import type { ExtractJob, ItemDocumentContext } from '../threads/protocol.ts';
 import { ThreadLimitError } from '../threads/stageThreads.ts';
 import type { StageContext } from './context.ts';
-
-/**
- * What extraction needs from the parsed document that its passages' text no longer shows: the
- * code blocks' text (a passage's text keeps a code block without its fences, and "git@host" in
- * a shell line is no e-mail address) and the author or byline field (those strings are people).
- */
-export interface ItemDocumentContext {
-  code: string[];
-  authors: string[];
-}
 
 /** Front-matter and document-property keys that name who wrote the document (metadata.ts folds `creator`, `authors`). */
 const AUTHOR_KEYS = new Set(['author', 'byline', 'by']);

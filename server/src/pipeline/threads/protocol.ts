@@ -24,9 +24,17 @@ export interface ChunkJob {
   blocks: Block[] | string;
 }
 
-/** Run the deterministic extractors over an item's passages. */
-import type { ItemDocumentContext } from '../stages/extract.ts';
+/**
+ * What extraction needs from the parsed document that its passages' text no longer shows: the
+ * code blocks' text (a passage's text keeps a code block without its fences, and "git@host" in
+ * a shell line is no e-mail address) and the author or byline field (those strings are people).
+ */
+export interface ItemDocumentContext {
+  code: string[];
+  authors: string[];
+}
 
+/** Run the deterministic extractors over an item's passages. */
 export interface ExtractJob {
   kind: 'extract';
   title: string | null;

@@ -12,7 +12,7 @@
 
 import { constants } from 'node:buffer';
 import { DEFAULT_MAX_CHARS } from '../../chunk/chunker.ts';
-import { DEFAULT_PARSER_LIMITS } from '../../parse/types.ts';
+import { DEFAULT_MAX_INFLATED_BYTES } from '../../records/document.ts';
 import type { ExchangeKind } from './records.ts';
 
 /** The most bytes JSON.stringify writes for one UTF-16 code unit (a control character as `\u00XX`). */
@@ -22,7 +22,7 @@ const JSON_BYTES_PER_CHAR = 6;
 export const MAX_RECORD_LINE_BYTES = 2 * JSON_BYTES_PER_CHAR * DEFAULT_MAX_CHARS;
 
 /** A line of parsed_texts.jsonl: one whole parsed document; never more than one JavaScript string can hold. */
-export const MAX_PARSED_TEXT_LINE_BYTES = Math.min(2 * DEFAULT_PARSER_LIMITS.maxInflatedBytes, constants.MAX_STRING_LENGTH);
+export const MAX_PARSED_TEXT_LINE_BYTES = Math.min(2 * DEFAULT_MAX_INFLATED_BYTES, constants.MAX_STRING_LENGTH);
 
 /** manifest.json: counts, a hash per file and one per missing blob (67 bytes each): room for a million missing. */
 export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;

@@ -30,7 +30,7 @@ import {
   type EntityAliasView,
   type RelationshipStatus,
 } from '../../../../shared/types.ts';
-import { RELATIONSHIP_EVENT_KINDS } from '../contract.ts';
+import { RELATIONSHIP_EVENT_KINDS } from '../storedRecords.ts';
 import type {
   ChunkRecord,
   ItemRecord,
@@ -39,10 +39,10 @@ import type {
   RelationshipRecord,
   StoredClaim,
   StoredEntity,
-} from '../contract.ts';
+} from '../storedRecords.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
-import type { PhraseCount } from '../../extract/types.ts';
-import { LINK_TARGET_MAX_CHARS, LINK_TEXT_MAX_CHARS, MAX_LINKS_PER_DOCUMENT, type ParsedDocument } from '../../parse/types.ts';
+import type { PhraseCount } from '../../records/extraction.ts';
+import { LINK_TARGET_MAX_CHARS, LINK_TEXT_MAX_CHARS, MAX_LINKS_PER_DOCUMENT, type ParsedDocument } from '../../records/document.ts';
 import { storedPathProblem } from '../../workspace/storedPath.ts';
 
 /** The format's name and major version; a reader refuses a newer major (formatMajor). */

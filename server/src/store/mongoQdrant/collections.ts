@@ -9,9 +9,8 @@
 // the one store-wide question a content-addressed blob store must ask (storeWideQueries.ts), and
 // GridFS's own collections (gridFsBlobs.ts).
 
-import type { ItemFlag, ItemStatus, Location } from '../../../../shared/types.ts';
-import type { EntityType, Producer } from '../../extract/types.ts';
-import type { StoredClaim } from '../contract.ts';
+import type { EntityType, Producer } from '../../records/extraction.ts';
+import type { ChunkRecord, ItemRecord, ItemVersionRecord, StoredClaim } from '../storedRecords.ts';
 
 export const COLLECTIONS = {
   items: 'items',
@@ -39,12 +38,7 @@ export interface ScopeFields {
   folder: string;
 }
 
-export interface VersionDocument {
-  version: number;
-  contentHash: string;
-  size: number;
-  createdAt: string;
-}
+export type VersionDocument = ItemVersionRecord;
 
 /**
  * What an ingest decision still has to do after its item write, recorded in that same write: a
@@ -62,22 +56,8 @@ export interface IngestFollowUp {
   demote: string | null;
 }
 
-export interface ItemDocument extends ScopeFields {
-  id: string;
-  path: string;
-  title: string | null;
-  status: ItemStatus;
-  reason: string | null;
-  duplicateOf: string | null;
-  contentHash: string | null;
-  size: number | null;
-  version: number;
-  parserVersion: string | null;
-  flags: ItemFlag[];
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string | null;
-  forgottenAt: string | null;
+/** The contract's item record, as the item's document keeps it, with what MongoDB needs beside it. */
+export interface ItemDocument extends ScopeFields, ItemRecord {
   /**
    * `deletedAt === null`, kept as a field of its own because a unique index can be partial on an
    * equality but not on a missing value: at most one live item per path.
@@ -116,14 +96,7 @@ export interface ParsedTextPartDocument extends ScopeFields {
   text: string;
 }
 
-export interface ChunkDocument extends ScopeFields {
-  id: string;
-  itemId: string;
-  ordinal: number;
-  text: string;
-  headingPath: string[];
-  location: Location;
-  wordCount: number;
+export interface ChunkDocument extends ScopeFields, ChunkRecord {
   /** The bytes the chunk was cut from, so a chunking that lost a race with a new version can take back exactly its own. */
   contentHash: string;
 }

@@ -2,9 +2,8 @@
 // place for each mapping, so every read of a chunk, an entity or a claim (the item's own, a
 // discovery batch, a search result) gives the same record the SQLite store gives (sqlite/rows.ts).
 
-import type { PhraseCount } from '../../extract/types.ts';
-import { BLOCK_SEPARATOR, withJoinedText } from '../../parse/document.ts';
-import type { ParsedDocument } from '../../parse/types.ts';
+import type { PhraseCount } from '../../records/extraction.ts';
+import { BLOCK_SEPARATOR, withJoinedText, type ParsedDocument } from '../../records/document.ts';
 import type { ChunkRecord, ItemRecord, ItemVersionRecord, StoredClaim, StoredEntity } from '../contract.ts';
 import { ITEM_INDEX_MAX_CHARS } from '../sqlite/itemText.ts';
 import type {

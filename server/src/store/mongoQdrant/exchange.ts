@@ -18,11 +18,11 @@ import {
   type ExchangeRecord,
   type ImportCounts,
 } from '../exchange/records.ts';
-import type { ParsedDocument } from '../../parse/types.ts';
+import type { ParsedDocument } from '../../records/document.ts';
 import type { ParsedTextDocument, VersionDocument } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
 import { chunkDocument, claimDocument, entityDocument, itemDocument, phraseDocument, toChunkRecord, toItemRecord, toPhraseCount, toStoredClaim, toStoredEntity } from './documents.ts';
-import type { MongoStoreParts } from './mongoQdrantStore.ts';
+import type { MongoStoreParts } from './storeParts.ts';
 import type { ScopedCollection } from './scope.ts';
 import type { MongoVectorPoints } from './vectorPoints.ts';
 

@@ -3,9 +3,8 @@
 // completion record last: a crash in between leaves an item without the record, which
 // itemsNeedingExtraction lists again, so the extraction is redone rather than half kept.
 
-import type { PhraseCount } from '../../extract/types.ts';
+import type { EntityType, PhraseCount } from '../../records/extraction.ts';
 import type { EntitySummary, ItemExtraction, ModelOutputEntry, StoredClaim, StoredEntity } from '../contract.ts';
-import type { EntityType } from '../../extract/types.ts';
 import type { ClaimDocument, EntityDocument, ExtractionDocument, ItemDocument, ModelOutputDocument, PhraseDocument } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
 import { summariseMentions } from '../entitySummaries.ts';

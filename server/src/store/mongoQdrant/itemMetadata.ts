@@ -3,7 +3,7 @@
 // writes them after its passages, dropping content removes them), so the (key, value) index alone
 // counts the items sharing a value. Derived from the parsed document, which an export carries.
 
-import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../parse/metadata.ts';
+import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../records/document.ts';
 import { COLLECTIONS, type ItemDocument, type MetadataDocument } from './collections.ts';
 import { distinctLiveItems } from './liveItems.ts';
 import type { ScopedCollection, ScopedDb } from './scope.ts';

@@ -23,20 +23,11 @@ export const JOBS_COLLECTION = 'jobs';
 export const COUNTERS_COLLECTION = 'counters';
 
 /** A job as stored: the contract's JobRecord, its scope and its times. */
-export interface JobDocument {
+export interface JobDocument extends Omit<JobRecord, 'lostLeases'> {
   workspace: string;
   folder: string;
-  id: number;
-  stage: PipelineStage;
-  subject: string;
-  status: JobStatus;
-  generation: number;
-  owner: string | null;
-  leaseExpiresAt: number | null;
-  attempts: number;
   /** Absent from jobs written before lost leases were counted: read as 0. */
   lostLeases?: number;
-  lastError: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -17,9 +17,8 @@
 
 import type { EntityAliasView, ItemFlag, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
-import type { PhraseCount } from '../../extract/types.ts';
-import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
-import type { DocumentLink } from '../../parse/types.ts';
+import type { PhraseCount } from '../../records/extraction.ts';
+import type { DocumentLink, MetadataEntry, MetadataValue } from '../../records/document.ts';
 import type {
   AliasCandidate,
   ChunkRecord,
@@ -71,8 +70,9 @@ import { Items } from './items.ts';
 import { searchChunksLexical, searchItemsLexical } from './lexicalSearch.ts';
 import { ItemMetadata } from './itemMetadata.ts';
 import { ParsedTexts } from './parsedTexts.ts';
-import { ScopedDb, type Scope, type ScopedCollection } from './scope.ts';
+import { ScopedDb, type Scope } from './scope.ts';
 import * as search from './searchLookups.ts';
+import type { MongoStoreParts as Parts } from './storeParts.ts';
 import { storeWideUnreferenced } from './storeWideQueries.ts';
 // The other half of the backend (vectors, queue, relationships, aliases): see hooks.ts for the seams.
 import { MongoAliases } from './aliases.ts';
@@ -81,24 +81,6 @@ import { MongoRelationships } from './relationships.ts';
 import { MongoVectorPoints } from './vectorPoints.ts';
 
 const now = (): string => new Date().toISOString();
-
-/** The store's parts, made once the database is connected. */
-interface Parts {
-  db: ScopedDb;
-  items: Items;
-  itemDocuments: ScopedCollection<ItemDocument>;
-  texts: ParsedTexts;
-  chunks: Chunks;
-  chunkDocuments: ScopedCollection<ChunkDocument>;
-  lexical: ScopedCollection<ItemLexicalDocument>;
-  extraction: Extraction;
-  metadata: ItemMetadata;
-  discovery: DiscoveryLookups;
-  meta: ScopedCollection<MetaDocument>;
-  jobs: MongoJobQueue;
-  relationships: MongoRelationships;
-  aliases: MongoAliases;
-}
 
 export class MongoQdrantStore implements WorkspaceStore {
   readonly workspace: string;
@@ -746,5 +728,3 @@ export class MongoQdrantStore implements WorkspaceStore {
     await this.connection.close();
   }
 }
-
-export type { Parts as MongoStoreParts };

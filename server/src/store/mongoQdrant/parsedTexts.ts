@@ -12,8 +12,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ParsedText } from '../contract.ts';
-import type { MetadataEntry } from '../../parse/metadata.ts';
-import type { DocumentLink } from '../../parse/types.ts';
+import type { DocumentLink, MetadataEntry } from '../../records/document.ts';
 import type { StoredParsedDocument } from '../exchange/records.ts';
 import type { ParsedTextDocument, ParsedTextPartDocument, ParsedTextStream } from './collections.ts';
 import { loadParsedDocument, parsedTextStreams, splitText } from './documents.ts';

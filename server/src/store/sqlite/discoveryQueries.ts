@@ -2,8 +2,8 @@
 // limit, so discovering one item costs the same in a workspace of a thousand items or of twenty
 // thousand. Also the bookkeeping of which items discovery has seen, under which basis.
 
-import type { PhraseCount } from '../../extract/types.ts';
-import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../parse/metadata.ts';
+import type { PhraseCount } from '../../records/extraction.ts';
+import { metadataValueKey, type MetadataEntry, type MetadataValue } from '../../records/document.ts';
 import type { DiscoveryFacts, EntityMentionContext } from '../contract.ts';
 import { toClaim, toEntity, type ClaimRow, type EntityRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';

@@ -8,7 +8,7 @@
 // the whole store in memory. An import is one write transaction: a failure leaves the store as
 // empty as it was, so the import can simply be run again.
 
-import type { EntityAliasView, ItemFlag, ItemStatus } from '../../../../shared/types.ts';
+import type { EntityAliasView } from '../../../../shared/types.ts';
 import {
   decodeVector,
   describeRecord,
@@ -24,7 +24,7 @@ import { INDEXED_TEXT_FUNCTION, itemIndexTextSql, itemLanguageSql } from './item
 import { indexAllItemMetadata } from './metadataIndex.ts';
 import { pairKey } from '../relationshipRules.ts';
 import { toRecord, type RelationshipRow } from './relationshipTables.ts';
-import { toChunk, toClaim, toEntity, toEvent, type ChunkRow, type ClaimRow, type EntityRow, type EventRow } from './rows.ts';
+import { toChunk, toClaim, toEntity, toEvent, toItem, type ChunkRow, type ClaimRow, type EntityRow, type EventRow, type ItemRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
 import { workspaceIndexNames } from './workspaceIndexes.ts';
@@ -65,25 +65,8 @@ export async function* exportSqliteRecords(sql: ScopedSql): AsyncGenerator<Excha
     )) {
       yield { record: 'embedding_model', id: row.id, dims: row.dims, version: row.version, maxTokens: row.max_tokens, firstUsedAt: row.first_used_at };
     }
-    for (const row of paged<ItemRowOut>(sql, `SELECT seq AS rid, * ${page('items')}`)) {
-      yield {
-        record: 'item',
-        id: row.id,
-        path: row.path,
-        title: row.title,
-        status: row.status,
-        reason: row.reason,
-        duplicateOf: row.duplicate_of,
-        contentHash: row.content_hash,
-        size: row.size,
-        version: row.version,
-        parserVersion: row.parser_version,
-        flags: JSON.parse(row.flags) as ItemFlag[],
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        deletedAt: row.deleted_at,
-        forgottenAt: row.forgotten_at,
-      };
+    for (const row of paged<ItemRow & { rid: number }>(sql, `SELECT seq AS rid, * ${page('items')}`)) {
+      yield { record: 'item', ...toItem(row) };
     }
     for (const row of paged<{ rid: number; item_id: string; version: number; content_hash: string; size: number; created_at: string }>(
       sql,
@@ -145,25 +128,6 @@ export async function* exportSqliteRecords(sql: ScopedSql): AsyncGenerator<Excha
   } finally {
     if (snapshot && db.inTransaction) db.exec('COMMIT');
   }
-}
-
-interface ItemRowOut {
-  rid: number;
-  id: string;
-  path: string;
-  title: string | null;
-  status: ItemStatus;
-  reason: string | null;
-  duplicate_of: string | null;
-  content_hash: string | null;
-  size: number | null;
-  version: number;
-  parser_version: string | null;
-  flags: string;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  forgotten_at: string | null;
 }
 
 /** Vector rows in seq order, each page's vectors read from its dimension's sqlite-vec table by rowid. */

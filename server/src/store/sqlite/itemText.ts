@@ -9,8 +9,7 @@ import type Database from 'better-sqlite3';
 import { detectLanguage, LANGUAGE_SAMPLE_CHARS, UNDETERMINED, type LanguageCode } from '../../../../shared/languages.ts';
 import { stemmedText } from '../../../../shared/stems.ts';
 import { indexedText } from '../../../../shared/words.ts';
-import { BLOCK_SEPARATOR, withJoinedText } from '../../parse/document.ts';
-import type { ParsedDocument } from '../../parse/types.ts';
+import { BLOCK_SEPARATOR, withJoinedText, type ParsedDocument } from '../../records/document.ts';
 
 /** The JSON kept in item_texts.document: the parsed document without its derived `text`. */
 export function storedDocument(document: ParsedDocument): string {

@@ -3,7 +3,7 @@
 // removes it, an import builds it once. Derived from the stored document, so an export carries it
 // in the parsed_text record and nowhere else.
 
-import type { MetadataEntry } from '../../parse/metadata.ts';
+import type { MetadataEntry } from '../../records/document.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 /** The entries of a stored document (JSON), skipping any that is not an entry (a document imported from a hand-edited export). */

@@ -1,8 +1,44 @@
-// Rows of the chunks, entities and claims tables as the engine's types, shared by the store's
-// per-item reads, discovery's batched reads and search's reads by id.
+// Rows of the items, chunks, entities and claims tables as the engine's types, shared by the
+// store's per-item reads, discovery's batched reads, search's reads by id and the export.
 
-import type { EntityType, Location, SignalView } from '../../../../shared/types.ts';
-import type { ChunkRecord, RelationshipEvent, StoredClaim, StoredEntity } from '../contract.ts';
+import type { EntityType, ItemFlag, ItemStatus, Location, SignalView } from '../../../../shared/types.ts';
+import type { ChunkRecord, ItemRecord, RelationshipEvent, StoredClaim, StoredEntity } from '../contract.ts';
+
+export interface ItemRow {
+  id: string;
+  path: string;
+  title: string | null;
+  status: ItemStatus;
+  reason: string | null;
+  duplicate_of: string | null;
+  content_hash: string | null;
+  size: number | null;
+  version: number;
+  parser_version: string | null;
+  flags: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  forgotten_at: string | null;
+}
+
+export const toItem = (row: ItemRow): ItemRecord => ({
+  id: row.id,
+  path: row.path,
+  title: row.title,
+  status: row.status,
+  reason: row.reason,
+  duplicateOf: row.duplicate_of,
+  contentHash: row.content_hash,
+  size: row.size,
+  version: row.version,
+  parserVersion: row.parser_version,
+  flags: JSON.parse(row.flags) as ItemFlag[],
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  deletedAt: row.deleted_at,
+  forgottenAt: row.forgotten_at,
+});
 
 export interface ChunkRow {
   id: string;

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import { StatementScope, type ScopeRules } from './statementScope.ts';
 import { namingDamage } from '../storeErrors.ts';
 import { workspaceTables as workspaceTablesOf } from './storeWideSql.ts';
-import { PER_WORKSPACE_INDEX, statisticsTables, workspaceIndexNames } from './workspaceIndexes.ts';
+import { PER_WORKSPACE_INDEX, statisticsTables, workspaceIndexNames } from './workspaceIndexNames.ts';
 
 /** sqlite-vec tables: partitioned by workspace, and their rowid is the seq of a `vectors` row. */
 const ROWID_KEYED = /^vec_f32_\d+$/;

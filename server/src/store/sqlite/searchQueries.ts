@@ -3,7 +3,7 @@
 // store's core stays about storing; every statement still goes through the store's reader, which
 // refuses SQL not bound to the workspace (`@ws`).
 
-import type { EntityType, Producer } from '../../extract/types.ts';
+import type { EntityType, Producer } from '../../records/extraction.ts';
 import type { ChunkRecord, EntityMention, SearchItemInfo, VectorHit } from '../contract.ts';
 import { toChunk, type ChunkRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';

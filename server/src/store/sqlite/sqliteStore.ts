@@ -11,10 +11,8 @@ import path from 'node:path';
 import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
-import type { PhraseCount } from '../../extract/types.ts';
-import type { MetadataEntry, MetadataValue } from '../../parse/metadata.ts';
-import type { DocumentLink, HeadingEntry } from '../../parse/types.ts';
-import type { EntityType } from '../../extract/types.ts';
+import type { EntityType, PhraseCount } from '../../records/extraction.ts';
+import type { DocumentLink, HeadingEntry, MetadataEntry, MetadataValue } from '../../records/document.ts';
 import type {
   ChunkRecord,
   EntityMention,
@@ -68,7 +66,7 @@ import { writeLockHolder } from './lockHolder.ts';
 import { openToRead } from './readConnection.ts';
 import { AliasTables } from './aliasTables.ts';
 import { DiscoveryQueries } from './discoveryQueries.ts';
-import { toChunk, toClaim, toEntity, type ChunkRow, type ClaimRow, type EntityRow } from './rows.ts';
+import { toChunk, toClaim, toEntity, toItem, type ChunkRow, type ClaimRow, type EntityRow, type ItemRow } from './rows.ts';
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
@@ -85,24 +83,6 @@ import { settleInterruptedRebuild } from './rebuildFiles.ts';
 /** Named in dataDir.ts, where the command line finds a store without loading SQLite. */
 export { DATABASE_FILE };
 
-interface ItemRow {
-  id: string;
-  path: string;
-  title: string | null;
-  status: ItemStatus;
-  reason: string | null;
-  duplicate_of: string | null;
-  content_hash: string | null;
-  size: number | null;
-  version: number;
-  parser_version: string | null;
-  flags: string;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  forgotten_at: string | null;
-}
-
 interface JobRow {
   id: number;
   stage: PipelineStage;
@@ -115,24 +95,6 @@ interface JobRow {
   lost_leases: number;
   last_error: string | null;
 }
-
-const toItem = (row: ItemRow): ItemRecord => ({
-  id: row.id,
-  path: row.path,
-  title: row.title,
-  status: row.status,
-  reason: row.reason,
-  duplicateOf: row.duplicate_of,
-  contentHash: row.content_hash,
-  size: row.size,
-  version: row.version,
-  parserVersion: row.parser_version,
-  flags: JSON.parse(row.flags) as ItemFlag[],
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: row.deleted_at,
-  forgottenAt: row.forgotten_at,
-});
 
 const toJob = (row: JobRow): JobRecord => ({
   id: row.id,

@@ -6,7 +6,7 @@
 
 import type Database from 'better-sqlite3';
 import { StatementScope } from './statementScope.ts';
-import { PER_WORKSPACE_INDEX } from './workspaceIndexes.ts';
+import { PER_WORKSPACE_INDEX } from './workspaceIndexNames.ts';
 
 /** Tables that hold workspace data in a `workspace` column, from the schema itself (lower case). */
 export function workspaceTables(db: Database.Database): Set<string> {

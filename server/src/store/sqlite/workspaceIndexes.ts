@@ -4,31 +4,11 @@
 // keep the query plan simple: the full-text match is the whole search, no workspace filter to
 // interleave with it.
 
-import { createHash } from 'node:crypto';
 import { INDEXED_TEXT_FUNCTION, itemIndexTextSql, itemLanguageSql } from './itemText.ts';
 import type { ScopedSql } from './scopedSql.ts';
+import { workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexNames.ts';
 
-export interface WorkspaceIndexNames {
-  items: string;
-  chunks: string;
-}
-
-/** Any workspace's index, or one of FTS5's shadow tables behind it: the statement guard refuses another workspace's. */
-export const PER_WORKSPACE_INDEX = /^(item|chunk)_fts_[0-9a-f]{16}(_\w+)?$/;
-
-export function workspaceIndexNames(workspace: string): WorkspaceIndexNames {
-  // A digest, not the name itself: table names cannot be bound as parameters.
-  const key = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-  return { items: `item_fts_${key}`, chunks: `chunk_fts_${key}` };
-}
-
-/**
- * The FTS5 shadow tables of the workspace's indexes that Relata reads itself: where FTS5 keeps its
- * totals and each row's length (lexicalStatistics.ts). Another workspace's stay refused.
- */
-export function statisticsTables(names: WorkspaceIndexNames): string[] {
-  return [names.items, names.chunks].flatMap((table) => [`${table}_data`, `${table}_docsize`]);
-}
+export { workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexNames.ts';
 
 /**
  * Creates the workspace's lexical indexes if missing, filling them from the stored chunks and

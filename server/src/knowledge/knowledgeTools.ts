@@ -14,7 +14,7 @@ import { itemMetadata } from '../engine/itemViews.ts';
 import { relatedTo, RelatedItemError } from '../engine/related.ts';
 import { describeStatus, listRelationshipViews } from '../engine/relationships.ts';
 import { readVoiceGroups } from '../engine/voiceGroups.ts';
-import { relationshipConflicts, signalContributions } from '../lsp/relationshipDetail.ts';
+import { relationshipConflicts, signalContributions } from '../engine/relationshipDetail.ts';
 import { searchWorkspace } from '../ranking/search.ts';
 import type { Thresholds } from '../scoring/index.ts';
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SignalView } from '../../shared/types.ts';
-import { signalContributions } from '../../server/src/lsp/relationshipDetail.ts';
+import { signalContributions } from '../../server/src/engine/relationshipDetail.ts';
 
 const signal = (type: SignalView['type'], strength: number, weight: number): SignalView => ({ type, value: '', strength, weight, detail: '' });
 

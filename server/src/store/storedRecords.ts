@@ -1,0 +1,123 @@
+// The records a store keeps and hands back, whatever the backend: items and their versions,
+// passages, entities and claims, relationships and their history. Apart from the contract's
+// interface (contract.ts, which re-exports them) so that the export format (exchange/records.ts)
+// and the backends' own documents build on them without importing the interface that in turn
+// names the export's records.
+
+import type {
+  ChangedSinceDecision,
+  ItemFlag,
+  ItemStatus,
+  Location,
+  RelationshipStatus,
+  RelationshipType,
+  SignalView,
+} from '../../../shared/types.ts';
+import type { Claim, Entity } from '../records/extraction.ts';
+
+export interface ItemRecord {
+  id: string;
+  path: string;
+  title: string | null;
+  status: ItemStatus;
+  reason: string | null;
+  duplicateOf: string | null;
+  contentHash: string | null;
+  size: number | null;
+  version: number;
+  parserVersion: string | null;
+  flags: ItemFlag[];
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+  /** When `relata forget` removed this deleted document's text and bytes; the row is the record that it existed. */
+  forgottenAt: string | null;
+}
+
+export interface ItemVersionRecord {
+  version: number;
+  contentHash: string;
+  size: number;
+  createdAt: string;
+}
+
+export interface ChunkRecord {
+  id: string;
+  itemId: string;
+  ordinal: number;
+  text: string;
+  headingPath: string[];
+  location: Location;
+  wordCount: number;
+}
+
+export interface StoredEntity extends Entity {
+  itemId: string;
+  chunkId: string;
+}
+
+export interface StoredClaim extends Claim {
+  itemId: string;
+  chunkId: string;
+}
+
+/** What discovery proposes for a pair of items; the store keys it by the unordered pair. */
+export interface RelationshipProposal {
+  fromItemId: string;
+  toItemId: string;
+  type: RelationshipType;
+  /** The score with every signal, including a person's decision when there is one. */
+  score: number;
+  /** The score of the evidence alone, before any human decision. */
+  proposedScore: number;
+  scoreVersion: string;
+  nearDuplicate: boolean;
+  /** Every signal: the evidence, then the decision's signal when decided. */
+  signals: SignalView[];
+  /** What produced it, e.g. "discover@1". */
+  producedBy: string;
+}
+
+export interface RelationshipRecord extends RelationshipProposal {
+  id: string;
+  status: RelationshipStatus;
+  createdAt: string;
+  updatedAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+  /** What the standing decision was made on; null while pending (and for decisions older than the record). */
+  decisionBasis: DecisionBasis | null;
+  /** An earlier decision the evidence has since moved away from (see discover/decisionReview.ts). */
+  changedSinceDecision: ChangedSinceDecision | null;
+}
+
+/** One piece of decisive evidence as the person saw it. */
+export interface BasisEvidence {
+  signal: SignalView['type'];
+  /** The claim's attribute for claim signals; empty for evidence recorded by type alone. */
+  value: string;
+  /** The figures compared ("42000 and 51500"), for claim signals. */
+  figures: string | null;
+}
+
+/** The type and the decisive evidence of a relationship at the moment a person decided it. */
+export interface DecisionBasis {
+  type: RelationshipType;
+  evidence: BasisEvidence[];
+}
+
+/** What an entry of a relationship's history records. */
+export const RELATIONSHIP_EVENT_KINDS = ['proposed', 'updated', 'confirmed', 'rejected', 'returned_to_review', 'evidence_changed'] as const;
+
+export interface RelationshipEvent {
+  at: string;
+  kind: (typeof RELATIONSHIP_EVENT_KINDS)[number];
+  /** What or who acted: "discover@1", a person's name. */
+  actor: string;
+  type: RelationshipType;
+  score: number;
+  scoreVersion: string;
+  signals: SignalView[];
+  note: string | null;
+}
