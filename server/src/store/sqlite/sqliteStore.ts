@@ -19,6 +19,7 @@ import type { EntityType } from '../../extract/types.ts';
 import type {
   ChunkRecord,
   EntityMention,
+  PassageRef,
   EntitySummary,
   SearchItemInfo,
   ItemExtraction,
@@ -1183,9 +1184,13 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async listClaims(itemId: string): Promise<StoredClaim[]> {
-    return this.rows<ClaimRow>('SELECT * FROM claims WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', {
+    return this.rows<ClaimRow>('SELECT * FROM claims WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start, rowid', {
       itemId,
     }).map(toClaim);
+  }
+
+  async claimsInPassages(passages: readonly PassageRef[]): Promise<StoredClaim[]> {
+    return search.claimsInPassages(this.reader, passages);
   }
 
   async entitySummaries(): Promise<EntitySummary[]> {
