@@ -67,9 +67,6 @@ export function namedWords(query: string): string[] {
   return named.length > 0 ? named : words;
 }
 
-function sameWord(queryWord: string, textWord: string): boolean {
-  return queryWord === textWord || stem(queryWord) === stem(textWord);
-}
 
 export interface WordMatch {
   start: number;
@@ -81,10 +78,20 @@ export interface WordMatch {
 /** Every occurrence in `text` of one of `words` (from queryWords), in order. */
 export function wordMatches(text: string, words: readonly string[]): WordMatch[] {
   if (words.length === 0) return [];
+  // A text word stands for the first query word it shares a stem with (the same word shares its
+  // own). Each query word is stemmed once, and each distinct text word once: a search reads a few
+  // hundred words per passage and most of them recur, so stemming every word against every query
+  // word cost more than the look-ups of the whole search.
+  const byStem = new Map<string, string>();
+  for (const word of words) if (!byStem.has(stem(word))) byStem.set(stem(word), word);
+  const seen = new Map<string, string | undefined>();
   const found: WordMatch[] = [];
   for (const match of wordsOf(text)) {
-    const lower = normaliseWord(match.text);
-    const word = words.find((candidate) => sameWord(candidate, lower));
+    let word = seen.get(match.text);
+    if (word === undefined && !seen.has(match.text)) {
+      word = byStem.get(stem(normaliseWord(match.text)));
+      seen.set(match.text, word);
+    }
     if (word !== undefined) found.push({ start: match.index, end: match.index + match.text.length, word });
   }
   return found;
@@ -102,11 +109,21 @@ export function wordsFound(texts: readonly string[], words: readonly string[]): 
  * One per query word, in the query's order.
  */
 export function wordsAsWritten(texts: readonly string[], words: readonly string[]): string[] {
+  return wordsAsWrittenIn(texts.map((text) => writtenForms(text, words)), words);
+}
+
+/** Each query word found in the text, with its first occurrence as the text writes it (lower case). */
+export function writtenForms(text: string, words: readonly string[]): ReadonlyMap<string, string> {
   const written = new Map<string, string>();
-  for (const text of texts) {
-    for (const match of wordMatches(text, words)) {
-      if (!written.has(match.word)) written.set(match.word, text.slice(match.start, match.end).toLowerCase());
-    }
+  for (const match of wordMatches(text, words)) {
+    if (!written.has(match.word)) written.set(match.word, text.slice(match.start, match.end).toLowerCase());
   }
+  return written;
+}
+
+/** wordsAsWritten from each text's writtenForms, in the texts' order: a text read for two results is read once. */
+export function wordsAsWrittenIn(forms: readonly ReadonlyMap<string, string>[], words: readonly string[]): string[] {
+  const written = new Map<string, string>();
+  for (const form of forms) for (const [word, text] of form) if (!written.has(word)) written.set(word, text);
   return [...new Set(words.filter((word) => written.has(word)).map((word) => written.get(word)!))];
 }

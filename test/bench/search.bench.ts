@@ -8,11 +8,24 @@
 // matches a realistic share of passages (generateCorpus.ts's 36-word vocabulary makes every
 // passage match every query). Prints figures; asserts nothing.
 //
+// Each search is timed on the wall clock and in CPU time (process.cpuUsage around it: every thread
+// of this process, and SQLite and the vector index run on this one), which a shared machine's load
+// inflates far less than the wall clock. The breakdown names each store call a search makes, how
+// many times, and its time; the rest is this thread's own work (fusion, explanations).
+//
 //   RELATA_BENCH_ONLY=10k|100k|indexing|embedding   run one section
+//   RELATA_BENCH_STORE=DIR       keep the generated stores in DIR (DIR/10000, DIR/100000) and reuse
+//                                them on the next run: building 100k chunks takes minutes
+//   RELATA_BENCH_BASELINE=DIR    a checkout of another commit (its node_modules linked) whose
+//                                searchWorkspace and SQLite store answer the same queries on the same
+//                                store in the same loop, alternating query by query, so before and
+//                                after are measured at the same moments; the answers are compared
+//   RELATA_BENCH_ROUNDS=3        rounds of the 20 queries
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEmbedder } from '../../server/src/embed/choice.ts';
 import type { Embedder, ModelDescriptor } from '../../server/src/embed/types.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
@@ -23,6 +36,9 @@ import { clusteredVectors, type ClusteredVectors } from '../support/clusteredVec
 import { seededRandom, writeCorpus } from '../support/generateCorpus.ts';
 
 const only = process.env.RELATA_BENCH_ONLY;
+const KEEP = process.env.RELATA_BENCH_STORE;
+const BASELINE = process.env.RELATA_BENCH_BASELINE;
+const ROUNDS = Number(process.env.RELATA_BENCH_ROUNDS ?? 3);
 const section = (name: string) => !only || only === name;
 const DIMS = 512;
 const CHUNKS_PER_ITEM = 50;
@@ -68,16 +84,27 @@ function percentile(values: number[], p: number): number {
 }
 const figures = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms`;
 
-/** Stands in for a model: a query vector near one of the store's documents, timed so the query's embedding is reported apart. */
+/**
+ * Stands in for a model: a query vector near one of the store's documents, the same one each time
+ * a text is asked for (so two builds search with the same vector), timed so the query's embedding
+ * is reported apart.
+ */
 class SyntheticEmbedder implements Embedder {
   readonly descriptor: ModelDescriptor = { id: 'bench-synthetic', dims: DIMS, version: '1', maxTokens: 128 };
   lastMs = 0;
+  private readonly known = new Map<string, Float32Array>();
 
   constructor(private readonly vectors: ClusteredVectors) {}
 
+  private vectorOf(text: string): Float32Array {
+    let vector = this.known.get(text);
+    if (!vector) this.known.set(text, (vector = this.vectors.query()));
+    return vector;
+  }
+
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const started = performance.now();
-    const vectors = texts.map(() => this.vectors.query());
+    const vectors = texts.map((text) => this.vectorOf(text));
     this.lastMs = performance.now() - started;
     return vectors;
   }
@@ -92,11 +119,17 @@ class SyntheticEmbedder implements Embedder {
 /**
  * Items of 50 generated passages each, stored through the pipeline's own store calls with one
  * synthetic vector per passage; the approximate index is then built and saved, as a long-running
- * engine would have it.
+ * engine would have it. Under RELATA_BENCH_STORE a store built before is used again.
  */
-async function buildStore(dataDir: string, chunks: number): Promise<{ store: WorkspaceStore; vectors: ClusteredVectors; buildS: number }> {
-  const writer = openSqliteStore({ dataDir, workspace: 'bench' });
+async function buildStore(chunks: number): Promise<{ dataDir: string; vectors: ClusteredVectors; buildS: number | null; remove: () => void }> {
   const vectors = clusteredVectors({ count: chunks, dims: DIMS, seed: chunks });
+  const dataDir = KEEP ? path.join(KEEP, String(chunks)) : mkdtempSync(path.join(tmpdir(), 'relata-bench-search-'));
+  const remove = () => (KEEP ? undefined : rmSync(dataDir, { recursive: true, force: true }));
+  const complete = path.join(dataDir, 'bench-store-complete');
+  if (existsSync(complete)) return { dataDir, vectors, buildS: null, remove };
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const writer = openSqliteStore({ dataDir, workspace: 'bench' });
   const model = new SyntheticEmbedder(vectors).descriptor;
   await writer.registerModel(model);
   const random = seededRandom(chunks);
@@ -119,11 +152,12 @@ async function buildStore(dataDir: string, chunks: number): Promise<{ store: Wor
   const builder = openSqliteStore({ dataDir, workspace: 'bench', vectorIndex: { inlineCatchUp: Number.MAX_SAFE_INTEGER, log: () => {} } });
   await builder.searchVectors(model.id, vectors.query(), 20);
   await builder.close();
-  return { store: openSqliteStore({ dataDir, workspace: 'bench' }), vectors, buildS: (performance.now() - started) / 1000 };
+  writeFileSync(complete, '');
+  return { dataDir, vectors, buildS: (performance.now() - started) / 1000, remove };
 }
 
-/** Store calls a search makes, timed per call name: where a search's time goes, path by path. */
-function timedStore(store: WorkspaceStore, spent: Map<string, number>): WorkspaceStore {
+/** Store calls a search makes, timed and counted per call name: where a search's time goes, path by path. */
+function timedStore(store: WorkspaceStore, spent: Map<string, { ms: number; calls: number }>): WorkspaceStore {
   return new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
@@ -133,69 +167,139 @@ function timedStore(store: WorkspaceStore, spent: Map<string, number>): Workspac
         try {
           return await (value as (...args: unknown[]) => unknown).apply(target, args);
         } finally {
-          spent.set(String(key), (spent.get(String(key)) ?? 0) + performance.now() - started);
+          const entry = spent.get(String(key)) ?? { ms: 0, calls: 0 };
+          spent.set(String(key), { ms: entry.ms + performance.now() - started, calls: entry.calls + 1 });
         }
       };
     },
   });
 }
 
-interface Measured {
-  search: number[];
-  vector: number[];
-  /** Per store call, its time in each search (0 when a search did not make it). */
-  calls: Map<string, number[]>;
+/** One build's search over the store: this checkout's, or RELATA_BENCH_BASELINE's. */
+interface Build {
+  name: string;
+  search: typeof searchWorkspace;
+  store: WorkspaceStore;
 }
 
-async function measure(store: WorkspaceStore, vectors: ClusteredVectors, rounds = 3): Promise<Measured> {
+interface Measured {
+  /** Wall time of each search, the query's embedding excluded. */
+  search: number[];
+  /** CPU time (user + system, every thread of the process) of each search. */
+  cpu: number[];
+  /** Per store call, its time and number of calls in each search (0 when a search did not make it). */
+  calls: Map<string, { ms: number[]; count: number[] }>;
+  /** Each answer, to compare builds. */
+  answers: string[];
+}
+
+async function timedSearch(build: Build, embedder: SyntheticEmbedder, query: string, spent: Map<string, { ms: number; calls: number }>) {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const answer = await build.search(timedStore(build.store, spent), embedder, query);
+  const wall = performance.now() - started - embedder.lastMs;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { answer, wall, cpu: (cpu.user + cpu.system) / 1000 };
+}
+
+/**
+ * Every build answers each query in turn, the order of builds alternating query by query, so a
+ * build is not always the one that runs right after the other's garbage.
+ */
+async function measure(builds: readonly Build[], vectors: ClusteredVectors, rounds = ROUNDS): Promise<{ measured: Measured[]; vector: number[] }> {
   const embedder = new SyntheticEmbedder(vectors);
-  for (const query of QUERIES.slice(0, 3)) await searchWorkspace(store, embedder, query); // warm the cache
-  const search: number[] = [];
+  for (const build of builds) for (const query of QUERIES.slice(0, 3)) await build.search(build.store, embedder, query); // warm the cache
+  const measured: Measured[] = builds.map(() => ({ search: [], cpu: [], calls: new Map(), answers: [] }));
+  const spentPerSearch: Map<string, { ms: number; calls: number }>[][] = builds.map(() => []);
   const vector: number[] = [];
-  const spentPerSearch: Map<string, number>[] = [];
+  let turn = 0;
   for (let round = 0; round < rounds; round += 1) {
     for (const query of QUERIES) {
-      const spent = new Map<string, number>();
-      const started = performance.now();
-      await searchWorkspace(timedStore(store, spent), embedder, query);
-      search.push(performance.now() - started - embedder.lastMs);
-      spentPerSearch.push(spent);
+      const order = builds.map((_, n) => n);
+      if (turn++ % 2 === 1) order.reverse();
+      for (const n of order) {
+        const spent = new Map<string, { ms: number; calls: number }>();
+        const { answer, wall, cpu } = await timedSearch(builds[n]!, embedder, query, spent);
+        measured[n]!.search.push(wall);
+        measured[n]!.cpu.push(cpu);
+        if (round === 0) measured[n]!.answers.push(JSON.stringify(answer));
+        spentPerSearch[n]!.push(spent);
+      }
       const [q] = await embedder.embed([query]);
       const vectorStarted = performance.now();
-      await store.searchVectors(embedder.descriptor.id, q!, 300);
+      await builds[0]!.store.searchVectors(embedder.descriptor.id, q!, 300);
       vector.push(performance.now() - vectorStarted);
     }
   }
-  const names = [...new Set(spentPerSearch.flatMap((spent) => [...spent.keys()]))];
-  return { search, vector, calls: new Map(names.map((name) => [name, spentPerSearch.map((spent) => spent.get(name) ?? 0)])) };
+  builds.forEach((_, n) => {
+    const perSearch = spentPerSearch[n]!;
+    const names = [...new Set(perSearch.flatMap((spent) => [...spent.keys()]))];
+    for (const name of names) {
+      measured[n]!.calls.set(name, {
+        ms: perSearch.map((spent) => spent.get(name)?.ms ?? 0),
+        count: perSearch.map((spent) => spent.get(name)?.calls ?? 0),
+      });
+    }
+  });
+  return { measured, vector };
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+
+function printBreakdown(measured: Measured): void {
+  console.log('  per store call within a search (calls per search; time), the rest is this thread\'s own work (fusion, explanations):');
+  const storeMs = measured.search.map((_, n) => [...measured.calls.values()].reduce((sum, call) => sum + call.ms[n]!, 0));
+  for (const [name, call] of [...measured.calls].sort((a, b) => mean(b[1].ms) - mean(a[1].ms))) {
+    console.log(`    ${name.padEnd(22)} ${mean(call.count).toFixed(1).padStart(5)} calls  ${figures(call.ms)}, mean ${mean(call.ms).toFixed(2)} ms`);
+  }
+  const rest = measured.search.map((wall, n) => wall - storeMs[n]!);
+  console.log(`    ${'(not in a store call)'.padEnd(22)} ${''.padStart(11)} ${figures(rest)}, mean ${mean(rest).toFixed(2)} ms`);
+}
+
+/** This checkout's search and store, and RELATA_BENCH_BASELINE's when given, each on its own connection to the store. */
+async function openBuilds(dataDir: string): Promise<Build[]> {
+  const builds: Build[] = [{ name: 'this build', search: searchWorkspace, store: openSqliteStore({ dataDir, workspace: 'bench' }) }];
+  if (BASELINE) {
+    const from = (file: string) => pathToFileURL(path.join(path.resolve(BASELINE), file)).href;
+    const { searchWorkspace: baselineSearch } = (await import(from('server/src/ranking/search.ts'))) as typeof import('../../server/src/ranking/search.ts');
+    const { openSqliteStore: openBaseline } = (await import(from('server/src/store/sqlite/sqliteStore.ts'))) as typeof import('../../server/src/store/sqlite/sqliteStore.ts');
+    builds.push({ name: `baseline (${BASELINE})`, search: baselineSearch, store: openBaseline({ dataDir, workspace: 'bench' }) });
+  }
+  return builds;
 }
 
 async function benchSize(chunks: number): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-bench-search-'));
+  const { dataDir, vectors, buildS, remove } = await buildStore(chunks);
   try {
-    const { store, vectors, buildS } = await buildStore(dataDir, chunks);
-    const { search, vector, calls } = await measure(store, vectors);
+    const builds = await openBuilds(dataDir);
+    const loadBefore = loadavg()[0]!;
+    const { measured, vector } = await measure(builds, vectors);
+    const built = buildS === null ? `store of an earlier run, ${dataDir}` : `stored and vector index built in ${buildS.toFixed(0)} s`;
     console.log(
-      `${chunks.toLocaleString('en')} chunks, ${chunks / CHUNKS_PER_ITEM} items (stored and vector index built in ${buildS.toFixed(0)} s): ` +
-        `full search excl. query embedding ${figures(search)} over ${search.length} queries; ` +
-        `of which the vector look-up alone (store.searchVectors, k = 300 windows) ${figures(vector)}`,
+      `${chunks.toLocaleString('en')} chunks, ${chunks / CHUNKS_PER_ITEM} items (${built}), load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}; ` +
+        `vector look-up alone (store.searchVectors, k = 300 windows) ${figures(vector)}`,
     );
-    console.log('  per store call within a search (the rest is fusion, explanations and the event loop):');
-    for (const [name, spent] of [...calls].sort((a, b) => percentile(b[1], 95) - percentile(a[1], 95))) {
-      console.log(`    ${name.padEnd(22)} ${figures(spent)}`);
+    builds.forEach((build, n) => {
+      const { search, cpu } = measured[n]!;
+      console.log(`${build.name}: full search excl. query embedding ${figures(search)}; CPU per search ${figures(cpu)} over ${search.length} queries`);
+      printBreakdown(measured[n]!);
+    });
+    if (builds.length > 1) {
+      const same = measured[0]!.answers.filter((answer, n) => answer === measured[1]!.answers[n]).length;
+      console.log(`answers identical between the builds: ${same} / ${measured[0]!.answers.length} (whole responses compared)`);
     }
-    await store.close();
+    for (const build of builds) await build.store.close();
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   }
 }
 
 async function benchWhileIndexing(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'relata-bench-search-'));
   const folder = mkdtempSync(path.join(tmpdir(), 'relata-bench-search-folder-'));
   const indexDir = mkdtempSync(path.join(tmpdir(), 'relata-bench-search-index-'));
+  const { dataDir, vectors, remove } = await buildStore(10_000);
+  const store = openSqliteStore({ dataDir, workspace: 'bench' });
   try {
-    const { store, vectors } = await buildStore(dataDir, 10_000);
     writeCorpus(folder, 3000, 7);
     const index = await FolderIndex.open({ folder, dataDir: indexDir, workspace: 'bench', embedding: { kind: 'none' } });
     const embedder = new SyntheticEmbedder(vectors);
@@ -221,7 +325,8 @@ async function benchWhileIndexing(): Promise<void> {
     await index.close();
     await store.close();
   } finally {
-    for (const dir of [dataDir, folder, indexDir]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [folder, indexDir]) rmSync(dir, { recursive: true, force: true });
+    remove();
   }
 }
 

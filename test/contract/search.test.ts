@@ -1,7 +1,9 @@
 // Search's own look-ups, on every backend: titles by substring, entity mentions by key and by key
-// prefix, what a result shows about its item, and passages by id. Only live indexed items answer.
+// prefix, what a result shows about its item, passages by id, and the claims of passages. Only
+// live indexed items answer.
 
 import assert from 'node:assert/strict';
+import type { StoredClaim } from '../../server/src/store/contract.ts';
 import { forEachBackend } from './backends.ts';
 import { BUDGET_MEMO, CANTEEN_MENU, CRANE_HANDBOOK, extractDocument, indexDocument, ingest, REPORT } from './documents.ts';
 
@@ -72,5 +74,41 @@ forEachBackend((backend) => {
     const found = await store.getChunks([...wanted.map((chunk) => chunk.id), 'no-such-chunk']);
     assert.deepEqual([...found].sort((a, b) => a.id.localeCompare(b.id)), [...wanted].sort((a, b) => a.id.localeCompare(b.id)));
     assert.deepEqual(await store.getChunks([]), []);
+  });
+
+  backend.test('the claims of passages: those the passages state, across items, each item\'s in listClaims\' order', async (t) => {
+    const { store } = await backend.open(t);
+    const handbookDocument = await indexDocument(store, 'handbook.md', CRANE_HANDBOOK);
+    const report = await indexDocument(store, 'report.md', REPORT);
+    await extractDocument(store, report);
+    const [first, second, third] = handbookDocument.chunks;
+    assert.ok(first && second && third, 'the handbook has three passages');
+    const claim = (chunkId: string, start: number, value: number) => ({
+      chunkId, kind: 'money' as const, subject: 'gantry crane', attribute: 'cost', value, unit: 'EUR', text: `It cost ${value} EUR.`,
+      start, end: start + 10, entityKeys: [], producer: 'deterministic' as const, extractorVersion: 'claims@test',
+    });
+    // Stored out of order: the look-up orders them as listClaims does.
+    const stated = [claim(third.id, 5, 3), claim(second.id, 40, 22), claim(first.id, 0, 1), claim(second.id, 2, 21)];
+    assert.equal(await store.storeExtraction(handbookDocument.itemId, handbookDocument.contentHash, { entities: [], claims: stated, phrases: [], versions: 'claims@test' }), true);
+
+    const asked = [
+      { itemId: handbookDocument.itemId, chunkId: second.id },
+      { itemId: report.itemId, chunkId: report.chunks[0]!.id },
+      { itemId: handbookDocument.itemId, chunkId: third.id },
+    ];
+    const found = await store.claimsInPassages(asked);
+    const ofItem = (itemId: string) => found.filter((claim) => claim.itemId === itemId);
+    const expected = async (itemId: string) => (await store.listClaims(itemId)).filter((claim) => asked.some((passage) => passage.chunkId === claim.chunkId));
+    assert.deepEqual(ofItem(handbookDocument.itemId), await expected(handbookDocument.itemId));
+    const values = (claims: StoredClaim[]) => claims.map((claim) => claim.value);
+    assert.deepEqual(values(ofItem(handbookDocument.itemId)).sort(), [21, 22, 3].sort(), 'the first passage, not asked for, is left out');
+    assert.deepEqual(values(ofItem(handbookDocument.itemId).filter((claim) => claim.chunkId === second.id)), [21, 22], 'by place in the passage');
+    assert.ok(ofItem(report.itemId).length >= 1, 'the report states its cost in its first passage');
+    assert.deepEqual(ofItem(report.itemId), await expected(report.itemId));
+    assert.equal(found.length, ofItem(handbookDocument.itemId).length + ofItem(report.itemId).length);
+    const grouped = found.map((claim) => claim.itemId);
+    assert.deepEqual(grouped, [...grouped].sort((a, b) => grouped.indexOf(a) - grouped.indexOf(b)), 'each item\'s claims together');
+    assert.deepEqual(await store.claimsInPassages([{ itemId: handbookDocument.itemId, chunkId: 'no-such-chunk' }]), []);
+    assert.deepEqual(await store.claimsInPassages([]), []);
   });
 });

@@ -14,7 +14,9 @@ import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
 import { createEmbedder } from '../../server/src/embed/choice.ts';
 import type { Embedder } from '../../server/src/embed/types.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
+import { matchedFigures } from '../../server/src/ranking/matchedTerms.ts';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
+import { namedWords } from '../../shared/queryWords.ts';
 import { REPO_ROOT, writeFiles } from '../support/tempFolder.ts';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -66,6 +68,23 @@ test('a result names the query words its passage contains and the figure it stat
   assert.ok(report.matched?.figures.some((figure) => /51,500 EUR/.test(figure)), `figures: ${report.matched?.figures.join(', ')}`);
   assert.ok(report.why_matched.some((reason) => /^It states .*51,500 EUR/.test(reason)), report.why_matched.join(' | '));
   assert.equal(response.weak_match, undefined, 'a result containing every query word is a strong match');
+});
+
+test('the figures a result names are those its passages state, as reading every claim of its item finds them', async () => {
+  let named = 0;
+  for (const query of ['crane refurbishment cost', 'cost 51500', 'invoice payment due 30 days', 'Example Ltd crane']) {
+    const words = namedWords(query);
+    const passageHits = await index.store.searchChunksLexical(query, 200);
+    for (const result of (await search(query)).results) {
+      const wordPassage = passageHits.find((hit) => hit.itemId === result.item_id)?.id;
+      const passages = new Set([result.passage?.chunk_id, wordPassage].filter((id) => id !== undefined));
+      const read = (result.matched?.words.length ?? 0) > 0 || words.some((word) => /^\d+$/.test(word));
+      const expected = read ? matchedFigures(await index.store.listClaims(result.item_id), passages, words) : [];
+      assert.deepEqual(result.matched?.figures ?? [], expected, `${query}: ${result.path}`);
+      named += expected.length;
+    }
+  }
+  assert.ok(named >= 2, 'some results name a figure');
 });
 
 test('a figure typed in the query finds the claim that states it', async () => {

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryWords, wordMatches, wordsFound } from '../../shared/queryWords.ts';
+import { queryWords, wordMatches, wordsAsWritten, wordsAsWrittenIn, wordsFound, writtenForms } from '../../shared/queryWords.ts';
 import { whyMatched } from '../../server/src/ranking/explain.ts';
 import { matchedFigures } from '../../server/src/ranking/matchedTerms.ts';
 import type { StoredClaim } from '../../server/src/store/contract.ts';
@@ -23,6 +23,24 @@ test('a word with an ending counts, a shorter word with the same start does not'
   assert.deepEqual(marked('final'), []);
   assert.deepEqual(marked('refurbished review'), ['review']);
   assert.deepEqual(wordsFound(['no such thing', text], queryWords('crane payment')), ['payment']);
+});
+
+test('every occurrence is marked, each for the first query word it shares a stem with, whatever its case', () => {
+  const text = 'Payment, PAYMENTS and payment again; the Paying party pays; Zahlung and ZAHLUNG.';
+  const matches = wordMatches(text, ['payments', 'payment', 'zahlung']);
+  assert.deepEqual(
+    matches.map((match) => [text.slice(match.start, match.end), match.word]),
+    [['Payment', 'payments'], ['PAYMENTS', 'payments'], ['payment', 'payments'], ['Zahlung', 'zahlung'], ['ZAHLUNG', 'zahlung']],
+  );
+  assert.deepEqual(wordMatches(text, []), []);
+});
+
+test('the words as written, read text by text, are the same as read from the texts together', () => {
+  const texts = ['Crane report', 'The cranes were refurbished; the refurbishment cost more.', 'No word of the query here.', 'CRANE costs'];
+  const words = queryWords('crane refurbishment costs');
+  assert.deepEqual(wordsAsWritten(texts, words), ['crane', 'refurbished', 'cost']);
+  assert.deepEqual(wordsAsWrittenIn(texts.map((text) => writtenForms(text, words)), words), wordsAsWritten(texts, words));
+  assert.deepEqual(wordsAsWrittenIn([writtenForms(texts[3]!, words), writtenForms(texts[1]!, words)], words), ['crane', 'refurbished', 'costs']);
 });
 
 const claim = (overrides: Partial<StoredClaim>): StoredClaim => ({

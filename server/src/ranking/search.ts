@@ -6,12 +6,12 @@
 // naming the others (nearDuplicateGroups.ts). What each result matched is named (matchedTerms.ts),
 // and a result set none of whose items is a strong match says so (`weak_match`).
 
-import { namedWords, wordsAsWritten } from '../../../shared/queryWords.ts';
+import { namedWords, wordsAsWrittenIn, writtenForms } from '../../../shared/queryWords.ts';
 import { searchedQuery } from '../../../shared/spellingText.ts';
 import { ocrLabelOf } from '../../../shared/ocrLabel.ts';
 import type { AlsoItem, Location, MatchedTerms, Passage, SearchPath, SearchResponse, SearchResultView } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
-import type { SearchItemInfo, WorkspaceStore } from '../store/contract.ts';
+import type { ChunkRecord, SearchItemInfo, StoredClaim, WorkspaceStore } from '../store/contract.ts';
 import { duplicateLinksAmong } from './duplicateLinks.ts';
 import { entityPath } from './entityPath.ts';
 import { expandFromSeeds } from './expansion.ts';
@@ -278,20 +278,37 @@ async function presentResults(
   const wordChunks = fused.flatMap((item) => hitsOf(item).get('lexical_chunks')?.chunkId ?? []);
   const chunks = new Map((await store.getChunks([...new Set([...passageChunk.values(), ...wordChunks])])).map((chunk) => [chunk.id, chunk]));
 
-  const matched = new Map<string, MatchedTerms>();
-  const seen = new Map<string, SeenText>();
-  for (const item of fused) {
+  // What each result's title and passages hold of the query's words; a passage shown for one
+  // result and quoting the words for another is read once.
+  const formsOf = new Map<string, ReadonlyMap<string, string>>();
+  const forms = (chunk: ChunkRecord) => formsOf.get(chunk.id) ?? formsOf.set(chunk.id, writtenForms(chunk.text, words)).get(chunk.id)!;
+  const read = fused.map((item) => {
     const hits = hitsOf(item);
     const wordChunk = chunks.get(hits.get('lexical_chunks')?.chunkId ?? '');
     const shown = chunks.get(passageChunk.get(item.itemId) ?? '');
     const passages = [wordChunk, shown].filter((chunk) => chunk !== undefined);
-    const itemWords = wordsAsWritten([info.get(item.itemId)!.title ?? '', ...passages.map((chunk) => chunk.text)], words);
+    const itemWords = wordsAsWrittenIn([writtenForms(info.get(item.itemId)!.title ?? '', words), ...passages.map(forms)], words);
+    return { item, hits, wordChunk, passages, itemWords };
+  });
+  // The figures stated in the passages of the results that contain the query's words (or any
+  // result, when the query gives a figure), read in one look-up.
+  const givesFigure = words.some((word) => /^\d+$/.test(word));
+  const stating = read.filter((result) => result.itemWords.length > 0 || givesFigure);
+  const claimsOf = new Map<string, StoredClaim[]>();
+  const passageRefs = stating.flatMap(({ item, passages }) => passages.map((chunk) => ({ itemId: item.itemId, chunkId: chunk.id })));
+  for (const claim of passageRefs.length > 0 ? await store.claimsInPassages(passageRefs) : []) {
+    const list = claimsOf.get(claim.itemId);
+    if (list) list.push(claim);
+    else claimsOf.set(claim.itemId, [claim]);
+  }
+
+  const matched = new Map<string, MatchedTerms>();
+  const seen = new Map<string, SeenText>();
+  for (const { item, hits, wordChunk, passages, itemWords } of read) {
     const figures =
-      itemWords.length > 0 || words.some((word) => /^\d+$/.test(word))
-        ? matchedFigures(await store.listClaims(item.itemId), new Set(passages.map((chunk) => chunk.id)), words)
-        : [];
+      itemWords.length > 0 || givesFigure ? matchedFigures(claimsOf.get(item.itemId) ?? [], new Set(passages.map((chunk) => chunk.id)), words) : [];
     const names = (hits.get('entity')?.entities ?? []).map((entity) => `${entity.surface} (${entity.type})`);
-    seen.set(item.itemId, { passageWords: wordChunk ? wordsAsWritten([wordChunk.text], words) : [], itemWords, figures });
+    seen.set(item.itemId, { passageWords: wordChunk ? wordsAsWrittenIn([forms(wordChunk)], words) : [], itemWords, figures });
     if (itemWords.length > 0 || names.length > 0 || figures.length > 0) matched.set(item.itemId, { words: itemWords, names, figures });
   }
 

@@ -144,6 +144,12 @@ export interface ModelUsage extends ModelDescriptor {
   chunks: number;
 }
 
+/** A passage named with its item: what look-ups by passage are given, so they go by the item's index. */
+export interface PassageRef {
+  itemId: string;
+  chunkId: string;
+}
+
 export interface ItemExtraction {
   entities: Omit<StoredEntity, 'itemId'>[];
   claims: Omit<StoredClaim, 'itemId'>[];
@@ -410,6 +416,12 @@ export interface WorkspaceStore {
   itemsNeedingExtraction(versions: string): Promise<string[]>;
   listEntities(itemId: string): Promise<StoredEntity[]>;
   listClaims(itemId: string): Promise<StoredClaim[]>;
+  /**
+   * The claims stated in these passages, in one read: grouped by item, each item's in listClaims'
+   * order. What a search result names of its figures comes from its shown passages alone, so a
+   * search reads those, not every claim of every result.
+   */
+  claimsInPassages(passages: readonly PassageRef[]): Promise<StoredClaim[]>;
   /** Every entity key of the workspace with its frequency, most frequent first. */
   entitySummaries(): Promise<EntitySummary[]>;
   listPhrases(itemId: string): Promise<PhraseCount[]>;

@@ -4,7 +4,7 @@
 // itemsNeedingExtraction lists again, so the extraction is redone rather than half kept.
 
 import type { EntityType, PhraseCount } from '../../records/extraction.ts';
-import type { EntitySummary, ItemExtraction, ModelOutputEntry, StoredClaim, StoredEntity } from '../contract.ts';
+import type { EntitySummary, ItemExtraction, ModelOutputEntry, PassageRef, StoredClaim, StoredEntity } from '../contract.ts';
 import type { ClaimDocument, EntityDocument, ExtractionDocument, ItemDocument, ModelOutputDocument, PhraseDocument } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
 import { summariseMentions } from '../entitySummaries.ts';
@@ -94,6 +94,15 @@ export class Extraction {
 
   async listClaims(itemId: string): Promise<StoredClaim[]> {
     return (await this.claims.find(this.claims.filter({ itemId })).sort({ chunkId: 1, start: 1, _id: 1 }).toArray()).map(toStoredClaim);
+  }
+
+  /** By the claims_item index (scope, itemId, chunkId, start), each item's in listClaims' order. */
+  async claimsInPassages(passages: readonly PassageRef[]): Promise<StoredClaim[]> {
+    if (passages.length === 0) return [];
+    const itemIds = [...new Set(passages.map((passage) => passage.itemId))];
+    const chunkIds = [...new Set(passages.map((passage) => passage.chunkId))];
+    const found = this.claims.find(this.claims.filter({ itemId: { $in: itemIds }, chunkId: { $in: chunkIds } }));
+    return (await found.sort({ itemId: 1, chunkId: 1, start: 1, _id: 1 }).toArray()).map(toStoredClaim);
   }
 
   /** Every entity key of the scope with its frequency, most frequent first (as the SQLite store's, from mentions grouped by key, type, surface, item). */

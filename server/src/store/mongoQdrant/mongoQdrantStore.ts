@@ -51,6 +51,7 @@ import type {
   SearchItemInfo,
   StageCounts,
   StoreAccess,
+  PassageRef,
   StoredClaim,
   StoredEntity,
   VectorEntry,
@@ -489,6 +490,10 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   listClaims(itemId: string): Promise<StoredClaim[]> {
     return this.with(({ extraction }) => extraction.listClaims(itemId));
+  }
+
+  claimsInPassages(passages: readonly PassageRef[]): Promise<StoredClaim[]> {
+    return this.with(({ extraction }) => extraction.claimsInPassages(passages));
   }
 
   entitySummaries(): Promise<EntitySummary[]> {

@@ -4,8 +4,8 @@
 // refuses SQL not bound to the workspace (`@ws`).
 
 import type { EntityType, Producer } from '../../records/extraction.ts';
-import type { ChunkRecord, EntityMention, SearchItemInfo, VectorHit } from '../contract.ts';
-import { toChunk, type ChunkRow } from './rows.ts';
+import type { ChunkRecord, EntityMention, PassageRef, SearchItemInfo, StoredClaim, VectorHit } from '../contract.ts';
+import { toChunk, toClaim, type ChunkRow, type ClaimRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
 /** The store's workspace-bound statement runner (it adds `@ws` to every call and refuses SQL without it). */
@@ -81,6 +81,22 @@ export function chunksByIds(db: ScopedReader, chunkIds: readonly string[]): Chun
   return db
     .rows<ChunkRow>('SELECT * FROM chunks WHERE +workspace = @ws AND id IN (SELECT value FROM json_each(@ids))', { ids: JSON.stringify(chunkIds) })
     .map(toChunk);
+}
+
+/** The claims of these passages, by the items' index (claims_item), each item's in listClaims' order. */
+export function claimsInPassages(db: ScopedReader, passages: readonly PassageRef[]): StoredClaim[] {
+  if (passages.length === 0) return [];
+  return db
+    .rows<ClaimRow>(
+      `SELECT * FROM claims WHERE claims.workspace = @ws AND claims.item_id IN (SELECT value FROM json_each(@items))
+         AND claims.chunk_id IN (SELECT value FROM json_each(@chunks))
+       ORDER BY claims.item_id, claims.chunk_id, claims.char_start, claims.rowid`,
+      {
+        items: JSON.stringify([...new Set(passages.map((passage) => passage.itemId))]),
+        chunks: JSON.stringify([...new Set(passages.map((passage) => passage.chunkId))]),
+      },
+    )
+    .map(toClaim);
 }
 
 export function hasVectors(db: ScopedReader, modelId: string): boolean {

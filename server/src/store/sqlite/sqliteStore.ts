@@ -16,6 +16,7 @@ import type { DocumentLink, HeadingEntry, MetadataEntry, MetadataValue } from '.
 import type {
   ChunkRecord,
   EntityMention,
+  PassageRef,
   EntitySummary,
   SearchItemInfo,
   ItemExtraction,
@@ -1174,9 +1175,13 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async listClaims(itemId: string): Promise<StoredClaim[]> {
-    return this.rows<ClaimRow>('SELECT * FROM claims WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start', {
+    return this.rows<ClaimRow>('SELECT * FROM claims WHERE workspace = @ws AND item_id = @itemId ORDER BY chunk_id, char_start, rowid', {
       itemId,
     }).map(toClaim);
+  }
+
+  async claimsInPassages(passages: readonly PassageRef[]): Promise<StoredClaim[]> {
+    return search.claimsInPassages(this.reader, passages);
   }
 
   async entitySummaries(): Promise<EntitySummary[]> {
