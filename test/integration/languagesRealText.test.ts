@@ -10,7 +10,6 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as stopword from 'stopword';
 import { queryWords, wordMatches } from '../../shared/queryWords.ts';
-import { stemWord } from '../../shared/stems.ts';
 import { normaliseWord, wordsOf } from '../../shared/words.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { countPhrases } from '../../server/src/extract/concepts.ts';
@@ -62,22 +61,6 @@ describe('the Open Source Guides in six languages, indexed as one folder', { tim
     const items = await index.store.listItems();
     const languages = await index.store.itemLanguages(items.map((item) => item.id));
     for (const item of items) assert.equal(languages.get(item.id), item.path.split('/')[0], item.path);
-  });
-
-  test('a query word inflected as no guide writes it finds the guide that writes another form of it (German, French, Russian)', async (t) => {
-    for (const [code, typed] of [['de', 'Finanzierungen'], ['fr', 'financerons'], ['ru', 'хорошую']] as const) {
-      if (!has(code)) {
-        t.diagnostic(`skipped ${code}: its guides are not there`);
-        continue;
-      }
-      const word = normaliseWord(typed);
-      const stem = stemWord(word, code);
-      const withStem = [...wordsByFile].filter(([file, words]) => file.startsWith(`${code}/`) && [...words].some((w) => stemWord(w, code) === stem)).map(([file]) => file);
-      assert.ok(![...wordsByFile.values()].some((words) => words.has(word)), `no guide writes "${typed}" as typed, so only its stem can find one`);
-      assert.ok(withStem.length > 0, `some ${code} guide writes a form of "${typed}" (stem "${stem}")`);
-      const response = await searchWorkspace(index.store, null, typed);
-      assert.ok(withStem.includes(response.results[0]?.path ?? ''), `"${typed}" finds ${withStem.join(' or ')} first, not ${response.results[0]?.path}`);
-    }
   });
 
   test('a Chinese, Japanese or Korean word inside a sentence is found by search', async (t) => {

@@ -3,7 +3,6 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryStemming } from '../../shared/stems.ts';
 import { toFtsQuery } from '../../server/src/store/sqlite/ftsQuery.ts';
 
 test('function words are left out, the words that matter are kept and quoted', () => {
@@ -23,18 +22,7 @@ test('FTS5 syntax in user text is never interpreted', () => {
   assert.equal(toFtsQuery('?!'), null);
 });
 
-test('in a German folder a query word is searched as its stem; in a folder also holding English, as typed too; in an English folder, as typed only', () => {
-  const german = new Map([['de', 12]]);
-  const mixed = new Map([['de', 6], ['en', 6]]);
-  assert.deepEqual(queryStemming('Beiträgen', german), { languages: ['de'], asTyped: false });
-  assert.equal(toFtsQuery('Beiträgen', queryStemming('Beiträgen', german)), '"beitrag"');
-  assert.equal(toFtsQuery('Beiträgen', queryStemming('Beiträgen', mixed)), '"beiträgen" OR "beitrag"');
-  assert.equal(toFtsQuery('payments', queryStemming('payments', new Map([['en', 5000], ['und', 3]]))), '"payments"');
-  // A language holding under 5% of the folder does not stem its queries.
-  assert.deepEqual(queryStemming('Beiträgen', new Map([['en', 100], ['de', 2]])), { languages: [], asTyped: true });
-});
-
-test('a query whose own language can be told is stemmed in it, whatever the folder', () => {
-  const query = 'Wie kann ich zu einem Projekt beitragen, wenn ich nicht programmieren kann';
-  assert.deepEqual(queryStemming(query, new Map([['en', 10]])).languages, ['de']);
+test('a German or French query word is searched as written, not as its Snowball stem (stems lowered known-item search, issue 28)', () => {
+  assert.equal(toFtsQuery('Beiträgen'), '"beiträgen"');
+  assert.equal(toFtsQuery('Construire des communautés accueillantes'), '"construire" OR "communautés" OR "accueillantes"');
 });

@@ -20,7 +20,7 @@ import {
   type ImportCounts,
 } from '../exchange/records.ts';
 import { toView, type AliasRow } from './aliasTables.ts';
-import { INDEXED_TEXT_FUNCTION, itemIndexTextSql, itemLanguageSql } from './itemText.ts';
+import { itemIndexTextSql } from './itemText.ts';
 import { indexAllItemMetadata } from './metadataIndex.ts';
 import { pairKey } from '../relationshipRules.ts';
 import { toRecord, type RelationshipRow } from './relationshipTables.ts';
@@ -235,20 +235,6 @@ class RecordLoader {
     this.counts[record.record] += 1;
   }
 
-  /** Each item's language as its passages are indexed in (itemText.ts textForIndex), detected once per item. */
-  private readonly languages = new Map<string, string | null>();
-
-  private itemLanguage(itemId: string): string | null {
-    if (!this.languages.has(itemId)) {
-      const row = this.sql.row<{ language: string }>(
-        `SELECT ${itemLanguageSql('texts')} AS language FROM item_texts AS texts WHERE texts.workspace = @ws AND texts.item_id = @itemId`,
-        { itemId },
-      );
-      this.languages.set(itemId, row?.language ?? null);
-    }
-    return this.languages.get(itemId)!;
-  }
-
   private insert(record: ExchangeRecord): void {
     const { sql } = this;
     switch (record.record) {
@@ -317,11 +303,7 @@ class RecordLoader {
             wordCount: record.wordCount,
           },
         );
-        sql.run(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, ${INDEXED_TEXT_FUNCTION}(@text, @language))`, {
-          seq: inserted.lastInsertRowid,
-          text: record.text,
-          language: this.itemLanguage(record.itemId),
-        });
+        sql.run(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, { seq: inserted.lastInsertRowid, text: record.text });
         return;
       }
       case 'vector': {
@@ -475,8 +457,7 @@ class RecordLoader {
     indexAllItemMetadata(this.sql);
     this.sql.run(
       `INSERT INTO ${this.fts.items} (rowid, title, text)
-       SELECT items.seq, ${INDEXED_TEXT_FUNCTION}(COALESCE(items.title, ''),
-           (SELECT ${itemLanguageSql('titled')} FROM item_texts AS titled WHERE titled.workspace = @ws AND titled.item_id = items.id)),
+       SELECT items.seq, COALESCE(items.title, ''),
          COALESCE((SELECT ${itemIndexTextSql('texts')} FROM item_texts AS texts WHERE texts.workspace = @ws AND texts.item_id = items.id), '')
        FROM items
        WHERE items.workspace = @ws AND items.deleted_at IS NULL

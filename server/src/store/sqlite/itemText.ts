@@ -6,8 +6,6 @@
 // `text`, which is used as it is.
 
 import type Database from 'better-sqlite3';
-import { detectLanguage, LANGUAGE_SAMPLE_CHARS, UNDETERMINED, type LanguageCode } from '../../../../shared/languages.ts';
-import { stemmedText } from '../../../../shared/stems.ts';
 import { indexedText } from '../../../../shared/words.ts';
 import { BLOCK_SEPARATOR, withJoinedText, type ParsedDocument } from '../../records/document.ts';
 
@@ -41,45 +39,18 @@ export function itemTextSql(alias: string): string {
  */
 export const ITEM_INDEX_MAX_CHARS = 4 * 2 ** 20;
 
-/** SQL for what the item's lexical index receives from the item_texts row named `alias`: the text in the language it is written in. */
+/** SQL for what the item's lexical index receives from the item_texts row named `alias`. */
 export function itemIndexTextSql(alias: string): string {
-  return `${INDEXED_TEXT_FUNCTION}(substr(${itemTextSql(alias)}, 1, ${ITEM_INDEX_MAX_CHARS}), NULL)`;
+  return `${INDEXED_TEXT_FUNCTION}(substr(${itemTextSql(alias)}, 1, ${ITEM_INDEX_MAX_CHARS}))`;
 }
 
-/**
- * SQL for the language of the item in the item_texts row named `alias`, as its passages fall back
- * to: detected on the start of its text, which is all detectLanguage reads of a longer one.
- */
-export function itemLanguageSql(alias: string): string {
-  return `${TEXT_LANGUAGE_FUNCTION}(substr(${itemTextSql(alias)}, 1, ${LANGUAGE_SAMPLE_CHARS}))`;
-}
-
-/** The SQL function that gives the index a text as it should read it (textForIndex). */
+/** The SQL function that gives the index the text with Chinese, Japanese or Thai words spaced (shared/words.ts indexedText). */
 export const INDEXED_TEXT_FUNCTION = 'relata_indexed_text';
-/** The SQL function that gives a text's language (shared/languages.ts detectLanguage), 'und' when it cannot be told. */
-export const TEXT_LANGUAGE_FUNCTION = 'relata_text_language';
 
 /**
- * The text as the lexical index reads it: Chinese, Japanese or Thai words spaced (shared/words.ts
- * indexedText), and each word stemmed in `language`, the language of the item it belongs to
- * (shared/stems.ts); detected on the text itself only where the item's could not be told (null or
- * 'und'). Not per passage: a passage of a French guide read as Spanish (the two share most
- * function words) would hold Spanish stems that no French-stemmed query matches, and
- * eval:languages measured that loss. English and any language without a stemmer here are left to
- * the index's own Porter stemmer, as before.
- */
-export function textForIndex(text: string, language: LanguageCode | null): string {
-  const told = language !== null && language !== UNDETERMINED ? language : detectLanguage(text).language;
-  return stemmedText(indexedText(text), told);
-}
-
-/**
- * Makes INDEXED_TEXT_FUNCTION and TEXT_LANGUAGE_FUNCTION known to a connection: every connection
- * the store opens, so any of them may (re)fill a lexical index.
+ * Makes INDEXED_TEXT_FUNCTION known to a connection: every connection the store opens, so any of
+ * them may (re)fill a lexical index. A text in no such script comes back as it is.
  */
 export function registerIndexedText(db: Database.Database): void {
-  db.function(INDEXED_TEXT_FUNCTION, { deterministic: true }, (text: unknown, fallback: unknown) =>
-    typeof text === 'string' ? textForIndex(text, typeof fallback === 'string' ? fallback : null) : text,
-  );
-  db.function(TEXT_LANGUAGE_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? detectLanguage(text).language : UNDETERMINED));
+  db.function(INDEXED_TEXT_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? indexedText(text) : text));
 }

@@ -3,6 +3,7 @@
 // privacy boundary lives here rather than in callers. better-sqlite3 is synchronous; methods
 // return promises only to honour the contract shared with networked backends.
 
+import { indexedText } from '../../../../shared/words.ts';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
@@ -58,7 +59,6 @@ import { summariseMentions } from '../entitySummaries.ts';
 import { migrate, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
 import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
-import { queryStemming } from '../../../../shared/stems.ts';
 import * as search from './searchQueries.ts';
 import { ensureWorkspaceIndexes, workspaceIndexesExist, workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexes.ts';
 import { rebuildDriftedIndexes } from './lexicalStatistics.ts';
@@ -71,7 +71,7 @@ import { toChunk, toClaim, toEntity, toItem, type ChunkRow, type ClaimRow, type 
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
-import { itemIndexTextSql, itemLanguageSql, loadedDocument, registerIndexedText, storedDocument, textForIndex } from './itemText.ts';
+import { itemIndexTextSql, loadedDocument, registerIndexedText, storedDocument } from './itemText.ts';
 import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadataIndex.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { checkpointInThread, type WalCheckpoints } from './walCheckpoints.ts';
@@ -271,8 +271,6 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   private readonly vectorTables = new Set<string>();
   /** The temp fts5vocab table over the item index exists on this connection (lexicalVocabulary). */
   private vocabularyReady = false;
-  /** The folder's items per language, as read at the connection's data_version (folderLanguages). */
-  private folderLanguageCounts: { dataVersion: number; counts: Map<string, number> } | null = null;
   /** Set by forgetItems, cleared by scrubForgotten. */
   private forgottenSinceScrub = false;
   private readonly scoped: ScopedSql;
@@ -769,11 +767,6 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const item = this.itemById(itemId);
         if (!item || item.deletedAt || item.contentHash !== contentHash || item.status === 'duplicate') return false;
         this.dropChunks(itemId);
-        // The item's language, which a passage too short to tell its own is stemmed in (textForIndex).
-        const language =
-          this.row<{ language: string }>(`SELECT ${itemLanguageSql('texts')} AS language FROM item_texts AS texts WHERE texts.workspace = @ws AND texts.item_id = @itemId`, {
-            itemId,
-          })?.language ?? null;
         for (const chunk of chunks) {
           const inserted = this.run(
             `INSERT INTO chunks (id, workspace, item_id, ordinal, text, heading_path, location, word_count)
@@ -790,7 +783,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           );
           this.run(`INSERT INTO ${this.fts.chunks} (rowid, text) VALUES (@seq, @text)`, {
             seq: inserted.lastInsertRowid,
-            text: textForIndex(chunk.text, language),
+            text: indexedText(chunk.text),
           });
         }
         // The whole text goes from item_texts to the index inside SQLite, never through JavaScript.
@@ -801,7 +794,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `INSERT INTO ${this.fts.items} (rowid, title, text)
            SELECT @seq, @title, COALESCE((SELECT ${itemIndexTextSql('texts')} FROM item_texts AS texts
                                           WHERE texts.workspace = @ws AND texts.item_id = @itemId), '')`,
-          { seq, title: textForIndex(item.title ?? '', language), itemId },
+          { seq, title: indexedText(item.title ?? ''), itemId },
         );
         indexItemMetadata(this.scoped, itemId);
         this.run(
@@ -846,25 +839,9 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     }
   }
 
-  /**
-   * The workspace's items per detected language, for the languages a query is stemmed in
-   * (shared/stems.ts queryStemming). Read again only when the store changed: data_version
-   * moves on another connection's commit, and this connection's own extractions clear it.
-   */
-  private folderLanguages(): ReadonlyMap<string, number> {
-    const dataVersion = this.db.pragma('data_version', { simple: true }) as number;
-    if (this.folderLanguageCounts?.dataVersion !== dataVersion) {
-      const rows = this.rows<{ language: string; items: number }>(
-        `SELECT language, COUNT(*) AS items FROM item_extractions WHERE workspace = @ws AND language IS NOT NULL GROUP BY language`,
-      );
-      this.folderLanguageCounts = { dataVersion, counts: new Map(rows.map((row) => [row.language, row.items])) };
-    }
-    return this.folderLanguageCounts.counts;
-  }
-
-  /** The full-text query for what was typed, its words also stemmed in the query's or the folder's languages. */
+  /** The full-text query for what was typed (ftsQuery.ts). */
   private lexicalMatch(query: string): string | null {
-    return toFtsQuery(query, queryStemming(query, this.folderLanguages()));
+    return toFtsQuery(query);
   }
 
   async searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]> {
@@ -1111,7 +1088,6 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           `INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language) VALUES (@ws, @itemId, @hash, @versions, @language)`,
           { itemId, hash: contentHash, versions: extraction.versions, language: extraction.language ?? null },
         );
-        this.folderLanguageCounts = null;
         // The per-item caps' flag follows the extraction it describes: set or cleared with it.
         const flags: ItemFlag[] = item.flags.filter((flag) => flag !== 'extraction_capped');
         if (extraction.capped) flags.push('extraction_capped');

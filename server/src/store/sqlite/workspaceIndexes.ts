@@ -4,7 +4,7 @@
 // keep the query plan simple: the full-text match is the whole search, no workspace filter to
 // interleave with it.
 
-import { INDEXED_TEXT_FUNCTION, itemIndexTextSql, itemLanguageSql } from './itemText.ts';
+import { INDEXED_TEXT_FUNCTION, itemIndexTextSql } from './itemText.ts';
 import type { ScopedSql } from './scopedSql.ts';
 import { workspaceIndexNames, type WorkspaceIndexNames } from './workspaceIndexNames.ts';
 
@@ -34,27 +34,16 @@ export function ensureWorkspaceIndexes(sql: ScopedSql): WorkspaceIndexNames {
   return names;
 }
 
-/**
- * Indexes every stored passage of the workspace (into an empty index), each in its own language or
- * its item's (itemText.ts textForIndex), as replaceChunks does. Each item's language is detected
- * once (MATERIALIZED keeps SQLite from detecting it again for every passage).
- */
+/** Indexes every stored passage of the workspace (into an empty index). */
 export function fillChunkIndex(sql: ScopedSql, names: WorkspaceIndexNames): void {
-  sql.run(
-    `WITH languages AS MATERIALIZED (
-       SELECT texts.item_id, ${itemLanguageSql('texts')} AS language FROM item_texts AS texts WHERE texts.workspace = @ws)
-     INSERT INTO ${names.chunks} (rowid, text)
-     SELECT chunks.seq, ${INDEXED_TEXT_FUNCTION}(chunks.text, languages.language)
-     FROM chunks LEFT JOIN languages ON languages.item_id = chunks.item_id
-     WHERE chunks.workspace = @ws`,
-  );
+  sql.run(`INSERT INTO ${names.chunks} (rowid, text) SELECT seq, ${INDEXED_TEXT_FUNCTION}(text) FROM chunks WHERE workspace = @ws`);
 }
 
 /** Indexes every indexed item's title and whole text (into an empty index). */
 export function fillItemIndex(sql: ScopedSql, names: WorkspaceIndexNames): void {
   sql.run(
     `INSERT INTO ${names.items} (rowid, title, text)
-     SELECT items.seq, ${INDEXED_TEXT_FUNCTION}(COALESCE(items.title, ''), ${itemLanguageSql('item_texts')}), ${itemIndexTextSql('item_texts')}
+     SELECT items.seq, ${INDEXED_TEXT_FUNCTION}(COALESCE(items.title, '')), ${itemIndexTextSql('item_texts')}
      FROM items JOIN item_texts ON item_texts.workspace = @ws AND item_texts.item_id = items.id
      WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL`,
   );
