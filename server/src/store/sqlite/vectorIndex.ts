@@ -46,9 +46,9 @@ export const VECTOR_INDEX_SETTINGS = {
    */
   inlineCatchUp: 32,
   /**
-   * Beyond those, up to this many newer vectors are compared with the query exactly, beside the
-   * graph's candidates, while the graph catches up in the background; with more still, the whole
-   * search is exact until it has.
+   * Beyond those, the graph catches up in the background and the query that found them compares up
+   * to this many newer vectors exactly, beside the graph's candidates; with more still, and for
+   * queries while the catch-up runs, the whole search is exact.
    */
   exactTail: 2_048,
   /** Longest stretch a background catch-up holds the event loop. */
@@ -284,12 +284,14 @@ export class WorkspaceVectorIndex {
         return null;
       }
       if (pending.length === 0) return { graph, tail: [] };
-      // A catch-up under way adds the rows in order; adding some here too would race it.
-      if (!graph.catchingUp && pending.length <= this.settings.inlineCatchUp) {
+      // While it catches up, a graph's contents depend on how far the slices got: answering from it
+      // made discovery's neighbours, and so its proposals, depend on when it asked.
+      if (graph.catchingUp) return null;
+      if (pending.length <= this.settings.inlineCatchUp) {
         this.addNext(graph, pending.length);
         return { graph, tail: [] };
       }
-      if (!graph.catchingUp) this.catchUpInBackground(graph);
+      this.catchUpInBackground(graph);
       return pending.length <= this.settings.exactTail ? { graph, tail: pending.map((row) => row.seq) } : null;
     } catch (error) {
       this.graphs.delete(model.id);
