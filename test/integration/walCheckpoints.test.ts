@@ -65,3 +65,13 @@ test('a thread that cannot open the store ends, is reported, and the writer chec
   await eventually(() => autocheckpoint(db) === 1_000, 'the writer checkpoints again');
   assert.match(log.join('\n'), /checkpoint thread failed/);
 });
+
+test('stopping after the thread has already ended returns at once, as does stopping twice', async (t) => {
+  const { db, file } = writer(t);
+  const checkpoints = checkpointInThread(db, { file: `${file}.missing`, busyMs: 5_000 }, () => undefined);
+  await eventually(() => autocheckpoint(db) === 1_000, 'the thread has ended');
+  // Before, stop() waited for an exit that had already happened, and the process's event loop ran dry.
+  await checkpoints.stop();
+  await checkpoints.stop();
+  assert.equal(autocheckpoint(db), 1_000);
+});

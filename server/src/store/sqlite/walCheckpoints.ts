@@ -33,8 +33,14 @@ export function checkpointInThread(
   );
   // The thread never keeps a process alive; the store's close() ends it.
   worker.unref();
+  // Listened for from the start: a thread that ended early must not leave stop() waiting for ever.
+  const exited = once(worker, 'exit').then(
+    () => undefined,
+    () => undefined,
+  );
   db.pragma('wal_autocheckpoint = 0');
   let stopping = false;
+  let ended = false;
   const checkpointHere = () => {
     if (db.open) db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
   };
@@ -42,16 +48,20 @@ export function checkpointInThread(
     if (!stopping) log(`the store's checkpoint thread failed (${error.message}); the store checkpoints on its own connection again`);
   });
   worker.on('exit', () => {
+    ended = true;
     if (!stopping) checkpointHere();
   });
   return {
     async stop() {
+      if (stopping) return exited;
       stopping = true;
-      const exited = once(worker, 'exit').catch(() => undefined);
-      worker.postMessage({ type: 'close' });
-      const overdue = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
-      await exited;
-      clearTimeout(overdue);
+      if (!ended) {
+        worker.ref();
+        worker.postMessage({ type: 'close' });
+        const overdue = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+        await exited;
+        clearTimeout(overdue);
+      }
       checkpointHere();
     },
   };
