@@ -76,6 +76,23 @@ test('an HTML body: hidden elements left out and reported; the style sheet is ne
   assert.ok(doc.flags.includes('hidden_instructions'));
 });
 
+test('an HTML body over the size read is said to be unread, naming the message; its plain-text alternative is read instead', async () => {
+  const hugeHtml = `<html><body>${'<p>Padding paragraph of a crafted message.</p>'.repeat(130_000)}</body></html>`; // > 5 MiB
+  const htmlOnly = ['From: a@example.com', 'Subject: Quarterly figures', 'Content-Type: text/html; charset=utf-8', '', hugeHtml].join('\r\n');
+  const alone = await emailParser.parse(bytes(htmlOnly), 'big.eml');
+  assert.match(alone.truncated ?? '', /HTML body of "Quarterly figures".*5 MiB.*not read/);
+
+  const boundary = 'relata-alt';
+  const withText = [
+    'From: a@example.com', 'Subject: Quarterly figures', `Content-Type: multipart/alternative; boundary="${boundary}"`, '',
+    `--${boundary}`, 'Content-Type: text/plain; charset=utf-8', '', 'Revenue rose by 4 percent.', '',
+    `--${boundary}`, 'Content-Type: text/html; charset=utf-8', '', hugeHtml, '', `--${boundary}--`, '',
+  ].join('\r\n');
+  const alternative = await emailParser.parse(bytes(withText), 'big-alt.eml');
+  assert.match(alternative.text, /Revenue rose by 4 percent\./);
+  assert.match(alternative.truncated ?? '', /HTML body of "Quarterly figures".*5 MiB.*plain-text part read instead/);
+});
+
 test('plain-text quotes: "> " lines with their attribution, and an Outlook original message, are quoted', () => {
   const paragraphs = splitQuoted('Yes, 42,000 EUR.\n\nOn 3 May 2023, Carla wrote:\n> What did it cost?\n\nThanks\n\n-----Original Message-----\nFrom: Carla\nSent: 3 May 2023\nIt cost 40,000 EUR.');
   assert.deepEqual(paragraphs, [

@@ -38,7 +38,7 @@ export interface AttachmentParsers {
 }
 
 export const emailParserWith = (attachments: AttachmentParsers): Parser => ({
-  version: 'email@3',
+  version: 'email@4',
   extensions: ['.eml', '.mbox'],
   async parse(bytes, fileName) {
     if (bytes.length === 0) throw new ParseError('empty file (0 bytes)');
@@ -56,10 +56,21 @@ export const emailParserWith = (attachments: AttachmentParsers): Parser => ({
       hidden: reader.hidden,
       metadata: reader.metadata.finish(),
       links: reader.links,
-      truncated: reader.unreadAttachments > 0 ? `${reader.unreadAttachments.toLocaleString('en')} attachment${reader.unreadAttachments === 1 ? '' : 's'} over the ${MAX_ATTACHMENTS_READ} read per file were listed, not read` : null,
+      truncated: unreadParts(reader),
     });
   },
 });
+
+/** What of the file was left unread and why, in one note; null when everything was read. */
+function unreadParts(reader: MessageReader): string | null {
+  // A mailbox of ten thousand such messages stays a note a person reads: the first few are named.
+  const bodies = reader.unreadHtmlBodies;
+  const notes = bodies.slice(0, 3);
+  if (bodies.length > 3) notes.push(`and ${(bodies.length - 3).toLocaleString('en')} more HTML bodies`);
+  const attachments = reader.unreadAttachments;
+  if (attachments > 0) notes.push(`${attachments.toLocaleString('en')} attachment${attachments === 1 ? '' : 's'} over the ${MAX_ATTACHMENTS_READ} read per file were listed, not read`);
+  return notes.length > 0 ? notes.join('; ') : null;
+}
 
 /** An mbox's messages: each starts at a "From " line; ">From " lines in a body are unescaped. */
 export function splitMbox(mbox: Buffer): Buffer[] {
@@ -84,6 +95,8 @@ class MessageReader {
   firstSubject: string | null = null;
   headerCount = 0;
   unreadAttachments = 0;
+  /** Why a message's HTML body was not read, one sentence each, for the document's `truncated`. */
+  readonly unreadHtmlBodies: string[] = [];
 
   constructor(private readonly attachments: AttachmentParsers) {}
   private attachmentsRead = 0;
@@ -139,7 +152,9 @@ class MessageReader {
     const location = { kind: 'blocks', start: this.blocks.length + 1, end: this.blocks.length + 1 } as const;
     let body = mail.text ?? '';
     let links: BodyLink[] | null = null;
-    if (typeof mail.html === 'string' && mail.html.length <= MAX_HTML_BODY_CHARS) {
+    if (typeof mail.html === 'string' && mail.html.length > MAX_HTML_BODY_CHARS) {
+      this.unreadHtmlBodies.push(`the HTML body of "${subject}" is over the ${MAX_HTML_BODY_CHARS / 1024 / 1024} MiB read per body: ${body.trim() === '' ? 'not read' : 'its plain-text part read instead'}`);
+    } else if (typeof mail.html === 'string') {
       const html = htmlBodyText(mail.html, location);
       this.hidden.push(...html.hidden);
       body = html.text;
