@@ -10,6 +10,8 @@ import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import { array, boolean, integer, nullable, number, object, oneOf, optional, string, type Schema } from './schema.ts';
 import { GRAPH_STATUSES, GRAPH_TYPES, type RelationshipGraph } from './graph.ts';
 import type { ParsedTextView } from './parsedTextView.ts';
+import type { ProposalFilter } from './proposalPages.ts';
+import { REVIEW_ORDER } from './reviewOrder.ts';
 import type { StoreBackend } from './storeEnvironment.ts';
 import type {
   AlsoItem,
@@ -376,6 +378,21 @@ export namespace RelatedItemsRequest {
 export interface RelationshipsParams {
   folder?: string;
   status?: RelationshipStatus;
+  /**
+   * The Proposals view's pages (shared/proposalPages.ts): the first `pageSize` relationships of
+   * each unit in the view's order, the rest counted in `unitTotals`. Absent: every relationship.
+   */
+  pageSize?: number;
+  /** Units a person asked to see more of ("Show more"): how many relationships of each to send instead. */
+  moreRows?: UnitRows[];
+  /** The view's filter, applied before the units are cut and counted. */
+  filter?: ProposalFilter;
+}
+
+export interface UnitRows {
+  folder: string;
+  unit: string;
+  rows: number;
 }
 
 /** Items of the listed relationships that are copies of each other, shown once (server/src/ranking/nearDuplicateGroups.ts). */
@@ -392,6 +409,10 @@ export interface FolderRelationships {
   copyGroups?: CopyGroup[];
   /** Each relationship's signal contributions by id, in the order of its signals: the tooltip's sum adds up to the stored strength. */
   contributions?: Record<string, SignalContribution[]>;
+  /** When paged: each unit's relationships after the filter, of which `relationships` holds the first. */
+  unitTotals?: Record<string, number>;
+  /** When paged: the relationships awaiting review in the folder, whatever the filter (the view's badge). */
+  awaitingReview?: number;
 }
 
 export namespace RelationshipsRequest {
@@ -400,6 +421,15 @@ export namespace RelationshipsRequest {
   export const params: Schema<RelationshipsParams> = object({
     folder: optional(folderUri),
     status: optional(oneOf(['pending', 'confirmed', 'rejected'] as const)),
+    pageSize: optional(integer({ min: 1, max: 100_000 })),
+    moreRows: optional(array(object({ folder: folderUri, unit: string({ minLength: 1, maxLength: 64 }), rows: integer({ min: 1, max: 10_000_000 }) }), { maxItems: 1_000 })),
+    filter: optional(
+      object({
+        types: nullable(array(oneOf(REVIEW_ORDER), { maxItems: REVIEW_ORDER.length })),
+        statuses: nullable(array(oneOf(['pending', 'confirmed', 'rejected'] as const), { maxItems: 3 })),
+        minStrength: number({ min: 0, max: 1 }),
+      }),
+    ),
   });
 }
 

@@ -19,3 +19,12 @@ export const REVIEW_ORDER: readonly RelationshipType[] = Object.freeze([
   'occurred_before',
   'occurred_after',
 ]);
+
+/** Sorts types by REVIEW_ORDER; a type unknown to this build (a newer server) goes last, by name. */
+export function byReviewOrder(a: string, b: string): number {
+  const rank = (type: string) => {
+    const at = REVIEW_ORDER.indexOf(type as RelationshipType);
+    return at < 0 ? REVIEW_ORDER.length : at;
+  };
+  return rank(a) - rank(b) || a.localeCompare(b);
+}

@@ -142,6 +142,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('relata.showScoringModel', () => showScoringModel(panels)),
     vscode.commands.registerCommand('relata.showGraph', () => showGraph(panels)),
     vscode.commands.registerCommand('relata.refreshProposals', () => proposals.refresh()),
+    vscode.commands.registerCommand('relata.showMoreProposals', (node?: ProposalNode) => {
+      if (node?.kind === 'more') proposals.showMore(node);
+    }),
     vscode.commands.registerCommand('relata.filterProposals', () => filterProposals(proposals).catch(reportFailure('could not filter the proposals'))),
     vscode.commands.registerCommand('relata.confirmProposal', (node?: ProposalNode) => decideFromTree('confirm', node)),
     vscode.commands.registerCommand('relata.rejectProposal', (node?: ProposalNode) => decideFromTree('reject', node)),

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
 import { ConfirmRequest, RejectRequest, RelationshipRequest, RelationshipsChangedNotification, RelationshipsRequest } from '../../shared/protocol.ts';
+import { awaitingReview } from '../../shared/linkedInDocuments.ts';
 import type { RelationshipView } from '../../shared/types.ts';
 import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
 import { DEFAULT_SERVER_SETTINGS } from '../../server/src/lsp/server.ts';
@@ -47,6 +48,15 @@ test('confirm and reject from the editor are recorded by the engine, as the CLI 
   const confirmed = await connection.sendRequest(ConfirmRequest.type, { folder: folderUri, id: proposal.id, note: '  checked the invoice  ' });
   assert.equal(confirmed.status, 'confirmed');
   assert.equal(confirmed.score, 1, 'a confirmation saturates the score');
+
+  // The Proposals view's paged request, as the view sends it: one relationship of each unit, each unit counted.
+  const everything = (await connection.sendRequest(RelationshipsRequest.type, {})).folders[0]!.relationships;
+  const paged = (await connection.sendRequest(RelationshipsRequest.type, { pageSize: 1, moreRows: [], filter: { types: null, statuses: null, minStrength: 0 } })).folders[0]!;
+  assert.equal(paged.unitTotals?.confirmed, 1, `the confirmed relationship is counted: ${JSON.stringify(paged.unitTotals)}`);
+  assert.ok(paged.relationships.some((relationship) => relationship.id === proposal.id && relationship.status === 'confirmed'));
+  assert.ok(paged.relationships.length <= Object.keys(paged.unitTotals!).length, 'at most one relationship of each unit');
+  assert.equal(Object.values(paged.unitTotals!).reduce((sum, n) => sum + n, 0) >= everything.length, true, 'every relationship is in a unit');
+  assert.equal(paged.awaitingReview, everything.filter((relationship) => awaitingReview(relationship)).length, 'the badge counts every proposal awaiting review');
   assert.equal(confirmed.decided_by, 'reviewer');
   assert.equal(confirmed.note, 'checked the invoice');
   assert.deepEqual(confirmed.signals.map((signal) => signal.type), [...evidence, 'user_confirmation']);

@@ -38,7 +38,7 @@ function relationship(id: string, type: RelationshipView['type'], score: number,
 }
 
 const labels = (nodes: ProposalNode[]) => nodes.map((node) => `${node.label}${'description' in node ? ` (${node.description})` : ''}`);
-const children = (node: ProposalNode | undefined) => (node && node.kind !== 'proposal' ? node.children : []);
+const children = (node: ProposalNode | undefined) => (node && node.kind !== 'proposal' && node.kind !== 'more' ? node.children : []);
 
 test('pending proposals are grouped by type, strongest first; decided ones have their own sections', () => {
   const roots = proposalTree([
@@ -370,4 +370,31 @@ test('two file names that differ only where the middle cut falls are told apart 
   const [left, right] = label.split(' ↔ ');
   assert.notEqual(left, right, label);
   assert.equal(label, 'q1/bu…te-v2 ↔ q2/bu…te-v2');
+});
+
+test('a unit the server cut says how many there are and ends with a row asking for the next page; the badge counts what the server counted', () => {
+  const similar = Array.from({ length: 3 }, (_, n) => relationship(`s${n}`, 'similar_to', 0.5 - n * 0.01));
+  const folders: FolderRelationships[] = [
+    {
+      folder: 'file:///big',
+      name: 'big',
+      relationships: [...similar, relationship('c1', 'contradicts', 0.6), relationship('k1', 'mentions', 0.4, 'confirmed')],
+      unitTotals: { 'pending:similar_to': 1_234, 'pending:contradicts': 1, conflicts: 1, confirmed: 250 },
+      awaitingReview: 1_235,
+    },
+  ];
+  const roots = proposalTree(folders);
+  assert.deepEqual(labels(roots), ['Pending review (4 of 1,235)', 'Confirmed (1 of 250)', 'Rejected (0)', 'Conflicts (1)']);
+  const [contradictions, similarGroup] = children(roots[0]);
+  assert.equal(contradictions!.label, 'contradicts');
+  assert.equal(similarGroup?.kind === 'group' && similarGroup.description, '3 of 1,234');
+  const more = children(similarGroup).at(-1)!;
+  assert.deepEqual(
+    more.kind === 'more' && [more.label, more.description, more.unit, more.shown],
+    ['Show 200 more', '1,231 not shown yet', 'pending:similar_to', 3],
+  );
+  assert.deepEqual(children(roots[1]).map((node) => node.kind), ['proposal', 'more']);
+  assert.equal(pendingCount(folders), 1_235);
+  // A unit sent whole has no such row.
+  assert.ok(!children(children(roots[0])[0]).some((node) => node.kind === 'more'));
 });

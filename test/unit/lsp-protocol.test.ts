@@ -58,6 +58,12 @@ test('invalid params are refused with the field and what was expected', () => {
   assert.deepEqual(problemsWith(RelationshipsRequest.params, { status: 'maybe' }), [
     'params.status must be one of "pending", "confirmed", "rejected", not "maybe"',
   ]);
+  assert.deepEqual(problemsWith(RelationshipsRequest.params, { pageSize: 200, moreRows: [{ folder: 'file:///a', unit: 'pending:similar_to', rows: 400 }], filter: { types: ['similar_to'], statuses: null, minStrength: 0.4 } }), []);
+  assert.deepEqual(problemsWith(RelationshipsRequest.params, { pageSize: 0, filter: { types: ['friend_of'], statuses: null, minStrength: 2 } }), [
+    'params.pageSize must be a whole number from 1 to 100000, not number',
+    'params.filter.types[0] must be one of "contradicts", "supports", "derived_from", "supersedes", "updates", "same_entity_as", "possibly_explains", "links_to", "similar_to", "mentions", "occurred_before", "occurred_after", not "friend_of"',
+    'params.filter.minStrength must be a number from 0 to 1, not number',
+  ]);
   assert.deepEqual(problemsWith(RelatedRequest.params, { uri: 'file:///a', position: { line: -1, character: 0 } }), [
     'params.position.line must be a whole number from 0 to 9007199254740991, not number',
   ]);

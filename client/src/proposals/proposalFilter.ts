@@ -1,21 +1,15 @@
 // What the Proposals view is narrowed to: some relationship types, some review statuses, a minimum
 // strength. Remembered per workspace (workspaceState), so it is read back as untrusted data and
-// anything malformed is dropped rather than hiding proposals for no visible reason.
+// anything malformed is dropped rather than hiding proposals for no visible reason. What a filter
+// is and what passes it is shared with the server (shared/proposalPages.ts), which applies it
+// before it cuts the view into pages.
 
-import type { RelationshipStatus, RelationshipType, RelationshipView } from '../../../shared/types.ts';
+import { isFiltered, NO_FILTER, passesFilter, type ProposalFilter } from '../../../shared/proposalPages.ts';
+import type { RelationshipStatus } from '../../../shared/types.ts';
 import { typeName } from '../../../shared/wording.ts';
 import { REVIEW_ORDER } from './relationshipLook.ts';
 
-export interface ProposalFilter {
-  /** Only these types; null for all. */
-  types: RelationshipType[] | null;
-  /** Only these review statuses; null for all. */
-  statuses: RelationshipStatus[] | null;
-  /** Strength (0-1, not a probability) at or above this; 0 keeps everything. */
-  minStrength: number;
-}
-
-export const NO_FILTER: ProposalFilter = Object.freeze({ types: null, statuses: null, minStrength: 0 });
+export { isFiltered, NO_FILTER, passesFilter, type ProposalFilter };
 
 export const STATUSES: readonly RelationshipStatus[] = ['pending', 'confirmed', 'rejected'];
 
@@ -35,18 +29,6 @@ export function readProposalFilter(raw: unknown): ProposalFilter {
     statuses: listOf(stored.statuses, STATUSES),
     minStrength: typeof min === 'number' && Number.isFinite(min) && min >= 0 && min <= 1 ? min : 0,
   };
-}
-
-export function isFiltered(filter: ProposalFilter): boolean {
-  return filter.types !== null || filter.statuses !== null || filter.minStrength > 0;
-}
-
-export function passesFilter(filter: ProposalFilter, relationship: RelationshipView): boolean {
-  return (
-    (filter.types === null || filter.types.includes(relationship.type)) &&
-    (filter.statuses === null || filter.statuses.includes(relationship.status)) &&
-    relationship.score >= filter.minStrength
-  );
 }
 
 /** The filter in words for the view's description, e.g. "contradicts, supports · pending · strength ≥ 0.40"; empty when none. */

@@ -18,12 +18,15 @@ import type { RelationshipStatus, RelationshipView } from '../../../shared/types
 import { reviewStatus } from '../hoverContent.ts';
 import { countWords, pairLabel } from './pairLabel.ts';
 import { isFiltered, NO_FILTER, passesFilter, type ProposalFilter } from './proposalFilter.ts';
+import { pendingUnit, PROPOSALS_PAGE_SIZE, type ProposalUnit } from '../../../shared/proposalPages.ts';
 import { relationshipSentence, typeName } from '../../../shared/wording.ts';
 import { byReviewOrder, lookOf, type RelationshipLook } from './relationshipLook.ts';
 import { strengthArithmetic } from './strengthArithmetic.ts';
 
 export type ProposalNode =
   | { kind: 'folder'; id: string; label: string; children: ProposalNode[] }
+  /** The last row of a unit the server cut (shared/proposalPages.ts): asks for the next page of it. */
+  | { kind: 'more'; id: string; label: string; description: string; folder: string; unit: ProposalUnit; shown: number }
   | { kind: 'section'; id: string; label: string; description: string; children: ProposalNode[] }
   | { kind: 'group'; id: string; label: string; description: string; look: RelationshipLook; children: ProposalNode[] }
   | {
@@ -152,6 +155,7 @@ function rowCount(nodes: readonly ProposalNode[]): { rows: number; folded: numbe
   let rows = 0;
   let folded = 0;
   for (const node of nodes) {
+    if (node.kind === 'more') continue;
     if (node.kind === 'proposal') {
       rows += 1;
       folded += node.children?.length ?? 0;
@@ -183,36 +187,57 @@ function sections(folder: FolderRelationships, options: TreeOptions, nameChars: 
   const copyGroups = folder.copyGroups ?? [];
   const groupOf = groupLookup(copyGroups);
   const kindOf = new Map(copyGroups.flatMap((group) => group.also.map((member) => [member.item_id, member.kind] as [string, string])));
-  const rows = (section: string, members: readonly RelationshipView[], typed = false) => proposalRows(context, section, typed, members, groupOf, kindOf);
+  const totals = folder.unitTotals;
+  // A unit the server cut ends with a row asking for more, and its count says how many there are.
+  const paged = (unit: ProposalUnit, members: readonly RelationshipView[], nodes: ProposalNode[]) => {
+    const total = totals?.[unit] ?? members.length;
+    if (total <= members.length) return { children: nodes, description: countOf(nodes) };
+    const more: ProposalNode = {
+      kind: 'more',
+      id: `${folder.folder}|${unit}|more`,
+      label: `Show ${Math.min(PROPOSALS_PAGE_SIZE, total - members.length)} more`,
+      description: `${(total - members.length).toLocaleString('en')} not shown yet`,
+      folder: folder.folder,
+      unit,
+      shown: members.length,
+    };
+    return { children: [...nodes, more], description: `${countOf(nodes)} of ${total.toLocaleString('en')}` };
+  };
+  const rows = (unit: ProposalUnit, members: readonly RelationshipView[], typed = false) =>
+    paged(unit, members, proposalRows(context, unit.split(':')[0]!, typed, members, groupOf, kindOf));
   const pending = relationships.filter(awaitingReview);
   const linked = relationships.filter(linkedInDocuments);
   const types = [...new Set(pending.map((r) => r.type))].sort(byReviewOrder);
   const groups: ProposalNode[] = types.map((type) => {
-    const children = rows('pending', pending.filter((r) => r.type === type), true);
+    const { children, description } = rows(pendingUnit(type), pending.filter((r) => r.type === type), true);
     return {
       kind: 'group',
       id: `${folder.folder}|pending|${type}`,
       label: typeName(type),
-      description: countOf(children),
+      description,
       look: lookOf(type),
       children,
     };
   });
-  const section = (key: string, label: string, members: RelationshipView[], children = rows(key, members)): ProposalNode => ({
+  const section = (key: string, label: string, { children, description }: { children: ProposalNode[]; description: string }): ProposalNode => ({
     kind: 'section',
     id: `${folder.folder}|${key}`,
     label,
-    description: countOf(children),
+    description,
     children,
   });
-  const linkedSection = section('linked', LINKED_IN_THE_DOCUMENTS, linked);
+  const pendingTotal = totals ? types.reduce((sum, type) => sum + (totals[pendingUnit(type)] ?? 0), 0) : pending.length;
+  const linkedSection = section('linked', LINKED_IN_THE_DOCUMENTS, rows('linked', linked));
   const all = [
-    section('pending', 'Pending review', pending, groups),
+    section('pending', 'Pending review', {
+      children: groups,
+      description: pendingTotal > pending.length ? `${countOf(groups)} of ${pendingTotal.toLocaleString('en')}` : countOf(groups),
+    }),
     // Only when there is one: an empty section would say nothing.
     ...(linked.length > 0 && linkedSection.kind === 'section' ? [{ ...linkedSection, description: `${linkedSection.description} · stated by the documents' links, no review needed` }] : []),
-    section('confirmed', 'Confirmed', relationships.filter((r) => r.status === 'confirmed')),
-    section('rejected', 'Rejected', relationships.filter((r) => r.status === 'rejected')),
-    section('conflicts', 'Conflicts', relationships.filter((r) => r.type === 'contradicts' && r.status !== 'rejected')),
+    section('confirmed', 'Confirmed', rows('confirmed', relationships.filter((r) => r.status === 'confirmed'))),
+    section('rejected', 'Rejected', rows('rejected', relationships.filter((r) => r.status === 'rejected'))),
+    section('conflicts', 'Conflicts', rows('conflicts', relationships.filter((r) => r.type === 'contradicts' && r.status !== 'rejected'))),
   ];
   // Under a filter an empty section is noise: it only says the filter hid it.
   return isFiltered(filter) ? all.filter((node) => node.kind !== 'section' || node.children.length > 0) : all;
@@ -230,7 +255,7 @@ export function proposalTree(folders: readonly FolderRelationships[], options: T
 
 /** The view's badge: relationships waiting for a person, in every folder, whatever the filter shows; a relationship the documents state by a link is not waiting. */
 export function pendingCount(folders: readonly FolderRelationships[]): number {
-  return folders.reduce((count, folder) => count + folder.relationships.filter(awaitingReview).length, 0);
+  return folders.reduce((count, folder) => count + (folder.awaitingReview ?? folder.relationships.filter(awaitingReview).length), 0);
 }
 
 /** Whether the filter left anything to show, for the view's message. */

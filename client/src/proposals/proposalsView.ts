@@ -1,10 +1,12 @@
 // The Proposals view (activity-bar container "Relata"): renders proposalTree.ts's nodes with each
 // type's icon and colour, badges the view with the number of proposals waiting for review, keeps
 // the person's filter per workspace, refreshes when the server says a folder's relationships
-// changed, and says why it is empty.
+// changed, and says why it is empty. It asks for the first page of each group and section
+// (shared/proposalPages.ts) and for more of one when a person clicks its "Show more" row.
 
 import * as vscode from 'vscode';
-import { RelationshipsRequest, type FolderRelationships } from '../../../shared/protocol.ts';
+import { RelationshipsRequest, type FolderRelationships, type UnitRows } from '../../../shared/protocol.ts';
+import { PROPOSALS_PAGE_SIZE } from '../../../shared/proposalPages.ts';
 import { localDateText } from '../../../shared/decisionDate.ts';
 import type { ServerConnection } from '../serverConnection.ts';
 import { describeFilter, isFiltered, readProposalFilter, type ProposalFilter } from './proposalFilter.ts';
@@ -18,6 +20,8 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
   readonly onDidChangeTreeData = this.changed.event;
   private roots: Promise<ProposalNode[]> | null = null;
   private view: vscode.TreeView<ProposalNode> | undefined;
+  /** The units a person asked to see more of, by folder and unit. */
+  private readonly moreRows = new Map<string, UnitRows>();
 
   constructor(
     private readonly server: ServerConnection,
@@ -35,6 +39,7 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
 
   async setFilter(filter: ProposalFilter): Promise<void> {
     await this.state.update(FILTER_KEY, isFiltered(filter) ? filter : undefined);
+    this.moreRows.clear();
     this.refresh();
   }
 
@@ -60,7 +65,8 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
   private async load(): Promise<ProposalNode[]> {
     const filter = this.filter;
     try {
-      const { folders } = await this.server.request(RelationshipsRequest.type, {});
+      const moreRows = [...this.moreRows.values()];
+      const { folders } = await this.server.request(RelationshipsRequest.type, { pageSize: PROPOSALS_PAGE_SIZE, moreRows, filter });
       this.show(folders, filter);
       return proposalTree(folders, { filter, dateText: localDateText(vscode.env.language) });
     } catch (error) {
@@ -69,8 +75,14 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
     }
   }
 
+  /** The next page of a unit the server cut ("Show more"); a new filter starts every unit at its first page again. */
+  showMore(node: Extract<ProposalNode, { kind: 'more' }>): void {
+    this.moreRows.set(`${node.folder}|${node.unit}`, { folder: node.folder, unit: node.unit, rows: node.shown + PROPOSALS_PAGE_SIZE });
+    this.refresh();
+  }
+
   async getChildren(node?: ProposalNode): Promise<ProposalNode[]> {
-    if (node) return node.children ?? [];
+    if (node) return node.kind === 'more' ? [] : (node.children ?? []);
     this.roots ??= this.load();
     return this.roots;
   }
@@ -89,6 +101,14 @@ export class ProposalsView implements vscode.TreeDataProvider<ProposalNode>, vsc
       // The icon says the type to the eye; a screen reader is told in words.
       item.accessibilityInformation = { label: `${typeName(node.relationship.type)}, ${node.label}, ${node.relationship.status}${node.description ? `, ${node.description}` : ''}` };
       item.command = { command: 'relata.openRelationship', title: 'Open relationship', arguments: [{ folder: node.folder, id: node.relationship.id }] };
+      return item;
+    }
+    if (node.kind === 'more') {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+      item.id = node.id;
+      item.description = node.description;
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.command = { command: 'relata.showMoreProposals', title: node.label, arguments: [node] };
       return item;
     }
     const expanded = node.kind === 'folder' || (node.kind === 'section' && node.label === 'Pending review') || node.kind === 'group';

@@ -3,7 +3,7 @@
 // come first and stand out in the error colour, supports next; date-order proposals, the most
 // numerous and least telling, come last and are muted. Plain data, so the tree is tested without VS Code.
 
-import { REVIEW_ORDER } from '../../../shared/reviewOrder.ts';
+import { byReviewOrder, REVIEW_ORDER } from '../../../shared/reviewOrder.ts';
 import type { RelationshipType } from '../../../shared/types.ts';
 
 export interface RelationshipLook {
@@ -28,16 +28,8 @@ export const RELATIONSHIP_LOOKS: Readonly<Record<RelationshipType, RelationshipL
   occurred_after: { icon: 'arrow-circle-right', color: 'descriptionForeground' },
 });
 
-export { REVIEW_ORDER };
+export { byReviewOrder, REVIEW_ORDER };
 
-/** Sorts types by REVIEW_ORDER; a type unknown to this client (a newer server) goes last, by name. */
-export function byReviewOrder(a: string, b: string): number {
-  const rank = (type: string) => {
-    const at = REVIEW_ORDER.indexOf(type as RelationshipType);
-    return at < 0 ? REVIEW_ORDER.length : at;
-  };
-  return rank(a) - rank(b) || a.localeCompare(b);
-}
 
 const UNKNOWN_LOOK: RelationshipLook = { icon: 'circle-outline', color: 'descriptionForeground' };
 

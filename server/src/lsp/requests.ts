@@ -19,6 +19,7 @@ import {
   RelationshipsChangedNotification,
   RelationshipRequest,
   RelationshipsRequest,
+  type RelationshipsParams,
   ReindexFileRequest,
   ScoringModelRequest,
   SearchRequest,
@@ -37,6 +38,8 @@ import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts
 import { parsedTextOf } from '../engine/parsedText.ts';
 import { relatedTo, RelatedItemError } from '../engine/related.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
+import { NO_FILTER } from '../../../shared/proposalPages.ts';
+import { relationshipPages, type PageRequest } from '../engine/relationshipPages.ts';
 import { decide, listRelationshipViews, relationshipView } from '../engine/relationships.ts';
 import { DEFAULT_RANK_VERSION, WEIGHTS_V1, WEIGHTS_V2 } from '../ranking/weights.ts';
 import { scoringModel, THRESHOLD_ENV } from '../scoring/model.ts';
@@ -262,9 +265,11 @@ export function registerRequests(connection: Connection, sessions: FolderSession
       folders: await Promise.all(
         sessions.selected(params.folder).map(async (session) => {
           const { store } = await openIndex(session);
-          const relationships = await listRelationshipViews(store, thresholds(), { status: params.status });
+          const paged = params.pageSize === undefined ? null : await relationshipPages(store, thresholds(), pageRequest(params, params.pageSize, session.uri));
+          const relationships = paged?.relationships ?? (await listRelationshipViews(store, thresholds(), { status: params.status }));
           const contributions = Object.fromEntries(relationships.map((relationship) => [relationship.id, signalContributions(relationship)]));
-          return { folder: session.uri, name: session.name, relationships, copyGroups: copyGroupsAmong(relationships), contributions };
+          const pages = paged ? { unitTotals: paged.unitTotals, awaitingReview: paged.awaitingReview } : {};
+          return { folder: session.uri, name: session.name, relationships, copyGroups: copyGroupsAmong(relationships), contributions, ...pages };
         }),
       ),
     }),
@@ -382,4 +387,14 @@ export function registerRequests(connection: Connection, sessions: FolderSession
 /** The item's detected language for the hover, when one was told (not 'und'). */
 function languageOf(language: string | undefined): { language?: string } {
   return language && language !== UNDETERMINED ? { language } : {};
+}
+
+/** A paged relationships request for one folder: its filter (narrowed to `status` when one is given) and its "Show more" rows. */
+function pageRequest(params: RelationshipsParams, pageSize: number, folder: string): PageRequest {
+  const filter = params.filter ?? NO_FILTER;
+  return {
+    filter: params.status ? { ...filter, statuses: (filter.statuses ?? [params.status]).filter((status) => status === params.status) } : filter,
+    pageSize,
+    moreRows: new Map((params.moreRows ?? []).filter((more) => more.folder === folder).map((more) => [more.unit, more.rows])),
+  };
 }
