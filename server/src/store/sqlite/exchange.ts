@@ -19,7 +19,7 @@ import {
   type ExchangeRecord,
   type ImportCounts,
 } from '../exchange/records.ts';
-import { toView, type AliasRow } from './aliasTables.ts';
+import { aliasParams, INSERT_ALIAS, toView, type AliasRow } from './aliasTables.ts';
 import { itemIndexTextSql } from './itemText.ts';
 import { indexAllItemMetadata } from './metadataIndex.ts';
 import { pairKey } from '../relationshipRules.ts';
@@ -434,23 +434,7 @@ class RecordLoader {
 }
 
 function insertAlias(sql: ScopedSql, alias: EntityAliasView): void {
-  sql.run(
-    `INSERT INTO entity_aliases (workspace, id, key_a, key_b, surface_a, surface_b, reason, status, created_at, decided_by, decided_at, note)
-     VALUES (@ws, @id, @keyA, @keyB, @surfaceA, @surfaceB, @reason, @status, @createdAt, @decidedBy, @decidedAt, @note)`,
-    {
-      id: alias.id,
-      keyA: alias.a.key,
-      keyB: alias.b.key,
-      surfaceA: alias.a.surface,
-      surfaceB: alias.b.surface,
-      reason: alias.reason,
-      status: alias.status,
-      createdAt: alias.created_at,
-      decidedBy: alias.decided_by,
-      decidedAt: alias.decided_at,
-      note: alias.note,
-    },
-  );
+  sql.run(INSERT_ALIAS, aliasParams(alias, alias.id, alias.a, alias.b));
 }
 
 
