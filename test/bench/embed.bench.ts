@@ -171,6 +171,16 @@ function scifactWindows(atLeast: number): string[][] {
   return items;
 }
 
+/** At least a thousand SciFact windows, grouped by abstract and flat; null (said under the part's name) when SciFact is absent. */
+function thousandWindows(part: string): { items: string[][]; windows: string[] } | null {
+  if (!scifactAvailable()) {
+    console.log(`${part}: SciFact (shared/eval/scifact) is absent: skipped`);
+    return null;
+  }
+  const items = scifactWindows(1000);
+  return { items, windows: items.flat() };
+}
+
 function byLength(texts: readonly string[]): string[] {
   return [...texts].sort((a, b) => a.length - b.length);
 }
@@ -221,12 +231,9 @@ function runSimdChild(simd: boolean): string {
 }
 
 async function benchThroughput(): Promise<void> {
-  if (!scifactAvailable()) {
-    console.log('throughput: SciFact (shared/eval/scifact) is absent: skipped');
-    return;
-  }
-  const items = scifactWindows(1000);
-  const windows = items.flat();
+  const found = thousandWindows('throughput');
+  if (!found) return;
+  const { items, windows } = found;
   const tokenizer = new UseLiteTokenizer(loadVocabulary());
   const tokens = windows.map((text) => Math.min(USE_LITE_MAX_TOKENS, tokenizer.modelIds(text).length));
   console.log(
@@ -332,12 +339,9 @@ async function benchThroughput(): Promise<void> {
 // ---- TF.js's kernels against kernels.ts (RELATA_BENCH_ONLY=kernels): the fallback engine ----
 
 async function benchTfjsKernels(): Promise<void> {
-  if (!scifactAvailable()) {
-    console.log('kernels: SciFact (shared/eval/scifact) is absent: skipped');
-    return;
-  }
-  const items = scifactWindows(1000);
-  const windows = items.flat();
+  const found = thousandWindows('kernels');
+  if (!found) return;
+  const { items, windows } = found;
   console.log(`\nUSE-lite on TF.js's WASM backend, ${windows.length} SciFact windows; load at start ${load()}`);
 
   // 1. One model in this thread: the backend's kernels against kernels.ts, batch sizes,

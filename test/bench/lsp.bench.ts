@@ -24,7 +24,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InitializeRequest } from 'vscode-languageserver-protocol/node';
 import { ReindexFileRequest, SearchRequest, StatusNotification, type StatusReport } from '../../shared/protocol.ts';
-import { writeCorpus } from '../support/generateCorpus.ts';
+import { CORPUS_QUERIES, writeCorpus } from '../support/generateCorpus.ts';
 import { startBenchServer } from '../support/benchServer.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
 
@@ -38,18 +38,7 @@ const CPU_PROF = process.env.RELATA_BENCH_CPU_PROF;
 // Words of generateCorpus.ts's vocabulary, alone and combined, a few phrases it never contains,
 // and a name, so the requests exercise the lexical, vector and entity paths unevenly.
 const QUERIES = [
-  'crane inspection',
-  'forklift incident report',
-  'supplier invoice approval',
-  'warehouse sprinkler leak repair',
-  'budget',
-  'maintenance schedule for the dock',
-  'safety training checklist',
-  'who approved the contract refurbishment',
-  'pallet shipment delivery delay',
-  'sensor alarm on the night shift',
-  'vendor audit policy review',
-  'cost of the gantry crane',
+  ...CORPUS_QUERIES,
   'operator',
   'timeline of the cause and action',
   'Example Ltd',

@@ -40,7 +40,7 @@ import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
 import { queryEmbedder } from '../../server/src/ranking/queryEmbedder.ts';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
 import { openStoreWithBlobs } from '../../server/src/store/index.ts';
-import { writeCorpus } from '../support/generateCorpus.ts';
+import { CORPUS_QUERIES, writeCorpus } from '../support/generateCorpus.ts';
 import { loadClaims, scifactAvailable } from '../support/scifact.ts';
 import { startBenchServer } from '../support/benchServer.ts';
 import { REPO_ROOT } from '../support/tempFolder.ts';
@@ -56,18 +56,7 @@ const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const FROM_STORE = process.env.RELATA_BENCH_FROM_STORE;
 
 const GENERATED_QUERIES = [
-  'crane inspection',
-  'forklift incident report',
-  'supplier invoice approval',
-  'warehouse sprinkler leak repair',
-  'budget',
-  'maintenance schedule for the dock',
-  'safety training checklist',
-  'who approved the contract refurbishment',
-  'pallet shipment delivery delay',
-  'sensor alarm on the night shift',
-  'vendor audit policy review',
-  'cost of the gantry crane',
+  ...CORPUS_QUERIES,
   'Example Ltd',
   'how much did the repair cost',
   'what went wrong with the forklift',

@@ -29,6 +29,7 @@ import { eventOf, RELATIONSHIP_EVENTS_COLLECTION, RELATIONSHIPS_COLLECTION } fro
 import { vectorPoint } from '../../server/src/store/mongoQdrant/vectorPoints.ts';
 import { MONGO_QDRANT_SKIP, withDatabaseSuffix } from './backends.ts';
 import { CRANE_HANDBOOK, handbook, indexDocument, MODEL_A, MODEL_A_TWIN, unit, windowsOf, type IndexedDocument } from './documents.ts';
+import { similarProposal } from '../support/proposals.ts';
 
 const mongodbUri = process.env.RELATA_TEST_MONGODB_URI;
 const qdrantUrl = process.env.RELATA_TEST_QDRANT_URL;
@@ -171,19 +172,8 @@ crashTest('vectors of passages re-chunked away are not served while their points
   assert.equal(await store.hasVectors(MODEL_A.id), false);
 });
 
-function proposal(from: string, to: string, score: number): RelationshipProposal {
-  return {
-    fromItemId: from,
-    toItemId: to,
-    type: 'similar_to',
-    score,
-    proposedScore: score,
-    scoreVersion: 'relationship-score-v1',
-    nearDuplicate: false,
-    signals: [{ type: 'semantic_similarity', value: `${score} cosine`, strength: score, weight: 0.5, detail: 'similar passages' }],
-    producedBy: 'discover@1',
-  };
-}
+const proposal = (from: string, to: string, score: number): RelationshipProposal =>
+  similarProposal(from, to, score, [{ type: 'semantic_similarity', value: `${score} cosine`, strength: score, weight: 0.5, detail: 'similar passages' }]);
 
 async function relatedPair(store: WorkspaceStore) {
   const a = await indexDocument(store, 'a.md', handbook('A', [['One', 'hoist brake']]));

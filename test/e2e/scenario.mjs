@@ -66,6 +66,15 @@ async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
+/** Opens Search Knowledge with a query and waits for its first row: a result, or the reason there is none. */
+async function firstSearchRow(query) {
+  await runCommand('Relata: Search Knowledge');
+  await page.locator('.quick-input-widget input').fill(query);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /relevance|Search failed|No matching/ }).first();
+  await row.waitFor({ timeout: 60_000 });
+  return row;
+}
+
 /** Leaves the editor area to the next panel, so its screenshot shows the whole panel. */
 async function closeAllEditors() {
   await page.keyboard.press('Escape');
@@ -174,11 +183,7 @@ try {
   await step('Search Knowledge opens a result at its passage', async () => {
     // The first-run walkthrough is open in front of everything on a first start.
     await closeAllEditors();
-    await runCommand('Relata: Search Knowledge');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('gantry crane refurbishment cost');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /relevance|Search failed|No matching/ }).first();
-    await row.waitFor({ timeout: 60_000 });
+    const row = await firstSearchRow('gantry crane refurbishment cost');
     const text = await row.innerText();
     const unavailable = text.match(NOT_AVAILABLE);
     if (unavailable) throw new Skip(`relata/search is ${unavailable[0]}`);
@@ -990,12 +995,8 @@ async function graphBoxes(frame) {
 async function editorRoundTwoSteps() {
   await step('A misspelt query finds its document first', async () => {
     await closeAllEditors();
-    await runCommand('Relata: Search Knowledge');
-    const input = page.locator('.quick-input-widget input');
     // Words of the report's text ("forklift" is only in its file name, which the item index does not hold).
-    await input.fill('reach truck colision');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /relevance|Search failed|No matching/ }).first();
-    await row.waitFor({ timeout: 60_000 });
+    await firstSearchRow('reach truck colision');
     await page.waitForTimeout(500);
     const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
     // Notice rows (a weak match, what was also searched) carry no file; the first result row does.

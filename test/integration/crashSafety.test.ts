@@ -3,11 +3,12 @@
 // an uninterrupted run. Runs the built CLI (npm test builds it first).
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seededRandom, writeCorpus } from '../support/generateCorpus.ts';
+import { runAndKill } from '../support/killMidRun.ts';
 import { snapshotStore } from '../support/storeSnapshot.ts';
 import { REPO_ROOT, tempDir } from '../support/tempFolder.ts';
 
@@ -24,22 +25,8 @@ function indexSync(folder: string, dataDir: string): number {
 }
 
 /** Starts an indexer and SIGKILLs it after `delayMs`; resolves with whether it was still running. */
-function indexAndKill(folder: string, dataDir: string, delayMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'index', folder, '--data', dataDir, '--workspace', 'crash', '--embedding-model', 'none', '--json'], {
-      stdio: 'ignore',
-    });
-    let exited = false;
-    child.on('exit', () => {
-      exited = true;
-    });
-    setTimeout(() => {
-      const killedMidRun = !exited && child.kill('SIGKILL');
-      child.on('close', () => resolve(killedMidRun));
-      if (exited) resolve(false);
-    }, delayMs);
-  });
-}
+const indexAndKill = (folder: string, dataDir: string, delayMs: number): Promise<boolean> =>
+  runAndKill([CLI, 'index', folder, '--data', dataDir, '--workspace', 'crash', '--embedding-model', 'none', '--json'], delayMs);
 
 test('an indexer killed at random moments ends with the same store as an uninterrupted run', {
   skip: existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first',

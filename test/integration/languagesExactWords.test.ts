@@ -6,30 +6,18 @@
 // (SQLite, no embedding model); skipped, with the reason printed, where they are not there.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
+import { describe, test } from 'node:test';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
 import { EVAL_ROOT } from '../support/tempFolder.ts';
+import { indexedFolder } from '../support/indexedFolder.ts';
 
 const FRENCH = path.join(EVAL_ROOT, 'languages', 'opensource-guide-fr');
 const missing = !existsSync(FRENCH) && `the French guides are not in ${FRENCH}`;
 
 describe('the French Open Source Guides, beside the English files of the same folder', { skip: missing, timeout: 10 * 60_000 }, () => {
-  let root: string;
-  let index: FolderIndex;
-
-  before(async () => {
-    root = mkdtempSync(path.join(tmpdir(), 'relata-exact-words-'));
-    index = await FolderIndex.open({ folder: FRENCH, dataDir: path.join(root, 'data'), workspace: 'exact-words', embedding: { kind: 'none' } });
-    await index.index();
-  });
-  after(async () => {
-    await index?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const french = indexedFolder({ workspace: 'exact-words', folder: FRENCH, embedding: { kind: 'none' } });
 
   test('a French heading typed as written finds its French guide first, not an English file', async () => {
     for (const [query, guide] of [
@@ -38,7 +26,7 @@ describe('the French Open Source Guides, beside the English files of the same fo
       ['Etablir un code de conduite', 'code-of-conduct.md'],
       ['Bonnes pratiques pour les responsables', 'best-practices.md'],
     ]) {
-      const response = await searchWorkspace(index.store, null, query!);
+      const response = await searchWorkspace(french.index.store, null, query!);
       assert.equal(response.results[0]?.path, guide, `"${query}" finds ${guide} first, not ${response.results[0]?.path}`);
     }
   });

@@ -6,7 +6,6 @@
 // contract suite's MongoDB half covers that where RELATA_TEST_MONGODB_URI is set.
 
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { LogMessageNotification } from 'vscode-languageserver-protocol/node';
@@ -15,14 +14,7 @@ import { openMongoQdrantStore } from '../../server/src/store/mongoQdrant/index.t
 import { folderKey } from '../../server/src/store/dataDir.ts';
 import { needsBuild, startServer } from '../support/languageServer.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../support/closedPort.ts';
 
 /** Opening connects nothing until the first operation; a backend that cannot even be opened is not built yet. */
 async function backendMissing(): Promise<string | false> {

@@ -8,13 +8,14 @@
 // Runs the built CLI (npm test builds it first).
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { openStore } from '../../server/src/store/index.ts';
 import { seededRandom, writeCorpus } from '../support/generateCorpus.ts';
+import { runAndKill } from '../support/killMidRun.ts';
 import { copyStore } from '../support/storeDamage.ts';
 import { REPO_ROOT, tempDir } from '../support/tempFolder.ts';
 
@@ -81,20 +82,8 @@ function assertEveryDecisionKept(actual: Decisions, expected: Decisions, when: s
 const rebuildLeftovers = (dataDir: string) => readdirSync(dataDir).filter((name) => /^relata\.sqlite\.(rebuilding|rebuilt-)/.test(name));
 
 /** Starts a rebuild and SIGKILLs it after `delayMs`; resolves with whether it was still running. */
-function rebuildAndKill(folder: string, dataDir: string, delayMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'index', folder, '--data', dataDir, '--embedding-model', 'none', '--rebuild'], { stdio: 'ignore', env: ENV });
-    let exited = false;
-    child.on('exit', () => {
-      exited = true;
-    });
-    setTimeout(() => {
-      const killedMidRun = !exited && child.kill('SIGKILL');
-      child.on('close', () => resolve(killedMidRun));
-      if (exited) resolve(false);
-    }, delayMs);
-  });
-}
+const rebuildAndKill = (folder: string, dataDir: string, delayMs: number): Promise<boolean> =>
+  runAndKill([CLI, 'index', folder, '--data', dataDir, '--embedding-model', 'none', '--rebuild'], delayMs, ENV);
 
 // The demo folder (without its deliberately broken file, so that every run exits 0) and 60
 // generated documents, indexed once, with three confirmations and three rejections (each with a

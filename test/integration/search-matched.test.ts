@@ -6,18 +6,15 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { WEAK_MATCH_NOTICE } from '../../shared/searchText.ts';
-import { createEmbedder } from '../../server/src/embed/choice.ts';
-import type { Embedder } from '../../server/src/embed/types.ts';
-import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { matchedFigures } from '../../server/src/ranking/matchedTerms.ts';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
 import { namedWords } from '../../shared/queryWords.ts';
 import { REPO_ROOT, writeFiles } from '../support/tempFolder.ts';
+import { indexedFolder } from '../support/indexedFolder.ts';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const WORKSPACE = 'search-matched-test';
@@ -34,27 +31,15 @@ const FILES = {
   'notes/canteen-menu.md': '# Canteen menu\n\nMonday: lentil soup and bread. Tuesday: pasta with tomato sauce.\n',
 };
 
-let folder: string;
-let dataDir: string;
-let index: FolderIndex;
-let embedder: Embedder;
-
-before(async () => {
-  folder = writeFiles(mkdtempSync(path.join(tmpdir(), 'relata-matched-folder-')), FILES);
-  dataDir = mkdtempSync(path.join(tmpdir(), 'relata-matched-data-'));
-  index = await FolderIndex.open({ folder, dataDir, workspace: WORKSPACE, embedding: { kind: 'use-lite' } });
-  await index.index();
-  embedder = (await createEmbedder({ kind: 'use-lite', threads: 1 }))!;
-}, { timeout: 5 * 60_000 });
-
-after(async () => {
-  await embedder?.close();
-  await index?.close();
-  rmSync(folder, { recursive: true, force: true });
-  rmSync(dataDir, { recursive: true, force: true });
+const matched = indexedFolder({
+  workspace: WORKSPACE,
+  folder: (root) => writeFiles(path.join(root, 'folder'), FILES),
+  embedding: { kind: 'use-lite' },
+  queryEmbedder: true,
+  timeoutMs: 5 * 60_000,
 });
 
-const search = (query: string) => searchWorkspace(index.store, embedder, query, { limit: 5 });
+const search = (query: string) => searchWorkspace(matched.index.store, matched.embedder, query, { limit: 5 });
 
 test('a result names the query words its passage contains and the figure it states', async () => {
   const response = await search('crane refurbishment cost');
@@ -74,12 +59,12 @@ test('the figures a result names are those its passages state, as reading every 
   let named = 0;
   for (const query of ['crane refurbishment cost', 'cost 51500', 'invoice payment due 30 days', 'Example Ltd crane']) {
     const words = namedWords(query);
-    const passageHits = await index.store.searchChunksLexical(query, 200);
+    const passageHits = await matched.index.store.searchChunksLexical(query, 200);
     for (const result of (await search(query)).results) {
       const wordPassage = passageHits.find((hit) => hit.itemId === result.item_id)?.id;
       const passages = new Set([result.passage?.chunk_id, wordPassage].filter((id) => id !== undefined));
       const read = (result.matched?.words.length ?? 0) > 0 || words.some((word) => /^\d+$/.test(word));
-      const expected = read ? matchedFigures(await index.store.listClaims(result.item_id), passages, words) : [];
+      const expected = read ? matchedFigures(await matched.index.store.listClaims(result.item_id), passages, words) : [];
       assert.deepEqual(result.matched?.figures ?? [], expected, `${query}: ${result.path}`);
       named += expected.length;
     }
@@ -116,7 +101,7 @@ test('a figure the query gives, stated by a passage, is a strong match; another 
 
 test('the CLI says when the best result is a weak match, and not when it is not', { skip: existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first' }, () => {
   const run = (query: string) =>
-    spawnSync(process.execPath, [CLI, 'search', query, '--data', dataDir, '--workspace', WORKSPACE], { cwd: folder, encoding: 'utf8', timeout: 120_000 });
+    spawnSync(process.execPath, [CLI, 'search', query, '--data', matched.dataDir, '--workspace', WORKSPACE], { cwd: matched.folder, encoding: 'utf8', timeout: 120_000 });
   const weak = run('lorry tyre replacement payment');
   assert.equal(weak.status, 0, weak.stderr);
   assert.ok(weak.stdout.includes(WEAK_MATCH_NOTICE), weak.stdout);

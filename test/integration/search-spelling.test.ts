@@ -4,13 +4,11 @@
 // the folder spells as typed searches as before; a matched word is reported as the passage writes it.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
+import { test } from 'node:test';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
 import { writeFiles } from '../support/tempFolder.ts';
+import { indexedFolder } from '../support/indexedFolder.ts';
 
 const FILES = {
   'licensing/choosing-a-license.md':
@@ -21,24 +19,9 @@ const FILES = {
   'finance/budget.md': '# Budget\n\nThe budget for the year covers salaries, rent and travel.\n',
 };
 
-let folder: string;
-let dataDir: string;
-let index: FolderIndex;
+const spelling = indexedFolder({ workspace: 'spelling', folder: (root) => writeFiles(path.join(root, 'folder'), FILES), embedding: { kind: 'none' }, timeoutMs: 5 * 60_000 });
 
-before(async () => {
-  folder = writeFiles(mkdtempSync(path.join(tmpdir(), 'relata-spelling-folder-')), FILES);
-  dataDir = mkdtempSync(path.join(tmpdir(), 'relata-spelling-data-'));
-  index = await FolderIndex.open({ folder, dataDir, workspace: 'spelling', embedding: { kind: 'none' } });
-  await index.index();
-}, { timeout: 5 * 60_000 });
-
-after(async () => {
-  await index?.close();
-  rmSync(folder, { recursive: true, force: true });
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const search = (query: string) => searchWorkspace(index.store, null, query, { limit: 5 });
+const search = (query: string) => searchWorkspace(spelling.index.store, null, query, { limit: 5 });
 
 test('"licnese for my projct" finds "Choosing a license" first, searching license and project beside the typed words', async () => {
   const response = await search('licnese for my projct');

@@ -7,42 +7,25 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { SearchResponse } from '../../shared/types.ts';
-import { createEmbedder } from '../../server/src/embed/choice.ts';
 import type { Embedder } from '../../server/src/embed/types.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { searchWorkspace } from '../../server/src/ranking/search.ts';
 import { REPO_ROOT, tempDir, writeFiles } from '../support/tempFolder.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { indexedFolder } from '../support/indexedFolder.ts';
 
 const DEMO = path.join(REPO_ROOT, 'docs', 'demo');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const needsBuild = existsSync(CLI) ? false : 'dist/cli.js is missing: run `npm run build` first';
 const WORKSPACE = 'search-test';
 
-let dataDir: string;
-let index: FolderIndex;
-let embedder: Embedder;
+const demo = indexedFolder({ workspace: WORKSPACE, folder: DEMO, embedding: { kind: 'use-lite' }, queryEmbedder: true, timeoutMs: 5 * 60_000 });
 
-before(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'relata-search-test-'));
-  index = await FolderIndex.open({ folder: DEMO, dataDir, workspace: WORKSPACE, embedding: { kind: 'use-lite' } });
-  await index.index();
-  embedder = (await createEmbedder({ kind: 'use-lite', threads: 1 }))!;
-}, { timeout: 5 * 60_000 });
-
-after(async () => {
-  await embedder?.close();
-  await index?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const search = (query: string, options = {}) => searchWorkspace(index.store, embedder, query, { limit: 20, ...options });
+const search = (query: string, options = {}) => searchWorkspace(demo.index.store, demo.embedder, query, { limit: 20, ...options });
 
 test('a query naming an organisation returns every item that mentions it, each saying so with its type', async () => {
-  const mentioning = (await index.store.entitySummaries()).find((entity) => entity.key === 'organisation:example ltd');
+  const mentioning = (await demo.index.store.entitySummaries()).find((entity) => entity.key === 'organisation:example ltd');
   assert.ok(mentioning && mentioning.itemIds.length >= 3, 'the demo mentions Example Ltd in several items');
   const response = await search('Example Ltd');
   const byId = new Map(response.results.map((result) => [result.item_id, result]));
@@ -64,7 +47,7 @@ test('a query about the cost returns both cost documents, and their disagreement
   const memo = response.results.find((result) => result.path === 'finance/q2-2025-capital-budget-review.md');
   assert.ok(report && memo, `both cost documents are in the top 5: ${paths.join(', ')}`);
   for (const [one, other] of [[report, memo], [memo, report]] as const) {
-    const relationships = await index.store.relationshipsTouching([one.item_id]);
+    const relationships = await demo.index.store.relationshipsTouching([one.item_id]);
     assert.ok(
       relationships.some((r) => r.type === 'contradicts' && [r.fromItemId, r.toItemId].includes(other.item_id)),
       `${one.path} has a contradicts relationship with ${other.path}`,
@@ -127,7 +110,7 @@ test('without vectors, search works by words and says the vector path was unavai
   const lexical = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: WORKSPACE, embedding: { kind: 'none' } });
   t.after(() => lexical.close());
   await lexical.index();
-  const response = await searchWorkspace(lexical.store, embedder, 'crane inspection');
+  const response = await searchWorkspace(lexical.store, demo.embedder, 'crane inspection');
   assert.equal(response.results[0]?.path, 'crane.md');
   assert.equal(response.results[0]!.semantic_similarity, null);
   assert.equal(response.unavailable_paths.length, 1);
@@ -140,16 +123,16 @@ test('the query is handed to the model before the word paths read the store, so 
   const events: string[] = [];
   // The real model and the real store, each watched: what each call is, in the order made.
   const watched: Embedder = {
-    descriptor: embedder.descriptor,
-    countTokens: (text) => embedder.countTokens(text),
+    descriptor: demo.embedder.descriptor,
+    countTokens: (text) => demo.embedder.countTokens(text),
     close: async () => {},
     embed: (texts) => {
       events.push('embed started');
-      return embedder.embed(texts).finally(() => events.push('embed finished'));
+      return demo.embedder.embed(texts).finally(() => events.push('embed finished'));
     },
   };
   const wordPaths = new Set(['searchItemsLexical', 'searchChunksLexical', 'entityMentions', 'searchTitles']);
-  const store = new Proxy(index.store, {
+  const store = new Proxy(demo.index.store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver);
       if (typeof name !== 'string' || typeof value !== 'function') return value;
@@ -171,8 +154,8 @@ test('the query is handed to the model before the word paths read the store, so 
 
 test('a query the model cannot embed is answered by the other paths, the vector path named first as unavailable', async () => {
   // Stands for a model thread that failed: the real model is not made to fail here.
-  const failing: Embedder = { descriptor: embedder.descriptor, embed: async () => Promise.reject(new Error('the model thread stopped')), countTokens: () => 0, close: async () => {} };
-  const response = await searchWorkspace(index.store, failing, 'sprinkler leak in Bay 4', { limit: 5 });
+  const failing: Embedder = { descriptor: demo.embedder.descriptor, embed: async () => Promise.reject(new Error('the model thread stopped')), countTokens: () => 0, close: async () => {} };
+  const response = await searchWorkspace(demo.index.store, failing, 'sprinkler leak in Bay 4', { limit: 5 });
   assert.deepEqual(response.unavailable_paths, [{ path: 'vector', reason: 'the query could not be embedded: the model thread stopped' }]);
   assert.ok(response.results.length > 0, 'the word paths still answer');
   assert.ok(response.results.every((result) => result.contributions.vector === undefined && result.semantic_similarity === null));
@@ -183,15 +166,15 @@ test('a search cancelled while its query is being embedded stops there, before f
   const asked: string[] = [];
   // The real model and store; the editor's $/cancelRequest arrives while the model works.
   const cancelling: Embedder = {
-    descriptor: embedder.descriptor,
-    countTokens: (text) => embedder.countTokens(text),
+    descriptor: demo.embedder.descriptor,
+    countTokens: (text) => demo.embedder.countTokens(text),
     close: async () => {},
     embed: (texts) => {
       cancel.abort();
-      return embedder.embed(texts);
+      return demo.embedder.embed(texts);
     },
   };
-  const store = new Proxy(index.store, {
+  const store = new Proxy(demo.index.store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver);
       if (typeof name !== 'string' || typeof value !== 'function') return value;
@@ -204,7 +187,7 @@ test('a search cancelled while its query is being embedded stops there, before f
 
 test('relata search prints one JSON object with --json and a readable list without it', { skip: needsBuild }, () => {
   const run = (args: string[]) =>
-    spawnSync(process.execPath, [CLI, 'search', ...args, '--data', dataDir], { encoding: 'utf8', env: { ...process.env, RELATA_WORKSPACE: WORKSPACE } });
+    spawnSync(process.execPath, [CLI, 'search', ...args, '--data', demo.dataDir], { encoding: 'utf8', env: { ...process.env, RELATA_WORKSPACE: WORKSPACE } });
   const json = run(['Example Ltd', '--limit', '3', '--json']);
   assert.equal(json.status, 0, json.stderr);
   const response = JSON.parse(json.stdout);

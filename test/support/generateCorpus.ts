@@ -10,6 +10,22 @@ const WORDS = (
 ).split(' ');
 
 /** mulberry32: a small seeded PRNG, so generated data can be reproduced from its seed. */
+/** Questions in the corpus's words, alone and combined, for the benchmarks that search it (each adds its own). */
+export const CORPUS_QUERIES: readonly string[] = [
+  'crane inspection',
+  'forklift incident report',
+  'supplier invoice approval',
+  'warehouse sprinkler leak repair',
+  'budget',
+  'maintenance schedule for the dock',
+  'safety training checklist',
+  'who approved the contract refurbishment',
+  'pallet shipment delivery delay',
+  'sensor alarm on the night shift',
+  'vendor audit policy review',
+  'cost of the gantry crane',
+];
+
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

@@ -11,6 +11,7 @@ import { RUNTIME_SETTING, serverSettings, settingReader, USER_ONLY_SETTINGS, typ
 import { describeOutcomes, summarizeStatus } from '../../client/src/statusSummary.ts';
 import { FLAG_WORDS, fileStatusWords, needsExplaining } from '../../client/src/itemFlags.ts';
 import { tempDir } from '../support/tempFolder.ts';
+import { configuration } from '../support/settingsSource.ts';
 
 const folder = (overrides: Partial<FolderStatus>): FolderStatus => ({
   folder: 'file:///demo', name: 'demo', state: 'watching', reason: null,
@@ -110,16 +111,6 @@ test('settings map onto the server settings, with defaults for unset or malforme
 });
 
 /** A configuration as VS Code's inspect() reports it: each scope's value separately. */
-function configuration(scopes: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }>): SettingsSource {
-  return {
-    get: <T>(key: string, fallback: T) => {
-      const s = scopes[key];
-      return (s?.workspaceFolderValue ?? s?.workspaceValue ?? s?.globalValue ?? s?.defaultValue ?? fallback) as T;
-    },
-    inspect: <T>(key: string) => scopes[key] as { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined,
-  };
-}
-
 test('a workspace cannot choose the model endpoint, model, provider, runtime, embedding model or data location, nor switch on model extraction: only the user can', () => {
   const hostile = { workspaceValue: 'http://attacker.example/v1', workspaceFolderValue: 'http://attacker.example/v1' };
   const read = settingReader(

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MongoClient } from 'mongodb';
-import { initializationOptions, serverSettings, settingReader, type SettingReader, type SettingsSource } from '../../client/src/settings.ts';
+import { initializationOptions, serverSettings, settingReader, type SettingReader } from '../../client/src/settings.ts';
 import {
   mongodbUriProblem,
   qdrantUrlProblem,
@@ -24,6 +24,7 @@ import { dataDirFor, storeLocationFor } from '../../server/src/lsp/folderSession
 import { DEFAULT_SERVER_SETTINGS } from '../../server/src/lsp/server.ts';
 import { folderKey } from '../../server/src/store/dataDir.ts';
 import type { FolderStatus } from '../../shared/protocol.ts';
+import { configuration } from '../support/settingsSource.ts';
 
 const PASSWORD = 'p@ss:w/rd%?#[]é &+';
 const API_KEY = 'qdrant-key-4b1d';
@@ -120,16 +121,6 @@ test('a MongoDB URI with a password in the setting is refused, pointing to Relat
 });
 
 /** A configuration as VS Code's inspect() reports it: each scope's value separately. */
-function configuration(scopes: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }>): SettingsSource {
-  return {
-    get: <T>(key: string, fallback: T) => {
-      const s = scopes[key];
-      return (s?.workspaceFolderValue ?? s?.workspaceValue ?? s?.globalValue ?? s?.defaultValue ?? fallback) as T;
-    },
-    inspect: <T>(key: string) => scopes[key] as { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined,
-  };
-}
-
 test('a workspace cannot choose the store backend, the MongoDB URI or the Qdrant URL: only the user can', () => {
   const hostile = configuration({
     'store.backend': { defaultValue: 'sqlite', workspaceValue: 'mongodb-qdrant' },

@@ -5,7 +5,6 @@
 // only how its error codes are worded.
 
 import assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { MongoQdrantLocation } from '../../server/src/store/location.ts';
 import {
@@ -18,6 +17,7 @@ import {
   StoreUnreachableError,
 } from '../../server/src/store/mongoQdrant/connection.ts';
 import { openMongoQdrantStore } from '../../server/src/store/mongoQdrant/index.ts';
+import { closedPort } from '../support/closedPort.ts';
 
 const nowhere = (overrides: Partial<MongoQdrantLocation> = {}): MongoQdrantLocation => ({
   backend: 'mongodb-qdrant',
@@ -49,15 +49,6 @@ test('a MongoDB that does not answer is one error naming where and why, without 
     await connection.close();
   }
 });
-
-/** A port nothing listens on: one the system just handed out and took back (fetch refuses port 1 outright). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test('a Qdrant that does not answer is one error naming where and why', async () => {
   const port = await closedPort();

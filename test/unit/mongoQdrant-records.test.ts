@@ -24,6 +24,7 @@ import {
 } from '../../server/src/store/mongoQdrant/relationships.ts';
 import { denseVector, hitIsCurrent, hitOf, vectorPoint, windowsByChunk } from '../../server/src/store/mongoQdrant/vectorPoints.ts';
 import { tempDir } from '../support/tempFolder.ts';
+import { similarProposal } from '../support/proposals.ts';
 
 const SCOPE = { workspace: 'alice', folder: 'f-1' };
 
@@ -67,19 +68,8 @@ test('stage counts come in the order the SQLite store lists them', async (t) => 
 
 const signal = (type: SignalView['type'], value: string): SignalView => ({ type, value, strength: 0.8, weight: 0.3, detail: `${type} detail` });
 
-function proposal(from: string, to: string, score: number): RelationshipProposal {
-  return {
-    fromItemId: from,
-    toItemId: to,
-    type: 'similar_to',
-    score,
-    proposedScore: score,
-    scoreVersion: 'relationship-score-v1',
-    nearDuplicate: false,
-    signals: [signal('shared_entity', 'Example Ltd'), signal('semantic_similarity', '0.81 cosine')],
-    producedBy: 'discover@1',
-  };
-}
+const proposal = (from: string, to: string, score: number): RelationshipProposal =>
+  similarProposal(from, to, score, [signal('shared_entity', 'Example Ltd'), signal('semantic_similarity', '0.81 cosine')]);
 
 async function twoItems(t: TestContext) {
   const sqlite = sqliteStore(t);

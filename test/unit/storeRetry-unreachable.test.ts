@@ -4,22 +4,13 @@
 // machine where nothing listens; no server is needed for that.
 
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { test } from 'node:test';
 import { QdrantClient, QdrantClientUnexpectedResponseError } from '@qdrant/js-client-rest';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { describeRetry, unreachableReason, withoutCredentials } from '../../server/src/engine/storeRetry.ts';
 import { isStoreBusy, isStoreUnreachable, isWorthRetrying } from '../../server/src/store/transientFailure.ts';
 import { mongoFailureReason, qdrantFailureReason, StoreConnection, StoreUnreachableError } from '../../server/src/store/mongoQdrant/connection.ts';
-
-/** A local port that was just free: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../support/closedPort.ts';
 
 async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
   try {

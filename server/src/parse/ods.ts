@@ -5,11 +5,10 @@
 // the cap. Sheets, rows and columns a reader cannot see are left out and reported.
 
 import { Parser as XmlStream } from 'htmlparser2';
-import { parsedDocument } from './document.ts';
 import { refuseEncrypted } from './odfText.ts';
 import { openDocumentProperties } from './officeProperties.ts';
 import { Outline } from './outline.ts';
-import { SheetRows, type SheetCells } from './sheetRows.ts';
+import { SheetRows, workbookDocument, type SheetCells } from './sheetRows.ts';
 import { DEFAULT_PARSER_LIMITS, ParseError, type Parser, type ParserLimits } from './types.ts';
 import { localName } from './xmlTree.ts';
 import { ZipPackage } from './zipPackage.ts';
@@ -33,17 +32,7 @@ export function createOdsParser(limits: Partial<ParserLimits> = {}): Parser {
       const found = await zip.stream('content.xml', (text) => reader.write(text));
       if (!found) throw new ParseError('not an ODS file: content.xml is missing (the ZIP archive holds no spreadsheet)');
       if (rows.open) reader.end();
-      rows.endSheet();
-      const own = await openDocumentProperties(zip);
-      return parsedDocument({
-        title: own.title,
-        blocks: outline.blocks,
-        structure: { headings: outline.headings, tables: outline.tables },
-        hidden: outline.hidden,
-        truncated: rows.truncated,
-        metadata: own.metadata,
-        links: outline.links,
-      });
+      return workbookDocument(outline, rows, await openDocumentProperties(zip));
     },
   };
 }

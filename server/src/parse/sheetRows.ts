@@ -8,6 +8,9 @@
 // million cells is bounded like any other file, and the item says where reading stopped.
 
 import { SHEET_NAME_MAX_CHARS, type Location } from '../../../shared/types.ts';
+import type { ParsedDocument } from '../records/document.ts';
+import { parsedDocument } from './document.ts';
+import type { OwnProperties } from './officeProperties.ts';
 import type { Outline } from './outline.ts';
 
 /** Cells with a value read per file; the rest of the file is left out and the item flagged `truncated`. */
@@ -191,4 +194,18 @@ function sheetName(name: string): string {
 
 function clean(cell: string): string {
   return cell.replace(/\s+/gu, ' ').trim();
+}
+
+/** A workbook's document (XLSX, ODS) once its reader has gone through the sheets: the last sheet closed, where reading stopped, and the file's own title and metadata. */
+export function workbookDocument(outline: Outline, rows: SheetRows, own: OwnProperties): ParsedDocument {
+  rows.endSheet();
+  return parsedDocument({
+    title: own.title,
+    blocks: outline.blocks,
+    structure: { headings: outline.headings, tables: outline.tables },
+    hidden: outline.hidden,
+    truncated: rows.truncated,
+    metadata: own.metadata,
+    links: outline.links,
+  });
 }

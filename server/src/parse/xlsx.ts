@@ -7,10 +7,9 @@
 
 import { Parser as XmlStream } from 'htmlparser2';
 import path from 'node:path';
-import { parsedDocument } from './document.ts';
 import { officeProperties } from './officeProperties.ts';
 import { Outline } from './outline.ts';
-import { columnIndex, SheetRows, type SheetCells } from './sheetRows.ts';
+import { columnIndex, SheetRows, workbookDocument, type SheetCells } from './sheetRows.ts';
 import { DEFAULT_PARSER_LIMITS, type Parser, type ParserLimits } from './types.ts';
 import { attr, childElements, descendants, localName, parseXml, relationshipId } from './xmlTree.ts';
 import { ZipPackage } from './zipPackage.ts';
@@ -42,17 +41,7 @@ export function createXlsxParser(limits: Partial<ParserLimits> = {}): Parser {
         const links = await relationships(zip, part.path);
         await readSheet(zip, part.path, { strings, styles, date1904, rows, outline, links });
       }
-      rows.endSheet();
-      const own = await officeProperties(zip);
-      return parsedDocument({
-        title: own.title,
-        blocks: outline.blocks,
-        structure: { headings: outline.headings, tables: outline.tables },
-        hidden: outline.hidden,
-        truncated: rows.truncated,
-        metadata: own.metadata,
-        links: outline.links,
-      });
+      return workbookDocument(outline, rows, await officeProperties(zip));
     },
   };
 }

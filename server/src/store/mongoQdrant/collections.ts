@@ -10,6 +10,7 @@
 // GridFS's own collections (gridFsBlobs.ts).
 
 import type { EntityType, Producer } from '../../records/extraction.ts';
+import type { EntityFields } from '../extractionFields.ts';
 import type { ChunkRecord, ItemRecord, ItemVersionRecord, StoredClaim } from '../storedRecords.ts';
 
 export const COLLECTIONS = {
@@ -101,18 +102,8 @@ export interface ChunkDocument extends ScopeFields, ChunkRecord {
   contentHash: string;
 }
 
-export interface EntityDocument extends ScopeFields {
-  itemId: string;
-  chunkId: string;
-  type: EntityType;
-  surface: string;
-  key: string;
-  value: string | null;
-  start: number;
-  end: number;
-  producer: Producer;
-  extractorVersion: string;
-}
+/** An entity as both stores write it (extractionFields.ts): `value` null when it has none. */
+export interface EntityDocument extends ScopeFields, EntityFields {}
 
 export interface MetadataDocument extends ScopeFields {
   itemId: string;
@@ -124,21 +115,7 @@ export interface MetadataDocument extends ScopeFields {
   text: string;
 }
 
-export interface ClaimDocument extends ScopeFields {
-  itemId: string;
-  chunkId: string;
-  kind: StoredClaim['kind'];
-  subject: string;
-  attribute: string;
-  value: number | string;
-  unit: string | null;
-  text: string;
-  start: number;
-  end: number;
-  entityKeys: string[];
-  producer: Producer;
-  extractorVersion: string;
-}
+export interface ClaimDocument extends ScopeFields, StoredClaim {}
 
 export interface PhraseDocument extends ScopeFields {
   itemId: string;

@@ -5,6 +5,7 @@
 import type { PhraseCount } from '../../records/extraction.ts';
 import { BLOCK_SEPARATOR, withJoinedText, type ParsedDocument } from '../../records/document.ts';
 import type { ChunkRecord, ItemRecord, ItemVersionRecord, StoredClaim, StoredEntity } from '../contract.ts';
+import { claimFields, entityFields } from '../extractionFields.ts';
 import { ITEM_INDEX_MAX_CHARS } from '../sqlite/itemText.ts';
 import type {
   ChunkDocument,
@@ -80,20 +81,7 @@ export function toChunkRecord(document: Unscoped<ChunkDocument>): ChunkRecord {
   };
 }
 
-export function entityDocument(itemId: string, entity: Omit<StoredEntity, 'itemId'>): Unscoped<EntityDocument> {
-  return {
-    itemId,
-    chunkId: entity.chunkId,
-    type: entity.type,
-    surface: entity.surface,
-    key: entity.key,
-    value: entity.value ?? null,
-    start: entity.start,
-    end: entity.end,
-    producer: entity.producer,
-    extractorVersion: entity.extractorVersion,
-  };
-}
+export const entityDocument = (itemId: string, entity: Omit<StoredEntity, 'itemId'>): Unscoped<EntityDocument> => entityFields(itemId, entity);
 
 /** As sqlite/rows.ts toEntity: `value` is present only when the entity has one. */
 export function toStoredEntity(document: Unscoped<EntityDocument>): StoredEntity {
@@ -111,23 +99,7 @@ export function toStoredEntity(document: Unscoped<EntityDocument>): StoredEntity
   };
 }
 
-export function claimDocument(itemId: string, claim: Omit<StoredClaim, 'itemId'>): Unscoped<ClaimDocument> {
-  return {
-    itemId,
-    chunkId: claim.chunkId,
-    kind: claim.kind,
-    subject: claim.subject,
-    attribute: claim.attribute,
-    value: claim.value,
-    unit: claim.unit,
-    text: claim.text,
-    start: claim.start,
-    end: claim.end,
-    entityKeys: [...claim.entityKeys],
-    producer: claim.producer,
-    extractorVersion: claim.extractorVersion,
-  };
-}
+export const claimDocument = (itemId: string, claim: Omit<StoredClaim, 'itemId'>): Unscoped<ClaimDocument> => claimFields(itemId, claim);
 
 export function toStoredClaim(document: Unscoped<ClaimDocument>): StoredClaim {
   return {

@@ -112,7 +112,8 @@ export function relationshipFields(record: RelationshipRecord): RelationshipReco
   };
 }
 
-export function toRelationshipEvent(event: EventFields): RelationshipEvent {
+/** The event's own fields, without the keys it is stored under. */
+export function toRelationshipEvent(event: RelationshipEvent): RelationshipEvent {
   return {
     at: event.at,
     kind: event.kind,
@@ -568,13 +569,7 @@ function carriedEvent(relationshipId: string, event: RelationshipEvent, sequence
     eventId: `${relationshipId}:${origin}`,
     relationshipId,
     sequence,
-    at: event.at,
-    kind: event.kind,
-    actor: event.actor,
-    type: event.type,
-    score: event.score,
-    scoreVersion: event.scoreVersion,
+    ...toRelationshipEvent(event),
     signals: asJson(event.signals),
-    note: event.note,
   };
 }

@@ -60,23 +60,10 @@ export class AliasTables {
     const [a, b] = alias.a.key < alias.b.key ? [alias.a, alias.b] : [alias.b, alias.a];
     const id = `alias_${createHash('sha256').update(`${this.sql.workspace}\n${a.key}\n${b.key}`).digest('hex').slice(0, 16)}`;
     this.sql.run(
-      `INSERT INTO entity_aliases (workspace, id, key_a, key_b, surface_a, surface_b, reason, status, created_at, decided_by, decided_at, note)
-       VALUES (@ws, @id, @keyA, @keyB, @surfaceA, @surfaceB, @reason, @status, @createdAt, @decidedBy, @decidedAt, @note)
+      `${INSERT_ALIAS}
        ON CONFLICT (workspace, key_a, key_b) DO UPDATE SET status = excluded.status, decided_by = excluded.decided_by,
          decided_at = excluded.decided_at, note = excluded.note`,
-      {
-        id,
-        keyA: a.key,
-        keyB: b.key,
-        surfaceA: a.surface,
-        surfaceB: b.surface,
-        reason: alias.reason,
-        status: alias.status,
-        createdAt: alias.created_at,
-        decidedBy: alias.decided_by,
-        decidedAt: alias.decided_at,
-        note: alias.note,
-      },
+      aliasParams(alias, id, a, b),
     );
   }
 
@@ -123,4 +110,25 @@ export class AliasTables {
     }
     return aliases;
   }
+}
+
+/** An alias row with every column, as a restored decision (`restore`) and an import (exchange.ts) write it. */
+export const INSERT_ALIAS = `INSERT INTO entity_aliases (workspace, id, key_a, key_b, surface_a, surface_b, reason, status, created_at, decided_by, decided_at, note)
+       VALUES (@ws, @id, @keyA, @keyB, @surfaceA, @surfaceB, @reason, @status, @createdAt, @decidedBy, @decidedAt, @note)`;
+
+/** INSERT_ALIAS's parameters: the alias's pair as `a` and `b` under `id`. */
+export function aliasParams(alias: EntityAliasView, id: string, a: EntityAliasView['a'], b: EntityAliasView['b']): Record<string, unknown> {
+  return {
+    id,
+    keyA: a.key,
+    keyB: b.key,
+    surfaceA: a.surface,
+    surfaceB: b.surface,
+    reason: alias.reason,
+    status: alias.status,
+    createdAt: alias.created_at,
+    decidedBy: alias.decided_by,
+    decidedAt: alias.decided_at,
+    note: alias.note,
+  };
 }

@@ -19,7 +19,7 @@ import {
   type ExchangeRecord,
   type ImportCounts,
 } from '../exchange/records.ts';
-import { toView, type AliasRow } from './aliasTables.ts';
+import { aliasParams, INSERT_ALIAS, toView, type AliasRow } from './aliasTables.ts';
 import { itemIndexTextSql } from './itemText.ts';
 import { indexAllItemMetadata } from './metadataIndex.ts';
 import { pairKey } from '../relationshipRules.ts';
@@ -28,6 +28,7 @@ import { toChunk, toClaim, toEntity, toEvent, toItem, type ChunkRow, type ClaimR
 import type { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
 import { workspaceIndexNames } from './workspaceIndexes.ts';
+import { insertClaim, insertEntity } from './extractionRows.ts';
 
 /** Rows read per statement: small enough that a page of 50 MB documents stays bounded, large enough to be quick. */
 const PAGE_ROWS = 500;
@@ -333,45 +334,10 @@ class RecordLoader {
         return;
       }
       case 'entity':
-        sql.run(
-          `INSERT INTO entities (workspace, item_id, chunk_id, type, surface, key, value, char_start, char_end, producer, extractor_version)
-           VALUES (@ws, @itemId, @chunkId, @type, @surface, @key, @value, @start, @end, @producer, @version)`,
-          {
-            itemId: record.itemId,
-            chunkId: record.chunkId,
-            type: record.type,
-            surface: record.surface,
-            key: record.key,
-            value: record.value ?? null,
-            start: record.start,
-            end: record.end,
-            producer: record.producer,
-            version: record.extractorVersion,
-          },
-        );
+        insertEntity(sql, record.itemId, record);
         return;
       case 'claim':
-        sql.run(
-          `INSERT INTO claims (workspace, item_id, chunk_id, kind, subject, attribute, value, unit, text, char_start, char_end,
-             entity_keys, producer, extractor_version)
-           VALUES (@ws, @itemId, @chunkId, @kind, @subject, @attribute, @value, @unit, @text, @start, @end,
-             @entityKeys, @producer, @version)`,
-          {
-            itemId: record.itemId,
-            chunkId: record.chunkId,
-            kind: record.kind,
-            subject: record.subject,
-            attribute: record.attribute,
-            value: JSON.stringify(record.value),
-            unit: record.unit,
-            text: record.text,
-            start: record.start,
-            end: record.end,
-            entityKeys: JSON.stringify(record.entityKeys),
-            producer: record.producer,
-            version: record.extractorVersion,
-          },
-        );
+        insertClaim(sql, record.itemId, record);
         return;
       case 'phrase':
         sql.run('INSERT INTO item_phrases (workspace, item_id, key, phrase, count) VALUES (@ws, @itemId, @key, @phrase, @count)', {
@@ -468,23 +434,7 @@ class RecordLoader {
 }
 
 function insertAlias(sql: ScopedSql, alias: EntityAliasView): void {
-  sql.run(
-    `INSERT INTO entity_aliases (workspace, id, key_a, key_b, surface_a, surface_b, reason, status, created_at, decided_by, decided_at, note)
-     VALUES (@ws, @id, @keyA, @keyB, @surfaceA, @surfaceB, @reason, @status, @createdAt, @decidedBy, @decidedAt, @note)`,
-    {
-      id: alias.id,
-      keyA: alias.a.key,
-      keyB: alias.b.key,
-      surfaceA: alias.a.surface,
-      surfaceB: alias.b.surface,
-      reason: alias.reason,
-      status: alias.status,
-      createdAt: alias.created_at,
-      decidedBy: alias.decided_by,
-      decidedAt: alias.decided_at,
-      note: alias.note,
-    },
-  );
+  sql.run(INSERT_ALIAS, aliasParams(alias, alias.id, alias.a, alias.b));
 }
 
 

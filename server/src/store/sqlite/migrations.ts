@@ -388,10 +388,7 @@ const MIGRATIONS: Migration[] = [
     // while it runs alone is given up by this count instead. Idempotent like every migration from 9
     // on: SQLite has no ADD COLUMN IF NOT EXISTS.
     sql: '',
-    apply: (db) => {
-      const columns = db.pragma('table_info(jobs)') as { name: string }[];
-      if (!columns.some((column) => column.name === 'lost_leases')) db.exec('ALTER TABLE jobs ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0');
-    },
+    apply: addColumnOnce('jobs', 'lost_leases', 'INTEGER NOT NULL DEFAULT 0'),
   },
   {
     version: 14,
@@ -400,10 +397,7 @@ const MIGRATIONS: Migration[] = [
     // model cannot read (embed/languages.ts). Null for an extraction made before: such items are
     // extracted again (concepts@3), which sets it.
     sql: '',
-    apply: (db) => {
-      const columns = db.pragma('table_info(item_extractions)') as { name: string }[];
-      if (!columns.some((column) => column.name === 'language')) db.exec('ALTER TABLE item_extractions ADD COLUMN language TEXT');
-    },
+    apply: addColumnOnce('item_extractions', 'language', 'TEXT'),
   },
   {
     version: 15,
@@ -464,6 +458,14 @@ const MIGRATIONS: Migration[] = [
     apply: dropWorkspaceIndexes,
   },
 ];
+
+/** A column added only where it is missing: SQLite has no ADD COLUMN IF NOT EXISTS, and a migration from 9 on may meet a store that has it. */
+function addColumnOnce(table: string, column: string, declaration: string): (db: Database.Database) => void {
+  return (db) => {
+    const columns = db.pragma(`table_info(${table})`) as { name: string }[];
+    if (!columns.some((existing) => existing.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
+  };
+}
 
 /** Drops every workspace's lexical indexes, for ensureWorkspaceIndexes to refill as the current build indexes text. */
 function dropWorkspaceIndexes(db: Database.Database): void {

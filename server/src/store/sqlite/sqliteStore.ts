@@ -80,6 +80,7 @@ import { exportSqliteRecords, importSqliteRecords } from './exchange.ts';
 import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
 import { DATABASE_FILE } from '../dataDir.ts';
 import { settleInterruptedRebuild } from './rebuildFiles.ts';
+import { insertClaim, insertEntity } from './extractionRows.ts';
 
 /** Named in dataDir.ts, where the command line finds a store without loading SQLite. */
 export { DATABASE_FILE };
@@ -1037,47 +1038,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         const item = this.itemById(itemId);
         if (!item || item.deletedAt || item.contentHash !== contentHash || item.status !== 'indexed') return false;
         this.dropExtraction(itemId, null);
-        for (const entity of extraction.entities) {
-          this.run(
-            `INSERT INTO entities (workspace, item_id, chunk_id, type, surface, key, value, char_start, char_end, producer, extractor_version)
-             VALUES (@ws, @itemId, @chunkId, @type, @surface, @key, @value, @start, @end, @producer, @version)`,
-            {
-              itemId,
-              chunkId: entity.chunkId,
-              type: entity.type,
-              surface: entity.surface,
-              key: entity.key,
-              value: entity.value ?? null,
-              start: entity.start,
-              end: entity.end,
-              producer: entity.producer,
-              version: entity.extractorVersion,
-            },
-          );
-        }
-        for (const claim of extraction.claims) {
-          this.run(
-            `INSERT INTO claims (workspace, item_id, chunk_id, kind, subject, attribute, value, unit, text, char_start, char_end,
-               entity_keys, producer, extractor_version)
-             VALUES (@ws, @itemId, @chunkId, @kind, @subject, @attribute, @value, @unit, @text, @start, @end,
-               @entityKeys, @producer, @version)`,
-            {
-              itemId,
-              chunkId: claim.chunkId,
-              kind: claim.kind,
-              subject: claim.subject,
-              attribute: claim.attribute,
-              value: JSON.stringify(claim.value),
-              unit: claim.unit,
-              text: claim.text,
-              start: claim.start,
-              end: claim.end,
-              entityKeys: JSON.stringify(claim.entityKeys),
-              producer: claim.producer,
-              version: claim.extractorVersion,
-            },
-          );
-        }
+        for (const entity of extraction.entities) insertEntity(this.scoped, itemId, entity);
+        for (const claim of extraction.claims) insertClaim(this.scoped, itemId, claim);
         for (const phrase of extraction.phrases) {
           this.run(
             `INSERT INTO item_phrases (workspace, item_id, key, phrase, count) VALUES (@ws, @itemId, @key, @phrase, @count)`,
