@@ -3,7 +3,8 @@
 // process indexes a folder. Query embedding is measured apart, with the real default model;
 // the stores' vectors are SYNTHETIC (one per chunk, clustered like USE-lite's windows:
 // test/support/clusteredVectors.ts), which costs the vector path what real vectors would. The
-// approximate vector index is built before measuring (as a language server's would be by then).
+// approximate vector index is built before measuring (as a language server's would be by then), and
+// loaded, its stored vectors read in the background, before the searches measured.
 // Passage text is drawn from a Zipf-distributed vocabulary of 20,000 words, so a query term
 // matches a realistic share of passages (generateCorpus.ts's 36-word vocabulary makes every
 // passage match every query). Prints figures; asserts nothing.
@@ -21,6 +22,8 @@
 //                                store in the same loop, alternating query by query, so before and
 //                                after are measured at the same moments; the answers are compared
 //   RELATA_BENCH_ROUNDS=3        rounds of the 20 queries
+//   RELATA_BENCH_SETTLE=0        measure right after the graphs load, while their stored vectors are
+//                                still read in the background (what searches just after a restart pay)
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -39,6 +42,7 @@ const only = process.env.RELATA_BENCH_ONLY;
 const KEEP = process.env.RELATA_BENCH_STORE;
 const BASELINE = process.env.RELATA_BENCH_BASELINE;
 const ROUNDS = Number(process.env.RELATA_BENCH_ROUNDS ?? 3);
+const SETTLE = process.env.RELATA_BENCH_SETTLE !== '0';
 const section = (name: string) => !only || only === name;
 const DIMS = 512;
 const CHUNKS_PER_ITEM = 50;
@@ -203,12 +207,41 @@ async function timedSearch(build: Build, embedder: SyntheticEmbedder, query: str
 }
 
 /**
+ * Waits until this process has been idle for a moment. A graph loaded from its file has its
+ * stored vectors read in the background, in slices between other work (~1 s of CPU at 100k
+ * windows); a language server does that between requests, but this loop never leaves the event
+ * loop idle, so without the wait the first searches measured would each carry a slice of it.
+ */
+async function backgroundWorkDone(): Promise<{ wallMs: number; cpuMs: number }> {
+  const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  for (let quietTurns = 0; quietTurns < 2 && performance.now() - started < 60_000; ) {
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const spent = process.cpuUsage(before);
+    quietTurns = (spent.user + spent.system) / 1000 < 10 ? quietTurns + 1 : 0;
+  }
+  const cpu = process.cpuUsage(cpuStarted);
+  return { wallMs: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+/**
  * Every build answers each query in turn, the order of builds alternating query by query, so a
  * build is not always the one that runs right after the other's garbage.
  */
 async function measure(builds: readonly Build[], vectors: ClusteredVectors, rounds = ROUNDS): Promise<{ measured: Measured[]; vector: number[] }> {
   const embedder = new SyntheticEmbedder(vectors);
+  const warmStarted = performance.now();
   for (const build of builds) for (const query of QUERIES.slice(0, 3)) await build.search(build.store, embedder, query); // warm the cache
+  const warmMs = performance.now() - warmStarted;
+  const first = `  before measuring: the first ${builds.length * 3} searches (loading the vector graph from its file) ${warmMs.toFixed(0)} ms`;
+  if (SETTLE) {
+    const background = await backgroundWorkDone();
+    console.log(
+      `${first}; then the background work they left (reading the stored vectors beside each graph) ` +
+        `${background.wallMs.toFixed(0)} ms, CPU ${background.cpuMs.toFixed(0)} ms`,
+    );
+  } else console.log(`${first}; measured while the stored vectors beside each graph are still read in the background`);
   const measured: Measured[] = builds.map(() => ({ search: [], cpu: [], calls: new Map(), answers: [] }));
   const spentPerSearch: Map<string, { ms: number; calls: number }>[][] = builds.map(() => []);
   const vector: number[] = [];

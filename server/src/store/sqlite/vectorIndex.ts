@@ -53,6 +53,13 @@ export const VECTOR_INDEX_SETTINGS = {
   exactTail: 2_048,
   /** Longest stretch a background catch-up holds the event loop. */
   sliceMs: 20,
+  /**
+   * Longest stretch the background read of a loaded graph's stored vectors holds the event loop.
+   * Searches run between its slices, and each search yields once (retrieveDirect), so a search
+   * made while the vectors are read (~1 s at 100k windows) carries about one slice: at 20 ms that
+   * was the benchmark's p95 (docs/PERFORMANCE.md, "Search", issue 32).
+   */
+  holdSliceMs: 5,
 } as const;
 
 export type VectorIndexSettings = { -readonly [K in keyof typeof VECTOR_INDEX_SETTINGS]: number };
@@ -450,7 +457,7 @@ export class WorkspaceVectorIndex {
 
   /**
    * Reads the stored vectors of a graph loaded from its file into the array beside it, in slices of
-   * at most sliceMs (~1.4 s in all at 100k windows); until then a search reads the ones it needs.
+   * at most holdSliceMs (~1.4 s in all at 100k windows); until then a search reads the ones it needs.
    */
   private holdVectorsInBackground(graph: ModelGraph): void {
     const { model, vectors } = graph;
@@ -462,13 +469,13 @@ export class WorkspaceVectorIndex {
         do {
           const rows = this.sql.rows<{ seq: number; embedding: Buffer }>(
             `SELECT v.seq, e.embedding FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
-             WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq > @after AND v.seq <= @through ORDER BY v.seq LIMIT 256`,
+             WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq > @after AND v.seq <= @through ORDER BY v.seq LIMIT 64`,
             { modelId: model.id, after, through: graph.vectorSeq },
           );
           if (rows.length === 0) return;
           for (const row of rows) if (vectors.offsetOf(row.seq) < 0) vectors.set(row.seq, toFloats(row.embedding));
           after = rows[rows.length - 1]!.seq;
-        } while (performance.now() - started < this.settings.sliceMs);
+        } while (performance.now() - started < this.settings.holdSliceMs);
       }
     };
     run().catch((error: unknown) => {
