@@ -9,6 +9,7 @@ import { modelReadsLanguage } from '../embed/languages.ts';
 import type { SimilarityBaseline } from './folderSimilarity.ts';
 import type { ResolvedLink } from './links/itemLinks.ts';
 import { discriminatingPhrases, documentFrequencyCap, PHRASE_POOL, type ComparedPhrase } from './discriminatingPhrases.ts';
+import { chosenPhrases, indexedItems, phraseCounts, phraseMemory, rememberChoice } from './phraseMemory.ts';
 
 /** Key phrases of each item compared for shared concepts and used as topics for claims. */
 export const PHRASES_COMPARED = 12;
@@ -59,7 +60,7 @@ export async function loadProfiles(
   const indexed = items.filter((item) => item.status === 'indexed').map((item) => item.id);
   const byTfIdf = choice.concepts === 'tf_idf';
   const facts = indexed.length > 0 ? await store.discoveryFacts(indexed, modelId, byTfIdf ? PHRASE_POOL : PHRASES_COMPARED) : new Map<string, DiscoveryFacts>();
-  if (byTfIdf && indexed.length > 0) await chooseByTfIdf(store, facts, choice.frequencyCap);
+  if (byTfIdf && indexed.length > 0) await chooseByTfIdf(store, items, facts, choice.frequencyCap);
   const languages = indexed.length > 0 ? await store.itemLanguages(indexed) : new Map<string, string>();
   return items.map((item) => {
     const found = facts.get(item.id) ?? NO_FACTS;
@@ -77,12 +78,28 @@ export async function loadProfiles(
   });
 }
 
-/** Replace each item's pool of frequent phrases with the PHRASES_COMPARED that set it apart in the folder. */
-async function chooseByTfIdf(store: WorkspaceStore, facts: Map<string, DiscoveryFacts>, frequencyCap: number): Promise<void> {
-  const itemCount = await store.countIndexedItems();
-  const keys = [...new Set([...facts.values()].flatMap((found) => found.phrases.map((phrase) => phrase.key)))];
-  const itemsHaving = await store.phraseItemCounts(keys, documentFrequencyCap(itemCount, frequencyCap));
-  for (const found of facts.values()) found.phrases = discriminatingPhrases(found.phrases, itemsHaving, itemCount, PHRASES_COMPARED);
+/**
+ * Replace each item's pool of frequent phrases with the PHRASES_COMPARED that set it apart in the
+ * folder. An item meets many others' discoveries: its choice, and the phrases' counts, are
+ * remembered while the folder's items and extractions stand (phraseMemory.ts).
+ */
+async function chooseByTfIdf(store: WorkspaceStore, items: readonly ItemRecord[], facts: Map<string, DiscoveryFacts>, frequencyCap: number): Promise<void> {
+  const memory = await phraseMemory(store);
+  const itemCount = await indexedItems(store, memory);
+  const hashes = new Map(items.map((item) => [item.id, item.contentHash]));
+  const choiceKey = (itemId: string) => `${hashes.get(itemId) ?? ''}|${frequencyCap}`;
+  const unchosen = [...facts.entries()].filter(([itemId, found]) => {
+    const known = chosenPhrases(memory, itemId, choiceKey(itemId));
+    if (known) found.phrases = known;
+    return !known;
+  });
+  if (unchosen.length === 0) return;
+  const keys = [...new Set(unchosen.flatMap(([, found]) => found.phrases.map((phrase) => phrase.key)))];
+  const itemsHaving = await phraseCounts(store, memory, keys, documentFrequencyCap(itemCount, frequencyCap));
+  for (const [itemId, found] of unchosen) {
+    found.phrases = discriminatingPhrases(found.phrases, itemsHaving, itemCount, PHRASES_COMPARED);
+    rememberChoice(memory, itemId, choiceKey(itemId), found.phrases);
+  }
 }
 
 /** Words an item is about, for deciding whether two claims concern the same subject. */

@@ -301,8 +301,10 @@ export interface WorkspaceStore {
   countItemsByState(): Promise<ItemStateCounts>;
   /**
    * A number that changes whenever an item is added, removed, or changes its path, title, status,
-   * duplicate, bytes or deletion: what the whole folder's item list says can be kept while it
-   * stands (discover/folderView.ts). Null for a store that cannot tell cheaply: read the list anew.
+   * duplicate, bytes or deletion, and whenever an item's extraction is stored or dropped: what the
+   * whole folder's item list and its key phrases' counts say can be kept while it stands
+   * (discover/folderView.ts, discover/phraseMemory.ts). Null for a store that cannot tell cheaply:
+   * read them anew.
    */
   itemsGeneration(): Promise<number | null>;
   listVersions(itemId: string): Promise<ItemVersionRecord[]>;
