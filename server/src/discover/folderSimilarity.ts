@@ -6,7 +6,7 @@
 // how far it stands above what is ordinary for both of its items.
 
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
-import { itemCosine } from './itemCosine.ts';
+import { comparedCosine, comparedWindows } from './itemCosine.ts';
 
 /** Items each item is compared with to learn what is ordinary for it: enough for a median, bounded per item. */
 export const BASELINE_SAMPLE = 24;
@@ -56,8 +56,8 @@ interface KnownBaseline {
 interface Remembered {
   /** By item id. */
   baselines: Map<string, KnownBaseline>;
-  /** The folder's sample and its vectors, read once for a whole run (keyed by the sample's ids and bytes). */
-  sample: { key: string; vectors: Map<string, Float32Array[]> } | null;
+  /** The folder's sample and its compared windows (itemCosine.ts), read once for a whole run (keyed by the sample's ids and bytes). */
+  sample: { key: string; windows: Map<string, Float32Array[]> } | null;
 }
 
 const remembered = new WeakMap<WorkspaceStore, Remembered>();
@@ -94,9 +94,13 @@ export async function similarityBaselines(
       result.set(item.id, null);
       continue;
     }
-    const sampleVectors = await vectorsOfSample(store, memory, modelId, folder);
+    const sampleWindows = await windowsOfSample(store, memory, modelId, folder);
+    const own = comparedWindows(vectors);
     const others = sample.filter((other) => other.id !== item.id).slice(0, BASELINE_SAMPLE);
-    const cosines = others.map((other) => itemCosine(vectors, sampleVectors.get(other.id) ?? [])).filter((value): value is number => value !== null);
+    const cosines = others.flatMap((other) => {
+      const windows = sampleWindows.get(other.id) ?? [];
+      return windows.length === 0 ? [] : [comparedCosine(own, windows)];
+    });
     if (cosines.length < 4) {
       result.set(item.id, null);
       continue;
@@ -110,14 +114,14 @@ export async function similarityBaselines(
   return result;
 }
 
-async function vectorsOfSample(store: WorkspaceStore, memory: Remembered, modelId: string, folder: FolderSample): Promise<Map<string, Float32Array[]>> {
+async function windowsOfSample(store: WorkspaceStore, memory: Remembered, modelId: string, folder: FolderSample): Promise<Map<string, Float32Array[]>> {
   const { sample } = folder;
   const key = `${modelId}|${folder.key}`;
   if (memory.sample?.key !== key) {
     const facts = await store.discoveryFacts(sample.map((item) => item.id), modelId, 0);
-    memory.sample = { key, vectors: new Map(sample.map((item) => [item.id, facts.get(item.id)?.vectors ?? []])) };
+    memory.sample = { key, windows: new Map(sample.map((item) => [item.id, comparedWindows(facts.get(item.id)?.vectors ?? [])])) };
   }
-  return memory.sample.vectors;
+  return memory.sample.windows;
 }
 
 /** Median and robust spread of one item's cosines to its sample. */

@@ -378,6 +378,12 @@ export interface WorkspaceStore {
 
   /** BM25 over item title + text (FTS5 or the backend's equivalent), best first. */
   searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]>;
+  /**
+   * Whether any live item matches the query lexically, without ranking the matches (a word common
+   * in a large folder matches thousands): what spelling tolerance asks of every query word. A
+   * backend without it is asked searchItemsLexical(query, 1).
+   */
+  lexicalMatchExists?(query: string): Promise<boolean>;
   /** BM25 over chunk text, best first. */
   searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]>;
   /**
