@@ -10,11 +10,17 @@
 import type { WorkspaceStore } from '../store/contract.ts';
 import type { ComparedPhrase } from './discriminatingPhrases.ts';
 
-/** Phrase frequencies kept: common phrases (the costly counts) recur in most items' pools and stay. */
-const COUNTS_KEPT = 400_000;
+/**
+ * Phrase frequencies kept (about 130 bytes each, 26 MB in all): the common phrases, whose counts
+ * cost the most, recur in most items' pools and stay among the recent.
+ */
+const COUNTS_KEPT = 200_000;
 
-/** Items whose compared phrases are kept: a 100,000-note folder's, about 1.5 KB each. */
-const CHOICES_KEPT = 120_000;
+/**
+ * Items whose compared phrases are kept (about 3.5 KB each, 70 MB in all): past this, an item
+ * meeting a forgotten candidate chooses its phrases again from counts still kept.
+ */
+const CHOICES_KEPT = 20_000;
 
 export interface PhraseMemory {
   /** Items with each phrase among their key phrases, as counted with the cap it was counted to. */
