@@ -44,12 +44,11 @@ export interface FolderSample {
   key: string;
 }
 
-/** A baseline, with what it was read from: the item's vectors (model, bytes, how many) and the sample. */
+/** A baseline, with what it was read for: the model, the item's bytes and the folder's count of live items. */
 interface KnownBaseline {
   modelId: string;
   contentHash: string | null;
-  windows: number;
-  sample: string;
+  live: number;
   baseline: SimilarityBaseline;
 }
 
@@ -80,13 +79,7 @@ export async function similarityBaselines(
   const { sample } = folder;
   for (const { item, vectors } of items) {
     const known = memory.baselines.get(item.id);
-    if (
-      folder.live >= 5 &&
-      known?.modelId === modelId &&
-      known.contentHash === item.contentHash &&
-      known.windows === vectors.length &&
-      known.sample === folder.key
-    ) {
+    if (known?.modelId === modelId && known.contentHash === item.contentHash && known.live === folder.live) {
       result.set(item.id, known.baseline);
       continue;
     }
@@ -108,7 +101,7 @@ export async function similarityBaselines(
     const baseline = baselineOf(cosines);
     memory.baselines.delete(item.id);
     if (memory.baselines.size >= REMEMBERED) memory.baselines.delete(memory.baselines.keys().next().value!);
-    memory.baselines.set(item.id, { modelId, contentHash: item.contentHash, windows: vectors.length, sample: folder.key, baseline });
+    memory.baselines.set(item.id, { modelId, contentHash: item.contentHash, live: folder.live, baseline });
     result.set(item.id, baseline);
   }
   return result;
