@@ -72,3 +72,11 @@ test('"who inspected the zeppelin" where no document mentions one is a weak matc
   assert.deepEqual(checks?.matched?.words, ['inspect']);
   assert.equal(response.weak_match, true, JSON.stringify(response.also_searched));
 });
+
+test('the spelling check asks whether the folder holds a word, which only live items answer (run last: it deletes a file)', async () => {
+  const { store } = index;
+  assert.equal(await store.lexicalMatchExists!('forklift'), true);
+  assert.equal(await store.lexicalMatchExists!('forklfit'), false);
+  await store.tombstone('maintenance/forklift-checks.md');
+  assert.equal(await store.lexicalMatchExists!('forklift'), false, 'a deleted file holds no word any more');
+});

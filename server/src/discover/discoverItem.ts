@@ -23,6 +23,7 @@ import type { ClassifierInput, RelationshipClassifier } from './classifier.ts';
 import { pairEvidence, type Frequencies, type PairReading } from './evidence.ts';
 import { similarityBaselines } from './folderSimilarity.ts';
 import { folderView } from './folderView.ts';
+import { indexedItems, phraseCounts, phraseMemory } from './phraseMemory.ts';
 import { itemCosine } from './itemCosine.ts';
 import { copyKind, shingledItem, textOverlap, type TextOverlap } from './sharedText.ts';
 import { DEFAULT_LIMITS, type CandidateLimits } from './limits.ts';
@@ -67,14 +68,15 @@ export async function discoverItem(store: WorkspaceStore, itemId: string, option
   const folder = await folderView(store);
   const linkable = folder.links;
   subject!.links = (await itemLinks(store, item, linkable)).resolved;
+  const phrases = await phraseMemory(store);
   const frequencies: Frequencies = {
     entityItems: await store.entityItemCounts(nameKeys(subject!), limits.frequencyCap),
     // Shared phrases are among the subject's own, so their frequencies are read once per item.
-    phraseItems: await store.phraseItemCounts(subject!.phrases.map((phrase) => phrase.key), limits.frequencyCap),
+    phraseItems: await phraseCounts(store, phrases, subject!.phrases.map((phrase) => phrase.key), limits.frequencyCap),
     // Shared values are among the subject's own too.
     metadataItems: await store.metadataItemCounts(subjectMetadata(subject!), limits.frequencyCap),
     cap: limits.frequencyCap,
-    itemCount: version.rules.concepts === 'tf_idf' ? await store.countIndexedItems() : undefined,
+    itemCount: version.rules.concepts === 'tf_idf' ? await indexedItems(store, phrases) : undefined,
   };
   const related = new Map<string, RelationshipRecord>();
   for (const relationship of await store.relationshipsTouching([itemId])) {

@@ -6,7 +6,7 @@
 // how far it stands above what is ordinary for both of its items.
 
 import type { ItemRecord, WorkspaceStore } from '../store/contract.ts';
-import { itemCosine } from './itemCosine.ts';
+import { comparedCosine, comparedWindows } from './itemCosine.ts';
 
 /** Items each item is compared with to learn what is ordinary for it: enough for a median, bounded per item. */
 export const BASELINE_SAMPLE = 24;
@@ -17,8 +17,13 @@ export const BASELINE_SAMPLE = 24;
  */
 export const MIN_SPREAD = 0.03;
 
-/** Items whose baselines are remembered per store, so a whole run computes each once. */
-const REMEMBERED = 20_000;
+/**
+ * Items whose baselines are remembered per store, so a whole run computes each once: every item of
+ * a 100,000-note folder (about 420 bytes each, 50 MB in all). Fewer, and in a folder larger than this an item's
+ * candidates were mostly forgotten ones, each costing its 24 comparisons again for every item that
+ * met it (issue 32).
+ */
+const REMEMBERED = 120_000;
 
 export interface SimilarityBaseline {
   /** The item's median cosine to the sample. */
@@ -35,12 +40,23 @@ export interface FolderSample {
   live: number;
   /** The items each baseline compares with, the same for every item. */
   sample: ItemRecord[];
+  /** The sample's ids and bytes: a baseline holds while it does, whatever else of the folder changes. */
+  key: string;
+}
+
+/** A baseline, with what it was read for: the model, the item's bytes and the folder's count of live items. */
+interface KnownBaseline {
+  modelId: string;
+  contentHash: string | null;
+  live: number;
+  baseline: SimilarityBaseline;
 }
 
 interface Remembered {
-  baselines: Map<string, SimilarityBaseline>;
-  /** The folder's sample and its vectors, read once for a whole run (keyed by the sample's ids and bytes). */
-  sample: { key: string; vectors: Map<string, Float32Array[]> } | null;
+  /** By item id. */
+  baselines: Map<string, KnownBaseline>;
+  /** The folder's sample and its compared windows (itemCosine.ts), read once for a whole run (keyed by the sample's ids and bytes). */
+  sample: { key: string; windows: Map<string, Float32Array[]> } | null;
 }
 
 const remembered = new WeakMap<WorkspaceStore, Remembered>();
@@ -57,43 +73,48 @@ export async function similarityBaselines(
   items: readonly { item: ItemRecord; vectors: readonly Float32Array[] }[],
   folder: FolderSample,
 ): Promise<Map<string, SimilarityBaseline | null>> {
-  const memory = remembered.get(store) ?? { baselines: new Map<string, SimilarityBaseline>(), sample: null };
+  const memory = remembered.get(store) ?? { baselines: new Map<string, KnownBaseline>(), sample: null };
   remembered.set(store, memory);
   const result = new Map<string, SimilarityBaseline | null>();
   const { sample } = folder;
   for (const { item, vectors } of items) {
-    const key = `${modelId}|${item.id}|${item.contentHash}|${folder.live}`;
-    const known = memory.baselines.get(key);
-    if (known) {
-      result.set(item.id, known);
+    const known = memory.baselines.get(item.id);
+    if (known?.modelId === modelId && known.contentHash === item.contentHash && known.live === folder.live) {
+      result.set(item.id, known.baseline);
       continue;
     }
     if (vectors.length === 0 || folder.live < 5) {
       result.set(item.id, null);
       continue;
     }
-    const sampleVectors = await vectorsOfSample(store, memory, modelId, sample);
+    const sampleWindows = await windowsOfSample(store, memory, modelId, folder);
+    const own = comparedWindows(vectors);
     const others = sample.filter((other) => other.id !== item.id).slice(0, BASELINE_SAMPLE);
-    const cosines = others.map((other) => itemCosine(vectors, sampleVectors.get(other.id) ?? [])).filter((value): value is number => value !== null);
+    const cosines = others.flatMap((other) => {
+      const windows = sampleWindows.get(other.id) ?? [];
+      return windows.length === 0 ? [] : [comparedCosine(own, windows)];
+    });
     if (cosines.length < 4) {
       result.set(item.id, null);
       continue;
     }
     const baseline = baselineOf(cosines);
+    memory.baselines.delete(item.id);
     if (memory.baselines.size >= REMEMBERED) memory.baselines.delete(memory.baselines.keys().next().value!);
-    memory.baselines.set(key, baseline);
+    memory.baselines.set(item.id, { modelId, contentHash: item.contentHash, live: folder.live, baseline });
     result.set(item.id, baseline);
   }
   return result;
 }
 
-async function vectorsOfSample(store: WorkspaceStore, memory: Remembered, modelId: string, sample: readonly ItemRecord[]): Promise<Map<string, Float32Array[]>> {
-  const key = `${modelId}|${sample.map((item) => `${item.id}:${item.contentHash}`).join(',')}`;
+async function windowsOfSample(store: WorkspaceStore, memory: Remembered, modelId: string, folder: FolderSample): Promise<Map<string, Float32Array[]>> {
+  const { sample } = folder;
+  const key = `${modelId}|${folder.key}`;
   if (memory.sample?.key !== key) {
     const facts = await store.discoveryFacts(sample.map((item) => item.id), modelId, 0);
-    memory.sample = { key, vectors: new Map(sample.map((item) => [item.id, facts.get(item.id)?.vectors ?? []])) };
+    memory.sample = { key, windows: new Map(sample.map((item) => [item.id, comparedWindows(facts.get(item.id)?.vectors ?? [])])) };
   }
-  return memory.sample.vectors;
+  return memory.sample.windows;
 }
 
 /** Median and robust spread of one item's cosines to its sample. */
@@ -114,7 +135,8 @@ export function standing(cosine: number, a: SimilarityBaseline, b: SimilarityBas
 /** The folder's live indexed items and its sample: one more than BASELINE_SAMPLE, so an item in it still has BASELINE_SAMPLE others. */
 export function folderSample(folder: readonly ItemRecord[]): FolderSample {
   const live = folder.filter((item) => item.status === 'indexed' && !item.deletedAt);
-  return { live: live.length, sample: folderSampleOf(live) };
+  const sample = folderSampleOf(live);
+  return { live: live.length, sample, key: sample.map((item) => `${item.id}:${item.contentHash}`).join(',') };
 }
 
 function folderSampleOf(live: readonly ItemRecord[]): ItemRecord[] {

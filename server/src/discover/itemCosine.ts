@@ -13,8 +13,19 @@ const WINDOWS_COMPARED = 32;
  */
 export function itemCosine(a: readonly Float32Array[], b: readonly Float32Array[]): number | null {
   if (a.length === 0 || b.length === 0) return null;
-  const x = spreadOver(a, WINDOWS_COMPARED).map(unit);
-  const y = spreadOver(b, WINDOWS_COMPARED).map(unit);
+  return comparedCosine(comparedWindows(a), comparedWindows(b));
+}
+
+/**
+ * The windows of an item that itemCosine compares, each scaled to length 1: for an item compared
+ * with many others (a baseline's sample), prepared once rather than once per pair.
+ */
+export function comparedWindows(vectors: readonly Float32Array[]): Float32Array[] {
+  return spreadOver(vectors, WINDOWS_COMPARED).map(unit);
+}
+
+/** itemCosine of two items' comparedWindows, neither empty. */
+export function comparedCosine(x: readonly Float32Array[], y: readonly Float32Array[]): number {
   const bestForY = new Float64Array(y.length).fill(-Infinity);
   let sumForX = 0;
   for (const u of x) {

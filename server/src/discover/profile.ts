@@ -9,6 +9,7 @@ import { modelReadsLanguage } from '../embed/languages.ts';
 import type { SimilarityBaseline } from './folderSimilarity.ts';
 import type { ResolvedLink } from './links/itemLinks.ts';
 import { discriminatingPhrases, documentFrequencyCap, PHRASE_POOL, type ComparedPhrase } from './discriminatingPhrases.ts';
+import { chosenPhrases, indexedItems, phraseCounts, phraseMemory, rememberChoice } from './phraseMemory.ts';
 
 /** Key phrases of each item compared for shared concepts and used as topics for claims. */
 export const PHRASES_COMPARED = 12;
@@ -56,10 +57,14 @@ export async function loadProfiles(
   choice: PhraseChoice = MOST_FREQUENT,
 ): Promise<ItemProfile[]> {
   // A duplicate's content lives on its original: only its bytes' identity can relate it.
-  const indexed = items.filter((item) => item.status === 'indexed').map((item) => item.id);
-  const byTfIdf = choice.concepts === 'tf_idf';
-  const facts = indexed.length > 0 ? await store.discoveryFacts(indexed, modelId, byTfIdf ? PHRASE_POOL : PHRASES_COMPARED) : new Map<string, DiscoveryFacts>();
-  if (byTfIdf && indexed.length > 0) await chooseByTfIdf(store, facts, choice.frequencyCap);
+  const live = items.filter((item) => item.status === 'indexed');
+  const indexed = live.map((item) => item.id);
+  const facts =
+    indexed.length === 0
+      ? new Map<string, DiscoveryFacts>()
+      : choice.concepts === 'tf_idf'
+        ? await factsByTfIdf(store, live, modelId, choice.frequencyCap)
+        : await store.discoveryFacts(indexed, modelId, PHRASES_COMPARED);
   const languages = indexed.length > 0 ? await store.itemLanguages(indexed) : new Map<string, string>();
   return items.map((item) => {
     const found = facts.get(item.id) ?? NO_FACTS;
@@ -77,12 +82,36 @@ export async function loadProfiles(
   });
 }
 
-/** Replace each item's pool of frequent phrases with the PHRASES_COMPARED that set it apart in the folder. */
-async function chooseByTfIdf(store: WorkspaceStore, facts: Map<string, DiscoveryFacts>, frequencyCap: number): Promise<void> {
-  const itemCount = await store.countIndexedItems();
-  const keys = [...new Set([...facts.values()].flatMap((found) => found.phrases.map((phrase) => phrase.key)))];
-  const itemsHaving = await store.phraseItemCounts(keys, documentFrequencyCap(itemCount, frequencyCap));
-  for (const found of facts.values()) found.phrases = discriminatingPhrases(found.phrases, itemsHaving, itemCount, PHRASES_COMPARED);
+/**
+ * The items' facts with, as their phrases, the PHRASES_COMPARED that set each apart in the folder,
+ * chosen from its pool of frequent ones. An item meets many others' discoveries: its choice, and
+ * the phrases' counts, are remembered while the folder's items and extractions stand
+ * (phraseMemory.ts), and the pool of an item whose choice is remembered is not read again.
+ */
+async function factsByTfIdf(store: WorkspaceStore, items: readonly ItemRecord[], modelId: string | null, frequencyCap: number): Promise<Map<string, DiscoveryFacts>> {
+  const memory = await phraseMemory(store);
+  const choiceKey = (item: ItemRecord) => `${item.contentHash ?? ''}|${frequencyCap}`;
+  const known = new Map<string, ComparedPhrase[]>();
+  for (const item of items) {
+    const phrases = chosenPhrases(memory, item.id, choiceKey(item));
+    if (phrases) known.set(item.id, phrases);
+  }
+  const unchosen = items.filter((item) => !known.has(item.id));
+  const facts = new Map<string, DiscoveryFacts>();
+  if (known.size > 0) for (const [itemId, found] of await store.discoveryFacts([...known.keys()], modelId, 0)) facts.set(itemId, { ...found, phrases: known.get(itemId)! });
+  if (unchosen.length === 0) return facts;
+  const pools = await store.discoveryFacts(unchosen.map((item) => item.id), modelId, PHRASE_POOL);
+  const itemCount = await indexedItems(store, memory);
+  const keys = [...new Set([...pools.values()].flatMap((found) => found.phrases.map((phrase) => phrase.key)))];
+  const itemsHaving = await phraseCounts(store, memory, keys, documentFrequencyCap(itemCount, frequencyCap));
+  for (const item of unchosen) {
+    const found = pools.get(item.id);
+    if (!found) continue;
+    found.phrases = discriminatingPhrases(found.phrases, itemsHaving, itemCount, PHRASES_COMPARED);
+    rememberChoice(memory, item.id, choiceKey(item), found.phrases);
+    facts.set(item.id, found);
+  }
+  return facts;
 }
 
 /** Words an item is about, for deciding whether two claims concern the same subject. */

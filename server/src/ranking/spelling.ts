@@ -92,10 +92,12 @@ export interface SpellingCheck {
 /** The query's words the folder lacks: corrected where the folder has a close word, else missing. */
 export async function correctSpelling(store: WorkspaceStore, query: string): Promise<SpellingCheck> {
   if (!store.lexicalVocabulary) return { corrections: [], missing: [] };
+  // Whether the folder holds the word at all, not its best match: ranking every item holding a common word was the check's whole cost.
+  const holds = async (word: string) => (store.lexicalMatchExists ? store.lexicalMatchExists(word) : (await store.searchItemsLexical(word, 1)).length > 0);
   const words = queryWords(query);
   const unknown: string[] = [];
   for (const word of words.filter(correctable)) {
-    if ((await store.searchItemsLexical(word, 1)).length === 0) unknown.push(word);
+    if (!(await holds(word))) unknown.push(word);
   }
   if (unknown.length === 0 || unknown.length < words.length * MIN_UNKNOWN_SHARE) return { corrections: [], missing: [] };
   const corrections: SpellingCorrection[] = [];
@@ -103,7 +105,7 @@ export async function correctSpelling(store: WorkspaceStore, query: string): Pro
     const candidates = closestWords(typed, await store.lexicalVocabulary(typed.slice(0, 1)));
     // The first candidate the index finds as a word: a stem's ending put back wrongly finds nothing.
     for (const candidate of candidates.slice(0, 5)) {
-      if ((await store.searchItemsLexical(candidate, 1)).length === 0) continue;
+      if (!(await holds(candidate))) continue;
       corrections.push({ typed, searched: candidate });
       break;
     }

@@ -301,8 +301,10 @@ export interface WorkspaceStore {
   countItemsByState(): Promise<ItemStateCounts>;
   /**
    * A number that changes whenever an item is added, removed, or changes its path, title, status,
-   * duplicate, bytes or deletion: what the whole folder's item list says can be kept while it
-   * stands (discover/folderView.ts). Null for a store that cannot tell cheaply: read the list anew.
+   * duplicate, bytes or deletion, and whenever an item's extraction is stored or dropped: what the
+   * whole folder's item list and its key phrases' counts say can be kept while it stands
+   * (discover/folderView.ts, discover/phraseMemory.ts). Null for a store that cannot tell cheaply:
+   * read them anew.
    */
   itemsGeneration(): Promise<number | null>;
   listVersions(itemId: string): Promise<ItemVersionRecord[]>;
@@ -376,6 +378,12 @@ export interface WorkspaceStore {
 
   /** BM25 over item title + text (FTS5 or the backend's equivalent), best first. */
   searchItemsLexical(query: string, limit: number): Promise<LexicalHit[]>;
+  /**
+   * Whether any live item matches the query lexically, without ranking the matches (a word common
+   * in a large folder matches thousands): what spelling tolerance asks of every query word. A
+   * backend without it is asked searchItemsLexical(query, 1).
+   */
+  lexicalMatchExists?(query: string): Promise<boolean>;
   /** BM25 over chunk text, best first. */
   searchChunksLexical(query: string, limit: number): Promise<LexicalHit[]>;
   /**

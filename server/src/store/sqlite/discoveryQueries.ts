@@ -175,14 +175,16 @@ export class DiscoveryQueries {
     )) {
       facts.get(row.item_id)?.claims.push(toClaim(row));
     }
-    for (const row of this.sql.rows<{ item_id: string; key: string; phrase: string; count: number }>(
+    // No phrases asked for (discovery remembers the ones it compares: discover/phraseMemory.ts): none read.
+    const phraseRows = phraseLimit <= 0 ? [] : this.sql.rows<{ item_id: string; key: string; phrase: string; count: number }>(
       `SELECT item_id, key, phrase, count FROM (
          SELECT item_id, key, phrase, count,
                 ROW_NUMBER() OVER (PARTITION BY item_id ORDER BY count DESC, key) AS rank
          FROM item_phrases WHERE workspace = @ws AND item_id IN (SELECT value FROM json_each(@ids)))
        WHERE rank <= @limit ORDER BY item_id, rank`,
       { ids, limit: phraseLimit },
-    )) {
+    );
+    for (const row of phraseRows) {
       facts.get(row.item_id)?.phrases.push({ key: row.key, phrase: row.phrase, count: row.count } satisfies PhraseCount);
     }
     for (const { item_id: itemId, ...entry } of this.sql.rows<MetadataEntry & { item_id: string }>(

@@ -457,6 +457,35 @@ const MIGRATIONS: Migration[] = [
     sql: '',
     apply: dropWorkspaceIndexes,
   },
+  {
+    version: 19,
+    description: 'deleted items found by path through an index of their own (issue 32)',
+    // A file seen at a path with no live item revives the latest item deleted there, if any
+    // (SqliteStore.latestTombstoneAt): without an index on the deleted rows' paths that look-up
+    // read every item of the workspace, once per new file, so a cold index of a large folder grew
+    // with the square of its size. Partial, so live rows (the items_live_path index's) cost nothing.
+    sql: `
+      CREATE INDEX IF NOT EXISTS items_tombstone_path ON items (workspace, path, deleted_at) WHERE deleted_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 20,
+    description: "the per-workspace count of item changes also counts each item's extraction stored or dropped (issue 32)",
+    // discover/phraseMemory.ts keeps the key phrases' item counts and each item's compared phrases
+    // while this count stands; they follow from the extractions, which change no row of items. An
+    // extraction's phrases are written and dropped only with its item_extractions row (storeExtraction,
+    // dropExtraction, a store's import), so one trigger per extraction keeps the count, not one per phrase.
+    sql: `
+      CREATE TRIGGER IF NOT EXISTS items_generation_extraction_insert AFTER INSERT ON item_extractions BEGIN
+        INSERT INTO items_generation (workspace, n) VALUES (NEW.workspace, 1)
+          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER IF NOT EXISTS items_generation_extraction_delete AFTER DELETE ON item_extractions BEGIN
+        INSERT INTO items_generation (workspace, n) VALUES (OLD.workspace, 1)
+          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+      END;
+    `,
+  },
 ];
 
 /** A column added only where it is missing: SQLite has no ADD COLUMN IF NOT EXISTS, and a migration from 9 on may meet a store that has it. */

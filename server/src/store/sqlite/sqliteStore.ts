@@ -860,6 +860,22 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     ).map((row) => ({ id: row.item_id, itemId: row.item_id, bm25: -row.score }));
   }
 
+  async lexicalMatchExists(query: string): Promise<boolean> {
+    this.requireLexicalIndex();
+    const match = this.lexicalMatch(query);
+    if (!match) return false;
+    // As searchItemsLexical, without bm25 and its sort: the first live match ends the look-up.
+    return (
+      this.row<{ found: number }>(
+        `SELECT 1 AS found
+         FROM ${this.fts.items} CROSS JOIN items ON items.seq = ${this.fts.items}.rowid
+         WHERE ${this.fts.items} MATCH @match AND items.workspace = @ws AND items.deleted_at IS NULL
+         LIMIT 1`,
+        { match },
+      ) !== undefined
+    );
+  }
+
   async lexicalVocabulary(prefix: string): Promise<VocabularyTerm[]> {
     this.requireLexicalIndex();
     // fts5vocab over this workspace's own item index (its name is the workspace's), in the
