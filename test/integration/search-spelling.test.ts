@@ -74,7 +74,7 @@ test('"who inspected the zeppelin" where no document mentions one is a weak matc
 });
 
 test('the spelling check asks whether the folder holds a word, which only live items answer (run last: it deletes a file)', async () => {
-  const { store } = index;
+  const { store } = spelling.index;
   assert.equal(await store.lexicalMatchExists!('forklift'), true);
   assert.equal(await store.lexicalMatchExists!('forklfit'), false);
   await store.tombstone('maintenance/forklift-checks.md');
