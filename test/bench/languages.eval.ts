@@ -16,6 +16,7 @@
 // listRelationshipViews), so the same file run in a checkout of the commit before gives the
 // "before" column: docs/EVALUATION.md has both. Vectors are cached by text under
 // .relata-eval/languages (embedding is the slow part). LANGUAGES=de,ja limits the run;
+// MISSES=1 prints each query whose guide is not first (to standard error);
 // RELATA_SCORE_VERSION=v1 discovers under relationship-score-v1 (the default is the build's).
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -47,6 +48,7 @@ const STOP_LISTS: Record<string, readonly string[]> = {
 /** The languages the default model (USE-lite) reads. */
 const MODEL_LANGUAGES = new Set(['en']);
 const WORKSPACE = 'languages-eval';
+const SHOW_MISSES = process.env.MISSES === '1';
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 function words(text: string): string[] {
@@ -133,6 +135,9 @@ async function measure(lang: string, folder: string, embedder: CachedEmbedder): 
         const rank = response.results.findIndex((result) => result.path === guide.file);
         reciprocal += rank >= 0 ? 1 / (rank + 1) : 0;
         queries++;
+        if (SHOW_MISSES && rank !== 0) {
+          process.stderr.write(`  ${lang} miss: «${query}» wants ${guide.file} at ${rank >= 0 ? rank + 1 : '>10'}; first ${response.results[0]?.path ?? 'none'}\n`);
+        }
       }
     }
     const language = new Map(list.map((guide) => [guide.file, guide.lang]));
