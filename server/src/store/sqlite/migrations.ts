@@ -463,6 +463,18 @@ const MIGRATIONS: Migration[] = [
     sql: '',
     apply: dropWorkspaceIndexes,
   },
+  {
+    version: 19,
+    description: "the passages written in another language than their item's, detected with its extraction (issue 28)",
+    // extract/passageLanguages.ts: a JSON object chunk id → language, null when every passage is in
+    // the item's language. Search's vector path leaves out passages the model does not read by it.
+    // Null for an extraction made before: such items are extracted again (concepts@5), which sets it.
+    sql: '',
+    apply: (db) => {
+      const columns = db.pragma('table_info(item_extractions)') as { name: string }[];
+      if (!columns.some((column) => column.name === 'passage_languages')) db.exec('ALTER TABLE item_extractions ADD COLUMN passage_languages TEXT');
+    },
+  },
 ];
 
 /** Drops every workspace's lexical indexes, for ensureWorkspaceIndexes to refill as the current build indexes text. */
