@@ -4,7 +4,8 @@
 //
 // Per language:
 // - known-item search: the queries are each guide's front-matter `title:` and the text of its
-//   first two `## ` section headings (markdown links and emphasis removed), each expected to find
+//   first two `## ` section headings as a reader sees them (Markdown links and emphasis removed;
+//   in both, HTML character references such as "C&oacute;digo" decoded), each expected to find
 //   that guide; MRR over the top 10 (a guide not in the top 10 counts 0);
 // - proposals whose shared_concept evidence includes a stop word of the guide's language (the
 //   `stopword` package's list for it) or a piece of a word (a concept word that occurs in the
@@ -16,6 +17,7 @@
 // listRelationshipViews), so the same file run in a checkout of the commit before gives the
 // "before" column: docs/EVALUATION.md has both. Vectors are cached by text under
 // .relata-eval/languages (embedding is the slow part). LANGUAGES=de,ja limits the run;
+// MISSES=1 prints each query whose guide is not first (to standard error);
 // RELATA_SCORE_VERSION=v1 discovers under relationship-score-v1 (the default is the build's).
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +27,7 @@ import * as stopword from 'stopword';
 import { createEmbedder, DEFAULT_EMBEDDING } from '../../server/src/embed/choice.ts';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { listRelationshipViews } from '../../server/src/engine/relationships.ts';
+import { decodeCharacterReferences } from '../../server/src/parse/characterReferences.ts';
 import { defaultPipelineSettings } from '../../server/src/pipeline/settings.ts';
 import { embed } from '../../server/src/pipeline/stages/embed.ts';
 import { StageThreads } from '../../server/src/pipeline/threads/stageThreads.ts';
@@ -47,6 +50,7 @@ const STOP_LISTS: Record<string, readonly string[]> = {
 /** The languages the default model (USE-lite) reads. */
 const MODEL_LANGUAGES = new Set(['en']);
 const WORKSPACE = 'languages-eval';
+const SHOW_MISSES = process.env.MISSES === '1';
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 function words(text: string): string[] {
@@ -65,8 +69,9 @@ function frontMatter(text: string, key: string): string | null {
   return line ? line.slice(key.length + 1).trim().replace(/^["']|["']$/g, '') : null;
 }
 
+/** A heading or title as a reader sees it, so as a person would type it: links, emphasis and character references ("C&oacute;digo") rendered. */
 function plain(heading: string): string {
-  return heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]/g, '').trim();
+  return decodeCharacterReferences(heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]/g, '')).trim();
 }
 
 interface Guide {
@@ -84,7 +89,7 @@ function guides(folder: string): Guide[] {
       const text = readFileSync(path.join(folder, file), 'utf8');
       const headings = [...text.matchAll(/^## (.+)$/gm)].map((match) => plain(match[1]!)).slice(0, 2);
       const title = frontMatter(text, 'title');
-      return { file, lang: frontMatter(text, 'lang') ?? 'und', queries: [title, ...headings].filter((q): q is string => !!q), text };
+      return { file, lang: frontMatter(text, 'lang') ?? 'und', queries: [title === null ? null : decodeCharacterReferences(title), ...headings].filter((q): q is string => !!q), text };
     });
 }
 
@@ -133,6 +138,9 @@ async function measure(lang: string, folder: string, embedder: CachedEmbedder): 
         const rank = response.results.findIndex((result) => result.path === guide.file);
         reciprocal += rank >= 0 ? 1 / (rank + 1) : 0;
         queries++;
+        if (SHOW_MISSES && rank !== 0) {
+          process.stderr.write(`  ${lang} miss: «${query}» wants ${guide.file} at ${rank >= 0 ? rank + 1 : '>10'}; first ${response.results[0]?.path ?? 'none'}\n`);
+        }
       }
     }
     const language = new Map(list.map((guide) => [guide.file, guide.lang]));

@@ -151,7 +151,7 @@ test('a store from before links (markdown@3, relationship-score-v1) moves to v2 
   // The store as the previous release left it: documents parsed without links, every relationship
   // scored v1 without link evidence, discovery recorded under the previous rules.
   const db = new Database(path.join(dataDir, DATABASE_FILE));
-  db.exec(`UPDATE items SET parser_version = 'markdown@3' WHERE parser_version = 'markdown@4';
+  db.exec(`UPDATE items SET parser_version = 'markdown@3' WHERE parser_version = 'markdown@5';
     UPDATE item_texts SET parser_version = 'markdown@3', document = json_remove(document, '$.links');
     UPDATE item_discoveries SET basis = replace(basis, 'discover@3', 'discover@2');`);
   for (const row of db.prepare('SELECT id, signals FROM relationships').all() as { id: string; signals: string }[]) {

@@ -128,3 +128,12 @@ test('a parsed document may carry its links; links not shaped or capped as a par
   assert.throws(() => checkRecord(parsed([{ ...link, target: 'x'.repeat(5000) }]), 'parsed_text'), /document\.links\[0\]/);
   assert.throws(() => checkRecord(parsed(Array.from({ length: 5000 }, () => link)), 'parsed_text'), /more than 1000/);
 });
+
+test("an extraction's passage languages are language codes by passage, and a record of more than any item holds is refused", () => {
+  const extraction = { record: 'extraction', itemId: 'i1', contentHash: 'a'.repeat(64), versions: 'entities@5', language: 'en', passageLanguages: { c7: 'de', c8: 'ja' } };
+  assert.deepEqual(checkRecord(extraction, 'extraction'), extraction);
+  assert.throws(() => checkRecord({ ...extraction, passageLanguages: { c7: '<script>' } }, 'extraction'), (error: Error) => /passageLanguages/.test(error.message) && !error.message.includes('<script>'));
+  assert.throws(() => checkRecord({ ...extraction, passageLanguages: ['de'] }, 'extraction'), /passageLanguages/);
+  const flood = Object.fromEntries(Array.from({ length: 100_001 }, (_, n) => [`c${n}`, 'de']));
+  assert.throws(() => checkRecord({ ...extraction, passageLanguages: flood }, 'extraction'), /passageLanguages/);
+});

@@ -60,3 +60,50 @@ test('hard negatives: abbreviations that look like honorifics', () => {
   assert.deepEqual(people('Dear Sir or Madam,'), []);
   assert.deepEqual(people('we must not miss Deadlines'), []);
 });
+
+function peopleIn(language: string, text: string): [string, string][] {
+  return findPeople(text, language).map((p) => [p.surface, p.key]);
+}
+
+test('the French "M." is an honorific before a name in a French item', () => {
+  const minutes =
+    'Compte rendu de la réunion du 12 mars. Présents : Mme Claire Dubois, M. Jean-Pierre Martin et M. Dupont.\n' +
+    'M. Martin présente le budget ; le contrat a été signé par M. Luc Moreau le 3 avril.';
+  assert.deepEqual(peopleIn('fr', minutes), [
+    ['Mme Claire Dubois', 'person:claire dubois'],
+    ['M. Jean-Pierre Martin', 'person:jean-pierre martin'],
+    ['M. Dupont', 'person:dupont'],
+    ['M. Martin', 'person:martin'],
+    ['M. Luc Moreau', 'person:luc moreau'],
+  ]);
+});
+
+test('"M." is an initial after a name or an initial, and outside a French item', () => {
+  // A French bibliography: the initials of authors, not honorifics.
+  assert.deepEqual(peopleIn('fr', "Voir J. M. Keynes (1936) et l'article de Jean M. Dupont sur la monnaie."), []);
+  // The same words in an English item: "M." is an initial there.
+  assert.deepEqual(peopleIn('en', 'The report by M. Dupont and M. Smith was filed.'), []);
+  assert.deepEqual(peopleIn('en', 'Signed, M. Jean Dupont'), []);
+  // "M." before lower-case words or a figure names nobody.
+  assert.deepEqual(peopleIn('fr', 'La valeur M. est calculée à partir de M. 12.'), []);
+});
+
+test('the Spanish and Portuguese "Sr." is an honorific before a name in an item of theirs', () => {
+  const letter =
+    'Estimado Sr. García:\nLe escribimos en relación con el contrato firmado el 4 de mayo. El Sr. José García López ' +
+    'y la Sra. Ana Torres revisaron las cifras con el Sr. Ruiz.';
+  assert.deepEqual(peopleIn('es', letter), [
+    ['Sr. García', 'person:garcía'],
+    ['Sr. José García López', 'person:josé garcía lópez'],
+    ['Sra. Ana Torres', 'person:ana torres'],
+    ['Sr. Ruiz', 'person:ruiz'],
+  ]);
+  assert.deepEqual(peopleIn('pt', 'A reunião foi conduzida pelo Sr. João Almeida.'), [['Sr. João Almeida', 'person:joão almeida']]);
+});
+
+test('"Sr." is "Senior" after a name, before a job title, and outside a Spanish or Portuguese item', () => {
+  assert.deepEqual(peopleIn('es', 'El jugador Ken Griffey Sr. Mariners fue entrevistado.'), []);
+  assert.deepEqual(peopleIn('es', 'Fue nombrado Sr. Vice President de la empresa.'), []);
+  assert.deepEqual(peopleIn('en', 'Our Sr. Software Engineer met Sr. Garcia and John Smith Sr. yesterday.'), []);
+  assert.deepEqual(peopleIn('de', 'Sr. García war nicht anwesend.'), []);
+});

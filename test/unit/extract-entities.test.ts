@@ -14,7 +14,7 @@ test('results are sorted by start, labelled deterministic and versioned', () => 
       ['organisation', 'Example Ltd.', 'organisation:example ltd'],
     ],
   );
-  assert.equal(ENTITY_EXTRACTOR_VERSION, 'entities@4');
+  assert.equal(ENTITY_EXTRACTOR_VERSION, 'entities@5');
   for (const e of entities) {
     assert.equal(e.producer, 'deterministic');
     assert.equal(e.extractorVersion, ENTITY_EXTRACTOR_VERSION);

@@ -106,6 +106,35 @@ test('heading paths pop back to the enclosing level', async () => {
 
 const guideEn = path.join(KNOWLEDGE_BASES_DIR, 'opensource-guide-en');
 
+test('a front matter\'s title and values read as the page shows them: character references decoded', async () => {
+  const doc = await markdownParser.parse(
+    utf8('---\ntitle: M&eacute;tricas de c&oacute;digo abierto\ndescription: Medir el &#233;xito &amp; el &#xE9;xito\ntags: [c&oacute;digo]\nproject: "&nosuch; tal cual"\n---\n\nTexto con c&oacute;digo.\n'),
+    'metricas.md',
+  );
+  assert.equal(doc.title, 'Métricas de código abierto');
+  const values = Object.fromEntries(doc.metadata!.entries.map((entry) => [`${entry.key}:${entry.value}`, entry.text]));
+  assert.equal(values['description:medir el éxito & el éxito'], 'Medir el éxito & el éxito');
+  assert.equal(values['tags:código'], 'código');
+  // A name HTML does not define stays as written.
+  assert.equal(values['project:&nosuch; tal cual'], '&nosuch; tal cual');
+  assert.equal(doc.blocks[0]!.text, 'Texto con código.');
+});
+
+test('a title of thousands of character references is decoded, an undefined name kept as written', async () => {
+  const many = '&eacute;&#233;&amp;&bogus;'.repeat(1100); // under the front matter's 32 KiB
+  const doc = await markdownParser.parse(utf8(`---\ntitle: "${many}"\n---\n`), 'many.md');
+  // A title is cut to its first 200 characters (document.ts): those read as the page shows them.
+  assert.ok(doc.title!.startsWith('éé&&bogus;'.repeat(19)), doc.title!.slice(0, 60));
+  assert.ok(!doc.title!.includes('&eacute;') && !doc.title!.includes('&#233;'));
+});
+
+const guideEs = path.join(EVAL_ROOT, 'languages', 'opensource-guide-es');
+
+test('a Spanish guide whose title is written with references gets its title in words', { skip: skipUnless(guideEs) }, async () => {
+  const doc = await markdownParser.parse(new Uint8Array(fs.readFileSync(path.join(guideEs, 'metrics.md'))), 'metrics.md');
+  assert.equal(doc.title, 'Métricas de código abierto');
+});
+
 test('a knowledge-base article: front-matter title, heading paths, line ranges', { skip: skipUnless(guideEn) }, async () => {
   const file = path.join(guideEn, 'best-practices.md');
   const doc = await markdownParser.parse(new Uint8Array(fs.readFileSync(file)), 'best-practices.md');

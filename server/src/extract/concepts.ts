@@ -20,7 +20,7 @@ import type { PhraseCount } from './types.ts';
 import { DETERMINERS, lexiconTags, phraseKey } from './words.ts';
 
 /** Recorded with the counts. Bump on any change to the output for the same input. */
-export const CONCEPT_EXTRACTOR_VERSION = 'concepts@4';
+export const CONCEPT_EXTRACTOR_VERSION = 'concepts@5';
 
 const MAX_WORDS = 4;
 
@@ -159,13 +159,18 @@ export function topPhrases(
   sectionHeadings: readonly string[],
   limit: number,
   language: LanguageCode = detectLanguage(text).language,
+  otherLanguages: readonly TextInLanguage[] = [],
 ): { phrases: PhraseCount[]; found: number; exact: boolean } {
   const inHeadings = new Map<string, number>();
   for (const heading of sectionHeadings) {
     for (const [key, tally] of tallyPhrases(heading, Infinity, language).tallies) inHeadings.set(key, (inHeadings.get(key) ?? 0) + tally.count);
   }
   const out: PhraseCount[] = [];
-  const { tallies, dropped } = tallyPhrases(text, Number.isFinite(limit) ? Math.max(8 * limit, 1_000) : Infinity, language);
+  const maxKeys = Number.isFinite(limit) ? Math.max(8 * limit, 1_000) : Infinity;
+  const { tallies, dropped: droppedHere } = tallyPhrases(text, maxKeys, language);
+  let dropped = droppedHere;
+  // Passages in another language are cut with that language's function words and stems, into the same tallies.
+  for (const part of otherLanguages) dropped += tallyPhrases(part.text, maxKeys, part.language, tallies).dropped;
   for (const [key, tally] of tallies) {
     if (tally.count <= (inHeadings.get(key) ?? 0)) continue;
     out.push({ key, phrase: displayForm(tally), count: tally.count });
@@ -193,13 +198,23 @@ function pruneRarest(tallies: Map<string, Tally>, maxKeys: number): number {
   return dropped;
 }
 
-function tallyPhrases(text: string, maxKeys = Infinity, language: LanguageCode = 'en'): { tallies: Map<string, Tally>; dropped: number } {
+/** A text written in a language other than its item's (extract/passageLanguages.ts). */
+export interface TextInLanguage {
+  text: string;
+  language: LanguageCode;
+}
+
+function tallyPhrases(
+  text: string,
+  maxKeys = Infinity,
+  language: LanguageCode = 'en',
+  tallies = new Map<string, Tally>(),
+): { tallies: Map<string, Tally>; dropped: number } {
   // English function words are the hand list above (with compromise's tags); any other language's
   // come from its stop-word list, so "Sie", "ist", "haben" and "werden" end a phrase as "is" does.
   const isStop = language === 'en' ? null : (word: string): boolean => isFunctionWord(word, language);
   // English plural rules only where the text may be English.
   const englishPlurals = language === 'en' || language === 'und';
-  const tallies = new Map<string, Tally>();
   let dropped = 0;
   const add = (words: string[]): void => {
     const key = phraseKey(words, englishPlurals, language);

@@ -36,7 +36,7 @@ const MARKDOWN_OPTIONS = {
 };
 
 export const markdownParser: Parser = {
-  version: 'markdown@4',
+  version: 'markdown@5',
   extensions: ['.md', '.markdown'],
   async parse(bytes) {
     return markdownDocument(decodeText(bytes));

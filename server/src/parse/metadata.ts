@@ -5,6 +5,7 @@
 // a document is about (and so can relate two documents) is decided here too, in one list.
 
 import { parseDocument } from 'yaml';
+import { decodeCharacterReferences } from './characterReferences.ts';
 import type { DocumentMetadata, MetadataEntry } from '../records/document.ts';
 
 export type { DocumentMetadata, MetadataEntry, MetadataValue } from '../records/document.ts';
@@ -199,7 +200,7 @@ export function readFrontMatter(yaml: string): FrontMatter {
   for (const [label, raw] of Object.entries(data)) {
     const key = normaliseKey(label);
     if (key === 'title') {
-      if (typeof raw === 'string' || typeof raw === 'number') title = String(raw).trim() || null;
+      if (typeof raw === 'string' || typeof raw === 'number') title = decodeCharacterReferences(String(raw)).trim() || null;
       continue; // the item's title already; not an entry of its own
     }
     if (key !== null && LINK_LIST_KEYS.has(key)) {
@@ -207,9 +208,14 @@ export function readFrontMatter(yaml: string): FrontMatter {
         if (typeof value === 'string' && value.trim() !== '') links.push({ label: label.trim(), value: value.trim() });
       }
     }
-    reader.add(label, raw);
+    reader.add(label, Array.isArray(raw) ? raw.map(asShown) : asShown(raw));
   }
   return links.length > 0 ? { title, metadata: reader.finish(), links } : { title, metadata: reader.finish() };
+}
+
+/** A front-matter string as the page shows it (characterReferences.ts); any other value as it is. */
+function asShown(value: unknown): unknown {
+  return typeof value === 'string' ? decodeCharacterReferences(value) : value;
 }
 
 function frontMatterFailure(error: unknown): string {

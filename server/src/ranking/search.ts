@@ -24,7 +24,7 @@ import type { PathHit, PathResult } from './paths.ts';
 import { recencyPath } from './recency.ts';
 import { correctSpelling, type SpellingCheck } from './spelling.ts';
 import { titlePath } from './titlePath.ts';
-import { readByModel, unreadLanguagesNotice, vectorPath } from './vectorPath.ts';
+import { passagesReadByModel, readByModel, unreadLanguagesNotice, vectorPath } from './vectorPath.ts';
 import {
   CANDIDATE_DEPTH,
   COLLAPSE_DEPTH,
@@ -261,7 +261,10 @@ async function presentResults(
     if (unread && !direct.unavailable.some((entry) => entry.path === 'vector')) direct.unavailable.unshift(unreadLanguagesNotice(direct.modelId, unread));
     // Unreadable vectors leave these results without a similarity, which the response says.
     const exact = await attempt('vector', direct.unavailable, [], () => store.bestSimilarities(direct.modelId!, direct.queryVector!, missing));
-    for (const hit of exact ?? []) similarity.set(hit.itemId, { value: hit.similarity, chunkId: hit.chunkId });
+    // A best window in a passage of another language the model does not read gives no similarity either.
+    const { read: readExact, unread: unreadExact } = await passagesReadByModel(store, direct.modelId, exact ?? []);
+    if (unreadExact && !direct.unavailable.some((entry) => entry.path === 'vector')) direct.unavailable.unshift(unreadLanguagesNotice(direct.modelId, unreadExact));
+    for (const hit of readExact) similarity.set(hit.itemId, { value: hit.similarity, chunkId: hit.chunkId });
   }
 
   const passageChunk = new Map<string, string>();

@@ -5,7 +5,9 @@
 //
 // A passage in a language the model does not read (embed/languages.ts: USE-lite reads English)
 // is left out: its cosine would rank it and be shown as a similarity that means nothing there.
-// A query in such a language leaves the path out altogether. Either way the response says so.
+// A passage's language is its item's, unless its extraction found the passage written in another
+// (extract/passageLanguages.ts: the German half of a README). A query in such a language leaves
+// the path out altogether. Either way the response says so.
 
 import { detectLanguage } from '../../../shared/languages.ts';
 import { languageName, modelLanguagesInWords, modelReadsLanguage } from '../embed/languages.ts';
@@ -42,10 +44,32 @@ export async function vectorPath(store: WorkspaceStore, embedder: Embedder | nul
     return { available: false, reason: `the query could not be embedded: ${(error as Error).message}` };
   }
   const found = await store.searchVectors(modelId, queryVector, depth * WINDOWS_PER_ITEM);
-  const { readable, unread } = await readByModel(store, modelId, found.map((window) => window.itemId));
-  const windows = found.filter((window) => readable.has(window.itemId));
+  const { read: windows, unread } = await passagesReadByModel(store, modelId, found);
   const result = rankByItem('vector', windows.map((window) => ({ itemId: window.itemId, chunkId: window.chunkId, score: window.similarity })));
   return { available: true, result, modelId, queryVector, unread };
+}
+
+/**
+ * The passages (windows, best similarities) the model reads, each by its own language where its
+ * extraction recorded one and else by its item's, and in words the languages of those it does
+ * not, or null when it reads them all.
+ */
+export async function passagesReadByModel<T extends { itemId: string; chunkId: string }>(
+  store: WorkspaceStore,
+  modelId: string,
+  passages: readonly T[],
+): Promise<{ read: T[]; unread: string | null }> {
+  const itemIds = passages.map((passage) => passage.itemId);
+  const { readable, unread: unreadLanguages } = await itemsReadByModel(store, modelId, itemIds);
+  const own = itemIds.length > 0 ? await store.passageLanguages([...new Set(itemIds)]) : new Map<string, string>();
+  const read = passages.filter((passage) => {
+    const language = own.get(passage.chunkId);
+    if (language === undefined) return readable.has(passage.itemId);
+    if (modelReadsLanguage(modelId, language)) return true;
+    unreadLanguages.add(languageName(language));
+    return false;
+  });
+  return { read, unread: inWords(unreadLanguages) };
 }
 
 /**
@@ -53,6 +77,17 @@ export async function vectorPath(store: WorkspaceStore, embedder: Embedder | nul
  * Russian"), or null when it reads them all.
  */
 export async function readByModel(store: WorkspaceStore, modelId: string, itemIds: readonly string[]): Promise<{ readable: Set<string>; unread: string | null }> {
+  const { readable, unread } = await itemsReadByModel(store, modelId, itemIds);
+  return { readable, unread: inWords(unread) };
+}
+
+/** "German, Russian", or null for none. */
+function inWords(languages: ReadonlySet<string>): string | null {
+  return languages.size > 0 ? [...languages].sort().join(', ') : null;
+}
+
+/** Which of these items the model reads by their language, and the names of the languages it does not. */
+async function itemsReadByModel(store: WorkspaceStore, modelId: string, itemIds: readonly string[]): Promise<{ readable: Set<string>; unread: Set<string> }> {
   const ids = [...new Set(itemIds)];
   const languages = ids.length > 0 ? await store.itemLanguages(ids) : new Map<string, string>();
   const readable = new Set<string>();
@@ -62,7 +97,7 @@ export async function readByModel(store: WorkspaceStore, modelId: string, itemId
     if (modelReadsLanguage(modelId, language)) readable.add(id);
     else unread.add(languageName(language!));
   }
-  return { readable, unread: unread.size > 0 ? [...unread].sort().join(', ') : null };
+  return { readable, unread };
 }
 
 /** The unavailable_paths entry for passages left out because the model does not read their language. */

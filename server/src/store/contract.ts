@@ -160,6 +160,8 @@ export interface ItemExtraction {
   capped?: string;
   /** The language the item is written in (shared/languages.ts: ISO 639-1, 'und' when it could not be told). */
   language?: string;
+  /** Passages (by chunk id) written in another language than the item's, each with its own (extract/passageLanguages.ts). */
+  passageLanguages?: Record<string, string>;
 }
 
 /** A model's raw reply about one passage, cached so that an unchanged passage is never sent twice. */
@@ -435,6 +437,8 @@ export interface WorkspaceStore {
   listPhrases(itemId: string): Promise<PhraseCount[]>;
   /** The language each item's current extraction detected (shared/languages.ts), for the items that have one. */
   itemLanguages(itemIds: readonly string[]): Promise<Map<string, string>>;
+  /** The passages of these items written in another language than their item's (chunk id → language), from their current extractions. */
+  passageLanguages(itemIds: readonly string[]): Promise<Map<string, string>>;
   /** The metadata the item's current parse gives it, in the document's order; empty while it has no passages. */
   listMetadata(itemId: string): Promise<MetadataEntry[]>;
   /** Items whose phrases include each key (document frequency), for weighting concepts. */

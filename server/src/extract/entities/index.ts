@@ -1,4 +1,5 @@
-// Deterministic entity extraction for one passage: organisations with a legal form, people with
+// Deterministic entity extraction for one passage: organisations with a legal form (Japanese ones
+// too), people with
 // an honorific or a known first name, e-mail addresses, calendar dates, URLs and domains,
 // identifiers (standards, ticket numbers, codes), names written as code, and capitalised product
 // and tool names. Each finder works alone; this module joins their results, settles overlaps
@@ -11,13 +12,14 @@ import { findDates } from './dates.ts';
 import { findEmails } from './emails.ts';
 import type { Found } from './found.ts';
 import { findIdentifiers } from './identifiers.ts';
+import { findJapaneseOrganisations } from './japaneseOrganisations.ts';
 import { findNames } from './names.ts';
 import { findOrganisations } from './organisations.ts';
 import { findPeople } from './people.ts';
 import { findDomains, findUrls } from './urls.ts';
 
 /** Bump on any change to the output for the same input. */
-export const ENTITY_EXTRACTOR_VERSION = 'entities@4';
+export const ENTITY_EXTRACTOR_VERSION = 'entities@5';
 
 /** What the passage's document says beyond its text. */
 export interface PassageContext {
@@ -25,7 +27,7 @@ export interface PassageContext {
   code?: readonly (readonly [number, number])[];
   /** The document's author or byline field, as written: these strings are people. */
   authors?: readonly string[];
-  /** The item's language (shared/languages.ts), whose own date words are read (dates.ts). */
+  /** The item's language (shared/languages.ts), whose own date words and honorifics are read (dates.ts, people.ts). */
   language?: LanguageCode;
 }
 
@@ -86,7 +88,7 @@ export function extractEntities(text: string, context: PassageContext = {}): Ent
     ...findDomains(text),
     ...findNames(text, context.authors),
   ].filter(outsideCode);
-  const found = [...findUrls(text), ...findOrganisations(text), ...findPeople(text), ...findDates(text, context.language), ...fromProse];
+  const found = [...findUrls(text), ...findOrganisations(text), ...findJapaneseOrganisations(text), ...findPeople(text, context.language), ...findDates(text, context.language), ...fromProse];
   return resolveOverlaps(found).map((f) => ({ ...f, producer: 'deterministic', extractorVersion: ENTITY_EXTRACTOR_VERSION }));
 }
 

@@ -1,14 +1,20 @@
 // People named with an honorific: "Dr. Amara Osei", "MR. JOHN SMITH", "Ms Osei", and in German,
-// French and Spanish "Herr Tomasz Wieczorek", "Frau Schmidt", "Mme Claire Dubois", "Sra. García"
-// (not "M." nor "Sr.": an initial and the English "Senior" look the same). The honorific
-// is the evidence that the following capitalised words are a person's name; bare names are left
-// to a model, because rules cannot tell "Jordan" the person from Jordan the country.
+// French and Spanish "Herr Tomasz Wieczorek", "Frau Schmidt", "Mme Claire Dubois", "Sra. García".
+// The honorific is the evidence that the following capitalised words are a person's name; bare
+// names are left to a model, because rules cannot tell "Jordan" the person from Jordan the country.
+//
+// The French "M." and the Spanish and Portuguese "Sr." are also an initial ("J. M. Keynes") and
+// the English "Senior" ("Sr. Vice President", "John Smith Sr."), so they are read only in an item
+// of their language (the item's detected language, shared/languages.ts), only before a capitalised
+// name, and never right after a name word or an initial on the same line ("Jean M. Dupont").
 //
 // Limits, stated honestly: a brand or character named like a person ("Mr. Clean", "Dr Pepper")
 // has the same form as a real name ("Mr. Green"), so no rule on the text alone separates them.
 // Two signals are used: a trademark sign right after the name (a brand says so), and a short
 // stop-list of famous brand characters. Anything else named that way is reported as a person.
 
+import { stopWordsOf, type LanguageCode } from '../../../../shared/languages.ts';
+import { normaliseWord } from '../../../../shared/words.ts';
 import type { Found } from './found.ts';
 
 /** Honorifics, lower-case and without the full stop (organisations.ts reads this too). */
@@ -45,6 +51,13 @@ const NOT_NAMES = new Set([
 const PARTICLES = new Set(['van', 'von', 'de', 'da', 'del', 'della', 'der', 'den', 'di', 'du', 'la', 'le', 'bin', 'al', 'ibn']);
 
 const HONORIFIC = /(?<![\p{L}\p{N}.])(Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame|Lord|Lady|Rev|Mx|Herr|Frau|Mme|Mlle|Sra|Srta|MR|MRS|MS|MISS|DR|PROF|SIR|DAME|LORD|LADY|REV|MX)(\.?)(?=[^\S\n]+)/gu;
+/** Honorifics read only in an item of one of their languages (see the top of this module); "M." only with its full stop. */
+const LANGUAGE_HONORIFIC = /(?<![\p{L}\p{N}.])(?:(M)(\.)|(Sr)(\.?))(?=[^\S\n]+)/gu;
+const HONORIFIC_LANGUAGES: Record<string, readonly LanguageCode[]> = { m: ['fr'], sr: ['es', 'pt'] };
+/** Salutations that open a letter before an honorific ("Estimado Sr. García"): capitalised, yet not a name. */
+const SALUTATIONS = new Set(['estimado', 'estimada', 'querido', 'querida', 'distinguido', 'distinguida', 'apreciado', 'apreciada', 'prezado', 'prezada', 'caro', 'cara', 'cher', 'chère']);
+/** The word just before a position on its line, with its punctuation. */
+const WORD_BEFORE = /(\S+)[^\S\n]+$/u;
 const WORD = /[^\S\n]+(\S+)/uy;
 const STACKED = /[^\S\n]+(\p{Lu}\p{L}*)\.?(?=[^\S\n])/uy;
 const NAME_WORD = /^\p{Lu}(?:[\p{L}'’-]*\p{L})?$/u;
@@ -108,16 +121,56 @@ function readName(text: string, from: number): { words: string[]; end: number } 
   return { words, end };
 }
 
-export function findPeople(text: string): Found[] {
+/**
+ * "J. M. Keynes", "Jean M. Dupont", "Ken Griffey Sr.": an initial or a name word right before `at`
+ * on its line makes "M." or "Sr." part of that name. A name word is capitalised, has no sentence's
+ * full stop, and is neither a function word of the language ("El Sr. García", "Par M. Dupont") nor
+ * a salutation ("Estimado Sr. García").
+ */
+function followsName(text: string, at: number, language: LanguageCode): boolean {
+  const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 40), at));
+  if (before === null) return false;
+  const word = before[1]!;
+  if (INITIAL.test(word)) return true;
+  const lower = normaliseWord(word);
+  return NAME_WORD.test(word) && !SALUTATIONS.has(lower) && !stopWordsOf(language).has(lower);
+}
+
+/** An honorific found: where it starts and ends, as written, and whether a full stop follows it. */
+interface Honorific {
+  index: number;
+  end: number;
+  word: string;
+  fullStop: boolean;
+}
+
+/** Every honorific in `text`, in order: those of every language, and "M." and "Sr." in an item of theirs. */
+function honorifics(text: string, language: LanguageCode | undefined): Honorific[] {
+  const hits: Honorific[] = [];
+  for (const m of text.matchAll(HONORIFIC)) hits.push({ index: m.index, end: m.index + m[0].length, word: m[1]!, fullStop: m[2] === '.' });
+  if (language === undefined) return hits;
+  let own = false;
+  for (const m of text.matchAll(LANGUAGE_HONORIFIC)) {
+    const word = m[1] ?? m[3]!;
+    if (!HONORIFIC_LANGUAGES[word.toLowerCase()]!.includes(language) || followsName(text, m.index, language)) continue;
+    hits.push({ index: m.index, end: m.index + m[0].length, word, fullStop: (m[2] ?? m[4]) === '.' });
+    own = true;
+  }
+  return own ? hits.sort((a, b) => a.index - b.index) : hits;
+}
+
+export function findPeople(text: string, language?: LanguageCode): Found[] {
   const found: Found[] = [];
-  HONORIFIC.lastIndex = 0;
-  for (let m = HONORIFIC.exec(text); m !== null; m = HONORIFIC.exec(text)) {
-    const honorific = m[1]!.toLowerCase();
+  let readTo = 0;
+  for (const m of honorifics(text, language)) {
+    // A stacked title or a name already read ("Rev. Dr. Amara Osei") is not read again.
+    if (m.index < readTo) continue;
+    const honorific = m.word.toLowerCase();
     if (honorific === 'dr' && isStreetDrive(text, m.index)) continue;
     // An upper-case "MS" or "DR" without a full stop is an abbreviation (MS Word, DR = Dominican Republic).
-    if (UPPER_ABBREVIATIONS.has(m[1]!) && m[2] === '') continue;
+    if (UPPER_ABBREVIATIONS.has(m.word) && !m.fullStop) continue;
     // Titles can stack ("Rev. Dr. Amara Osei"): read the name after the last one.
-    let nameFrom = m.index + m[0].length;
+    let nameFrom = m.end;
     for (;;) {
       STACKED.lastIndex = nameFrom;
       const next = STACKED.exec(text);
@@ -138,7 +191,7 @@ export function findPeople(text: string): Found[] {
       start: m.index,
       end,
     });
-    HONORIFIC.lastIndex = end;
+    readTo = end;
   }
   return found;
 }

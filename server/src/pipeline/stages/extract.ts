@@ -10,7 +10,8 @@
 import { detectLanguage, type LanguageCode } from '../../../../shared/languages.ts';
 import { extractClaims } from '../../extract/claims/index.ts';
 import { capNotice, EvenSample, EXTRACTION_CAPS, type ExtractionCaps } from '../../extract/caps.ts';
-import { topPhrases } from '../../extract/concepts.ts';
+import { topPhrases, type TextInLanguage } from '../../extract/concepts.ts';
+import { passageLanguages } from '../../extract/passageLanguages.ts';
 import { extractEntities, type PassageContext } from '../../extract/entities/index.ts';
 import type { ParsedDocument } from '../../parse/types.ts';
 import { EXTRACTOR_VERSIONS, extractionVersions } from '../../extract/versions.ts';
@@ -54,18 +55,26 @@ export function extractionOf(
   const entities = new EvenSample<ItemExtraction['entities'][number]>(caps.entities);
   const claims = new EvenSample<ItemExtraction['claims'][number]>(caps.claims);
   const text = chunks.map((chunk) => chunk.text).join('\n\n');
-  // One language per item: its stop words decide its concepts, its date words are read, and the
-  // embedding model's languages decide whether its similarity means anything (embed/languages.ts).
+  // The item's language: its stop words decide its concepts, its date words and honorifics are
+  // read, and the embedding model's languages decide whether its similarity means anything
+  // (embed/languages.ts). A passage clearly in another language has its own (passageLanguages.ts).
   const { language } = detectLanguage(text);
+  const passages = passageLanguages(chunks, language);
+  const inOtherLanguages = new Map<LanguageCode, string[]>();
   for (const chunk of chunks) {
-    const found = extractEntities(chunk.text, passageContext(chunk.text, document, language));
+    const own = passages[chunk.id];
+    if (own !== undefined) inOtherLanguages.set(own, [...(inOtherLanguages.get(own) ?? []), chunk.text]);
+    const found = extractEntities(chunk.text, passageContext(chunk.text, document, own ?? language));
     for (const entity of found) entities.offer({ ...entity, chunkId: chunk.id });
     const inChunk = extractClaims(chunk.text, { title: title ?? undefined, headingPath: chunk.headingPath, entities: found });
     for (const claim of inChunk) claims.offer({ ...claim, chunkId: chunk.id });
   }
   const sectionHeadings = headings.filter((heading) => heading.trim() !== title?.trim());
-  const phrases = topPhrases(text, sectionHeadings, caps.phrases, language);
+  const inItemLanguage = inOtherLanguages.size === 0 ? text : chunks.filter((chunk) => passages[chunk.id] === undefined).map((chunk) => chunk.text).join('\n\n');
+  const others: TextInLanguage[] = [...inOtherLanguages].map(([other, texts]) => ({ text: texts.join('\n\n'), language: other }));
+  const phrases = topPhrases(inItemLanguage, sectionHeadings, caps.phrases, language, others);
   const extraction: ItemExtraction = { entities: entities.take(), claims: claims.take(), phrases: phrases.phrases, versions: EXTRACTOR_VERSIONS, language };
+  if (inOtherLanguages.size > 0) extraction.passageLanguages = passages;
   const capped = capNotice(
     { phrases: extraction.phrases.length, claims: extraction.claims.length, entities: extraction.entities.length },
     { phrases: phrases.found, claims: claims.seen, entities: entities.seen },

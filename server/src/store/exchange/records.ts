@@ -134,6 +134,8 @@ export interface ExtractionExchange {
   capped?: string;
   /** The language detected with the extraction (ISO 639-1 or 'und'); absent in exports made before issue 28. */
   language?: string;
+  /** Passages in another language than the item's: chunk id → language; absent when there are none. */
+  passageLanguages?: Record<string, string>;
 }
 
 /** Discovery ran for these bytes of the item under this basis (score version, extractors, model). */
@@ -315,6 +317,9 @@ export function decodeVector(base64: string): Float32Array {
 const nonNegative = z.int().min(0);
 const time = z.string();
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'is not a sha-256 in hex');
+const LANGUAGE_CODE = z.string().regex(/^(?:[a-z]{2,3}|und)$/, 'is not a language code');
+/** Passage languages one extraction record may carry: more passages than any item holds (extract/caps.ts keeps far fewer results). */
+const MAX_PASSAGE_LANGUAGES = 100_000;
 const producer = z.enum(PRODUCERS);
 
 const folderPath = z.string().superRefine((value, context) => {
@@ -452,7 +457,17 @@ export const RECORD_SCHEMAS = {
     }),
   ),
   phrase: record('phrase', { itemId: z.string(), key: z.string(), phrase: z.string(), count: nonNegative }),
-  extraction: record('extraction', { itemId: z.string(), contentHash: sha256Hex, versions: z.string(), capped: z.string().optional(), language: z.string().regex(/^(?:[a-z]{2,3}|und)$/).optional() }),
+  extraction: record('extraction', {
+    itemId: z.string(),
+    contentHash: sha256Hex,
+    versions: z.string(),
+    capped: z.string().optional(),
+    language: LANGUAGE_CODE.optional(),
+    passageLanguages: z
+      .record(z.string().min(1).max(200), LANGUAGE_CODE)
+      .refine((languages) => Object.keys(languages).length <= MAX_PASSAGE_LANGUAGES, `at most ${MAX_PASSAGE_LANGUAGES} passage languages`)
+      .optional(),
+  }),
   discovery: record('discovery', { itemId: z.string(), contentHash: sha256Hex, basis: z.string(), discoveredAt: time }),
   relationship: record('relationship', {
     id: z.string(),

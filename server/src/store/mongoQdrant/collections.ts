@@ -133,6 +133,8 @@ export interface ExtractionDocument extends ScopeFields {
   capped?: string | null;
   /** The language detected with the extraction (shared/languages.ts); absent for one made before. */
   language?: string | null;
+  /** Passages in another language than the item's: chunk id → language (extract/passageLanguages.ts); absent or null when none. */
+  passageLanguages?: Record<string, string> | null;
 }
 
 /** A model's raw reply about one passage (extract/model/), kept so that an unchanged passage is never sent twice. */

@@ -71,6 +71,7 @@ export async function* exportDocumentRecords(parts: MongoStoreParts, vectors: Ve
       versions: done.versions,
       ...(done.capped ? { capped: done.capped } : {}),
       ...(done.language ? { language: done.language } : {}),
+      ...(done.passageLanguages ? { passageLanguages: done.passageLanguages } : {}),
     };
   }
   const discoveries = parts.discovery.records;
@@ -225,6 +226,7 @@ class RecordLoader {
           versions: record.versions,
           ...(record.capped === undefined ? {} : { capped: record.capped }),
           ...(record.language === undefined ? {} : { language: record.language }),
+          ...(record.passageLanguages === undefined ? {} : { passageLanguages: record.passageLanguages }),
         });
       case 'discovery':
         return this.queue(parts.discovery.records, { itemId: record.itemId, contentHash: record.contentHash, basis: record.basis, discoveredAt: record.discoveredAt });

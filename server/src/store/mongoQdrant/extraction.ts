@@ -49,7 +49,15 @@ export class Extraction {
     await insertInBatches(this.entities, extraction.entities.map((entity) => this.entities.document(entityDocument(itemId, entity))));
     await insertInBatches(this.claims, extraction.claims.map((claim) => this.claims.document(claimDocument(itemId, claim))));
     await insertInBatches(this.phrases, extraction.phrases.map((phrase) => this.phrases.document(phraseDocument(itemId, phrase))));
-    await this.records.updateOne(this.records.filter({ itemId }), { $set: { contentHash, versions: extraction.versions, capped: extraction.capped ?? null, language: extraction.language ?? null } }, { upsert: true });
+    await this.records.updateOne(this.records.filter({ itemId }), {
+        $set: {
+          contentHash,
+          versions: extraction.versions,
+          capped: extraction.capped ?? null,
+          language: extraction.language ?? null,
+          passageLanguages: extraction.passageLanguages && Object.keys(extraction.passageLanguages).length > 0 ? extraction.passageLanguages : null,
+        },
+      }, { upsert: true });
   }
 
   /** Indexed live items without a complete extraction of their current bytes by these versions, in path order. */
@@ -86,6 +94,11 @@ export class Extraction {
   async languages(itemIds: readonly string[]): Promise<Map<string, string>> {
     const found = await this.records.find(this.records.filter({ itemId: { $in: [...itemIds] }, language: { $type: 'string' } })).toArray();
     return new Map(found.map((record) => [record.itemId, record.language!]));
+  }
+
+  async passageLanguages(itemIds: readonly string[]): Promise<Map<string, string>> {
+    const found = await this.records.find(this.records.filter({ itemId: { $in: [...itemIds] }, passageLanguages: { $type: 'object' } })).toArray();
+    return new Map(found.flatMap((record) => Object.entries(record.passageLanguages!)));
   }
 
   async listEntities(itemId: string): Promise<StoredEntity[]> {

@@ -484,6 +484,10 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.with(({ extraction }) => extraction.languages(itemIds));
   }
 
+  passageLanguages(itemIds: readonly string[]): Promise<Map<string, string>> {
+    return this.with(({ extraction }) => extraction.passageLanguages(itemIds));
+  }
+
   listEntities(itemId: string): Promise<StoredEntity[]> {
     return this.with(({ extraction }) => extraction.listEntities(itemId));
   }

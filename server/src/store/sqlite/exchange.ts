@@ -24,7 +24,7 @@ import { itemIndexTextSql } from './itemText.ts';
 import { indexAllItemMetadata } from './metadataIndex.ts';
 import { pairKey } from '../relationshipRules.ts';
 import { toRecord, type RelationshipRow } from './relationshipTables.ts';
-import { toChunk, toClaim, toEntity, toEvent, toItem, type ChunkRow, type ClaimRow, type EntityRow, type EventRow, type ItemRow } from './rows.ts';
+import { passageLanguagesColumn, toChunk, toClaim, toEntity, toEvent, toItem, type ChunkRow, type ClaimRow, type EntityRow, type EventRow, type ItemRow } from './rows.ts';
 import type { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
 import { workspaceIndexNames } from './workspaceIndexes.ts';
@@ -99,9 +99,9 @@ export async function* exportSqliteRecords(sql: ScopedSql): AsyncGenerator<Excha
     )) {
       yield { record: 'phrase', itemId: row.item_id, key: row.key, phrase: row.phrase, count: row.count };
     }
-    for (const row of paged<{ rid: number; item_id: string; content_hash: string; versions: string; language: string | null }>(
+    for (const row of paged<{ rid: number; item_id: string; content_hash: string; versions: string; language: string | null; passage_languages: string | null }>(
       sql,
-      `SELECT rowid AS rid, item_id, content_hash, versions, language ${page('item_extractions')}`,
+      `SELECT rowid AS rid, item_id, content_hash, versions, language, passage_languages ${page('item_extractions')}`,
     )) {
       yield {
         record: 'extraction',
@@ -109,6 +109,7 @@ export async function* exportSqliteRecords(sql: ScopedSql): AsyncGenerator<Excha
         contentHash: row.content_hash,
         versions: row.versions,
         ...(row.language === null ? {} : { language: row.language }),
+        ...(row.passage_languages === null ? {} : { passageLanguages: JSON.parse(row.passage_languages) as Record<string, string> }),
       };
     }
     for (const row of paged<{ rid: number; item_id: string; content_hash: string; basis: string; discovered_at: string }>(
@@ -350,8 +351,15 @@ class RecordLoader {
       case 'extraction':
         // The cap's words are not kept here: the item's extraction_capped flag says a cap applied.
         sql.run(
-          'INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language) VALUES (@ws, @itemId, @contentHash, @versions, @language)',
-          { itemId: record.itemId, contentHash: record.contentHash, versions: record.versions, language: record.language ?? null },
+          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language, passage_languages)
+           VALUES (@ws, @itemId, @contentHash, @versions, @language, @passageLanguages)`,
+          {
+            itemId: record.itemId,
+            contentHash: record.contentHash,
+            versions: record.versions,
+            language: record.language ?? null,
+            passageLanguages: passageLanguagesColumn(record.passageLanguages),
+          },
         );
         return;
       case 'discovery':

@@ -486,6 +486,15 @@ const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    version: 21,
+    description: "the passages written in another language than their item's, detected with its extraction (issue 28)",
+    // extract/passageLanguages.ts: a JSON object chunk id → language, null when every passage is in
+    // the item's language. Search's vector path leaves out passages the model does not read by it.
+    // Null for an extraction made before: such items are extracted again (concepts@5), which sets it.
+    sql: '',
+    apply: addColumnOnce('item_extractions', 'passage_languages', 'TEXT'),
+  },
 ];
 
 /** A column added only where it is missing: SQLite has no ADD COLUMN IF NOT EXISTS, and a migration from 9 on may meet a store that has it. */

@@ -139,3 +139,8 @@ export const toEvent = (row: EventRow): RelationshipEvent => ({
   signals: JSON.parse(row.signals) as SignalView[],
   note: row.note,
 });
+
+/** item_extractions.passage_languages: the chunk id → language object as JSON, or null when no passage differs from its item. */
+export function passageLanguagesColumn(languages: Readonly<Record<string, string>> | undefined): string | null {
+  return languages !== undefined && Object.keys(languages).length > 0 ? JSON.stringify(languages) : null;
+}

@@ -67,7 +67,7 @@ import { writeLockHolder } from './lockHolder.ts';
 import { openToRead } from './readConnection.ts';
 import { AliasTables } from './aliasTables.ts';
 import { DiscoveryQueries } from './discoveryQueries.ts';
-import { toChunk, toClaim, toEntity, toItem, type ChunkRow, type ClaimRow, type EntityRow, type ItemRow } from './rows.ts';
+import { passageLanguagesColumn, toChunk, toClaim, toEntity, toItem, type ChunkRow, type ClaimRow, type EntityRow, type ItemRow } from './rows.ts';
 import { RelationshipTables } from './relationshipTables.ts';
 import { ScopedSql } from './scopedSql.ts';
 import { createVectorTableSql, vectorTableName } from './vectorTables.ts';
@@ -1063,8 +1063,9 @@ class SqliteWorkspaceStore implements WorkspaceStore {
           );
         }
         this.run(
-          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language) VALUES (@ws, @itemId, @hash, @versions, @language)`,
-          { itemId, hash: contentHash, versions: extraction.versions, language: extraction.language ?? null },
+          `INSERT INTO item_extractions (workspace, item_id, content_hash, versions, language, passage_languages)
+           VALUES (@ws, @itemId, @hash, @versions, @language, @passageLanguages)`,
+          { itemId, hash: contentHash, versions: extraction.versions, language: extraction.language ?? null, passageLanguages: passageLanguagesColumn(extraction.passageLanguages) },
         );
         // The per-item caps' flag follows the extraction it describes: set or cleared with it.
         const flags: ItemFlag[] = item.flags.filter((flag) => flag !== 'extraction_capped');
@@ -1118,6 +1119,19 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         { ids: JSON.stringify(ids) },
       );
       for (const row of rows) languages.set(row.item_id, row.language);
+    }
+    return languages;
+  }
+
+  async passageLanguages(itemIds: readonly string[]): Promise<Map<string, string>> {
+    const languages = new Map<string, string>();
+    for (let at = 0; at < itemIds.length; at += 500) {
+      const rows = this.rows<{ passage_languages: string }>(
+        `SELECT passage_languages FROM item_extractions
+         WHERE workspace = @ws AND passage_languages IS NOT NULL AND item_id IN (SELECT value FROM json_each(@ids))`,
+        { ids: JSON.stringify(itemIds.slice(at, at + 500)) },
+      );
+      for (const row of rows) for (const [chunkId, language] of Object.entries(JSON.parse(row.passage_languages) as Record<string, string>)) languages.set(chunkId, language);
     }
     return languages;
   }
