@@ -43,3 +43,9 @@ test('a Japanese company in a passage is an organisation entity, and "Sony KK" i
     ],
   );
 });
+
+test('a crafted passage of legal forms back to back, or of a million kanji around one, is read in one pass, not once per form', { timeout: 60_000 }, () => {
+  // Each form used to scan the whole run beside it: 200,000 forms in a row were 10^11 steps.
+  assert.deepEqual(orgs('株式会社'.repeat(200_000)), []);
+  assert.deepEqual(orgs(`${'漢'.repeat(1_000_000)}株式会社${'字'.repeat(1_000_000)}`), []);
+});

@@ -37,10 +37,12 @@ const MAX_NAME_CHARS = 24;
 function nameRun(text: string, at: number, step: 1 | -1): [number, number] | null {
   let start = at;
   let end = at;
+  // Scanned no further than a name can be long: a crafted run of a million kanji, or of legal forms
+  // back to back, costs each form a few dozen characters, not the run.
   if (step === 1) {
-    while (end < text.length && NAME_CHAR.test(text[end]!)) end++;
+    while (end < text.length && end - at <= MAX_NAME_CHARS && NAME_CHAR.test(text[end]!)) end++;
   } else {
-    while (start > 0 && NAME_CHAR.test(text[start - 1]!)) start--;
+    while (start > 0 && at - start <= MAX_NAME_CHARS && NAME_CHAR.test(text[start - 1]!)) start--;
   }
   // A middle dot or a long-vowel mark does not begin or end a name.
   while (start < end && /[・･ー]/u.test(text[start]!)) start++;
