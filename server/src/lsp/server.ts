@@ -164,9 +164,18 @@ export function startServer(connection: Connection): void {
     connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }).catch(() => undefined);
   }
 
+  // Folders whose store has opened: from then on the views can read what it already holds.
+  const opened = new WeakSet<FolderSession>();
   const events: SessionEvents = {
     onChange(session) {
       if (session.state !== 'indexing') endProgress(session);
+      // A view asked before the store was open was told of no relationships; on a restart the
+      // store holds them long before the first pass ends (an hour, on a large folder whose
+      // extractors changed), so the views read them again now.
+      if (session.state !== 'opening' && !opened.has(session)) {
+        opened.add(session);
+        void connection.sendNotification(RelationshipsChangedNotification.type, { folder: session.uri });
+      }
       void sendStatus();
     },
     onProgress(session, progress) {
