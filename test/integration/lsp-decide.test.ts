@@ -5,7 +5,6 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
@@ -15,17 +14,13 @@ import type { RelationshipView } from '../../shared/types.ts';
 import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
 import { DEFAULT_SERVER_SETTINGS } from '../../server/src/lsp/server.ts';
 import { CLI, needsBuild, startServer } from '../support/languageServer.ts';
-import { REPO_ROOT, tempDir } from '../support/tempFolder.ts';
+import { copyDemoFiles, tempDir } from '../support/tempFolder.ts';
 
 const COST_DOCUMENTS = ['maintenance/gantry-crane-gc2-refurbishment-report.md', 'finance/q2-2025-capital-budget-review.md'];
 
 test('confirm and reject from the editor are recorded by the engine, as the CLI reads them', { skip: needsBuild, timeout: 120_000 }, async (t) => {
   const root = tempDir(t);
-  const folder = path.join(root, 'folder');
-  for (const relative of COST_DOCUMENTS) {
-    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
-    copyFileSync(path.join(REPO_ROOT, 'docs', 'demo', relative), path.join(folder, relative));
-  }
+  const folder = copyDemoFiles(path.join(root, 'folder'), COST_DOCUMENTS);
   const data = path.join(root, 'data');
   const changed: string[] = [];
   const server = await startServer(t, {

@@ -4,24 +4,20 @@
 // "show all" draws every indexed item of the folder.
 
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { FileStatusRequest, GraphRequest, RejectRequest, RelationshipsRequest } from '../../shared/protocol.ts';
 import { needsBuild, startServer } from '../support/languageServer.ts';
-import { REPO_ROOT, tempDir } from '../support/tempFolder.ts';
+import { copyDemoFiles, tempDir } from '../support/tempFolder.ts';
 
 const DOCUMENTS = ['maintenance/gantry-crane-gc2-refurbishment-report.md', 'finance/q2-2025-capital-budget-review.md', 'notes/handover-gc2-2025-05-20.md'];
 const REPORT = DOCUMENTS[0]!;
 
 test('the graph request draws the current file\'s neighbourhood and every item, from the folder\'s store', { skip: needsBuild, timeout: 120_000 }, async (t) => {
   const root = tempDir(t);
-  const folder = path.join(root, 'folder');
-  for (const relative of DOCUMENTS) {
-    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
-    copyFileSync(path.join(REPO_ROOT, 'docs', 'demo', relative), path.join(folder, relative));
-  }
+  const folder = copyDemoFiles(path.join(root, 'folder'), DOCUMENTS);
   writeFileSync(path.join(folder, 'lunch-menu.txt'), 'Soup of the day: tomato and basil. Dessert: apple crumble with custard.\n');
   const server = await startServer(t, { folder, workspace: 'reader', settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } });
   const { connection, folderUri } = server;

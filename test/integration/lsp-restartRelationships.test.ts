@@ -5,22 +5,17 @@
 // empty, seen in code-server). The real built server, a real folder and store.
 
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { RelationshipsChangedNotification, RelationshipsRequest, type FolderRelationships } from '../../shared/protocol.ts';
 import { needsBuild, startServer } from '../support/languageServer.ts';
-import { REPO_ROOT, tempDir } from '../support/tempFolder.ts';
+import { copyDemoFiles, tempDir } from '../support/tempFolder.ts';
 
 const COST_DOCUMENTS = ['maintenance/gantry-crane-gc2-refurbishment-report.md', 'finance/q2-2025-capital-budget-review.md'];
 
 test('on a restart the stored relationships are announced when the store opens, before the first pass ends, and again after it', { skip: needsBuild, timeout: 180_000 }, async (t) => {
   const root = tempDir(t);
-  const folder = path.join(root, 'folder');
-  for (const relative of COST_DOCUMENTS) {
-    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
-    copyFileSync(path.join(REPO_ROOT, 'docs', 'demo', relative), path.join(folder, relative));
-  }
+  const folder = copyDemoFiles(path.join(root, 'folder'), COST_DOCUMENTS);
   const options = { folder, workspace: 'restart', settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } };
   const first = await startServer(t, options);
   await first.watching();
