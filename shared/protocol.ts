@@ -686,9 +686,9 @@ export interface ScoringModelView {
   /** A shared name the rules guessed from capitals alone (a product or tool name) counts this share. */
   guessed_name_factor: number;
   temporal_window_days: number;
-  /** How the version reads evidence, one plain sentence a rule. */
+  /** How the version reads evidence, one plain sentence a rule (v1's fixed floor, or v2's rules within the folder). */
   evidence_rules: string[];
-  /** Every scoring version Relata can score with, oldest first. */
+  /** Every scoring version Relata can score with, oldest first (`relata reprocess --score-version`). */
   versions: string[];
   /** Each threshold with the environment variable that overrides it. */
   thresholds: { name: string; value: number; env: string }[];

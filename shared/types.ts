@@ -452,7 +452,7 @@ export interface AnswerSource {
   path: string;
   location: Location;
   passage: string;
-  /** The other members of this source's near-duplicate group: one label for the group. */
+  /** The other members of this source's near-duplicate group: one label for the group, and never shown to the model. */
   also?: AlsoItem[];
 }
 

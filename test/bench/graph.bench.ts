@@ -16,6 +16,7 @@ import type { GraphResult } from '../../shared/protocol.ts';
 import type { HostMessage } from '../../shared/webviewMessages.ts';
 import type { ItemRef, RelationshipStatus, RelationshipView } from '../../shared/types.ts';
 import { layoutNow } from '../../webview-ui/src/graphLayout.ts';
+import { relationshipView } from '../support/relationshipViews.ts';
 
 const ITEMS = Number(process.env['RELATA_BENCH_GRAPH_ITEMS'] ?? 2000);
 const RELATIONSHIPS = Number(process.env['RELATA_BENCH_GRAPH_RELATIONSHIPS'] ?? 10_000);
@@ -51,24 +52,17 @@ function syntheticFolder(): FolderGraphInput {
     seen.add(key);
     const roll = random();
     const status: RelationshipStatus = roll < 0.8 ? 'pending' : roll < 0.95 ? 'confirmed' : 'rejected';
-    relationships.push({
-      id: `rel-${relationships.length}`,
-      from: items[a]!,
-      to: items[b]!,
-      type: GRAPH_TYPES[Math.floor(random() * GRAPH_TYPES.length)]!,
-      score: 0.25 + random() * 0.75,
-      score_version: 'relationship-score-v1',
-      status,
-      near_duplicate: false,
-      signals: [],
-      produced_by: 'bench',
-      created_at: '2025-01-01T00:00:00Z',
-      updated_at: '2025-01-01T00:00:00Z',
-      decided_by: null,
-      decided_at: null,
-      note: null,
-      changed_since_decision: null,
-    });
+    relationships.push(
+      relationshipView({
+        id: `rel-${relationships.length}`,
+        from: items[a]!,
+        to: items[b]!,
+        type: GRAPH_TYPES[Math.floor(random() * GRAPH_TYPES.length)]!,
+        score: 0.25 + random() * 0.75,
+        status,
+        produced_by: 'bench',
+      }),
+    );
   }
   return { folder: FOLDER, items, relationships };
 }

@@ -98,6 +98,16 @@ async function openFile(name) {
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
 }
 
+/** Rests the pointer on the first word of the editor's first line matching `linePattern`, after moving it away so a hover shown before closes. */
+async function pointAt(linePattern) {
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 5);
+  const line = page.locator('.monaco-editor .view-line', { hasText: linePattern }).first();
+  await line.waitFor({ timeout: 15_000 });
+  const box = await line.boundingBox();
+  await page.mouse.move(box.x + 25, box.y + box.height / 2);
+}
+
 /** The frame of a Relata webview whose #app contains `text` (webviews are nested iframes). */
 async function webviewFrame(text, timeoutMs = 30_000) {
   // Text is matched case-insensitively, so a page can be found by its heading or its error.
@@ -203,12 +213,7 @@ try {
     await openFile('gantry-crane-gc2-refurbishment-report.md');
     // A line that starts with the entity, so the pointer lands on it whatever the font.
     const hoverAt = async (linePattern, expected) => {
-      await page.keyboard.press('Escape');
-      await page.mouse.move(5, 5);
-      const line = page.locator('.monaco-editor .view-line', { hasText: linePattern }).first();
-      await line.waitFor({ timeout: 15_000 });
-      const box = await line.boundingBox();
-      await page.mouse.move(box.x + 25, box.y + box.height / 2);
+      await pointAt(linePattern);
       const hover = page.locator('.monaco-hover', { hasText: expected }).first();
       await hover.waitFor({ state: 'visible', timeout: 20_000 });
       await page.waitForTimeout(600);
@@ -414,14 +419,6 @@ try {
   await step('Hover: not over a plain word, shown over a name Relata knows', async () => {
     await closeAllEditors();
     await openFile('gantry-crane-gc2-refurbishment-report.md');
-    const pointAt = async (linePattern) => {
-      await page.keyboard.press('Escape');
-      await page.mouse.move(5, 5);
-      const line = page.locator('.monaco-editor .view-line', { hasText: linePattern }).first();
-      await line.waitFor({ timeout: 15_000 });
-      const box = await line.boundingBox();
-      await page.mouse.move(box.x + 25, box.y + box.height / 2);
-    };
     const relataHover = page.locator('.monaco-hover', { hasText: /Relata|mentioned in|mentions it/ });
     // "Prepared", the first word of a line with no name under it: the hover delay is 300 ms, so 3 s is ample.
     await pointAt(/^Prepared\sby\sMr\./);

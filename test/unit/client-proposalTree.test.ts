@@ -15,26 +15,18 @@ import { pendingCount, proposalTree, shownCount, type ProposalNode } from '../..
 import { countWords, pairLabel } from '../../client/src/proposals/pairLabel.ts';
 import { shortenFront, shortenMiddle } from '../../client/src/shortText.ts';
 import { RELATIONSHIP_LOOKS, REVIEW_ORDER } from '../../client/src/proposals/relationshipLook.ts';
+import { relationshipView } from '../support/relationshipViews.ts';
 
 function relationship(id: string, type: RelationshipView['type'], score: number, status: RelationshipView['status'] = 'pending'): RelationshipView {
-  return {
+  return relationshipView({
     id,
     from: { item_id: `${id}-a`, path: `a/${id}.md`, title: `A ${id}` },
     to: { item_id: `${id}-b`, path: `b/${id}.md`, title: null },
     type,
     score,
-    score_version: 'relationship-score-v1',
     status,
-    near_duplicate: false,
     signals: [{ type: 'shared_entity', value: 'Example Ltd', strength: 1, weight: 0.25, detail: 'Both items refer to this organisation.' }],
-    produced_by: 'discover@1',
-    created_at: '2025-01-01T00:00:00Z',
-    updated_at: '2025-01-01T00:00:00Z',
-    decided_by: null,
-    decided_at: null,
-    note: null,
-    changed_since_decision: null,
-  };
+  });
 }
 
 const labels = (nodes: ProposalNode[]) => nodes.map((node) => `${node.label}${'description' in node ? ` (${node.description})` : ''}`);

@@ -4,25 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ServerSettings } from '../../shared/protocol.ts';
 import { settingsFromInitializationOptions } from '../../server/src/lsp/initializationOptions.ts';
-
-const DEFAULTS: ServerSettings = {
-  dataLocation: '',
-  exclude: [],
-  maxFileMb: 50,
-  maxPdfPages: 2_000,
-  ocr: true,
-  embeddingModel: 'default',
-  llmModelPath: '',
-  llmEndpoint: '',
-  allowInsecureEndpoint: false,
-  answersProvider: 'auto',
-  extractWithModel: false,
-  minScore: null,
-  storeScore: null,
-  forgetDeleted: false,
-};
+import { DEFAULT_SERVER_SETTINGS as DEFAULTS } from '../../server/src/lsp/server.ts';
 
 test('valid settings apply, and none given means the defaults without a word', () => {
   assert.deepEqual(settingsFromInitializationOptions(undefined, DEFAULTS), { settings: DEFAULTS, problems: [] });
@@ -36,7 +19,7 @@ test('a setting of the wrong type keeps its default and is named; the others sti
     { settings: { maxFileMb: 'abc', exclude: '*.md', embeddingModel: 'none', minScore: 7, dataLocation: null } },
     DEFAULTS,
   );
-  assert.equal(settings.maxFileMb, 50, 'the size limit stays on');
+  assert.equal(settings.maxFileMb, DEFAULTS.maxFileMb, 'the size limit stays on');
   assert.deepEqual(settings.exclude, [], 'a string is not a list of patterns');
   assert.equal(settings.minScore, null);
   assert.equal(settings.dataLocation, '');
@@ -52,7 +35,7 @@ test('a setting of the wrong type keeps its default and is named; the others sti
 test('limits that are not numbers, not finite or out of range never reach the pipeline', () => {
   for (const maxFileMb of [Number.NaN, Infinity, 0, -1, 1e9, '50', true, [50], { mb: 50 }]) {
     const { settings, problems } = settingsFromInitializationOptions({ settings: { maxFileMb } }, DEFAULTS);
-    assert.equal(settings.maxFileMb, 50, String(maxFileMb));
+    assert.equal(settings.maxFileMb, DEFAULTS.maxFileMb, String(maxFileMb));
     assert.equal(problems.length, 1);
   }
   const { settings } = settingsFromInitializationOptions({ settings: { exclude: ['a/', 3, ''] } }, DEFAULTS);

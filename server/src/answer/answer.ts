@@ -5,7 +5,7 @@
 // transport failure (the model could not be reached, loaded, or did not answer in time) is an
 // error; a reply that is empty, malformed or unsupported is a rejected or downgraded answer.
 
-import type { AlsoItem, AnswerConflict, AnswerResult, AnswerSource, Location, RelationshipView, SearchResponse } from '../../../shared/types.ts';
+import type { AnswerConflict, AnswerResult, AnswerSource, RelationshipView, SearchResponse } from '../../../shared/types.ts';
 import { hiddenInstructionWarnings } from './hiddenInstructions.ts';
 import { detectInjections } from './injection.ts';
 import { buildPrompt } from './prompt.ts';
@@ -15,15 +15,8 @@ import { validateOutput, type ValidatedAnswer } from './validate.ts';
 /** A CPU-only local model can take minutes for a long prompt; an endpoint that is down fails much sooner. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-export interface RetrievedSource {
-  item_id: string;
-  title: string | null;
-  path: string;
-  location: Location;
-  passage: string;
-  /** The other members of the source's near-duplicate group; never shown to the model. */
-  also?: AlsoItem[];
-}
+/** A passage as retrieval hands it over: the source it becomes, before it is labelled S1, S2… */
+export type RetrievedSource = Omit<AnswerSource, 'label'>;
 
 export interface Retrieval {
   /** Best first; they become S1, S2… in this order. */

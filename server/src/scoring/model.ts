@@ -3,6 +3,7 @@
 // numbers live in a file of their own (v1.ts, v2.ts); changing any number is a new version, a new
 // file beside the old ones (docs/SCORING.md says how).
 
+import type { ScoringModelView } from '../../../shared/protocol.ts';
 import type { SignalType } from '../../../shared/types.ts';
 import type { ScoreConstants } from './constants.ts';
 import { RELATIONSHIP_SCORE_V1 } from './v1.ts';
@@ -54,22 +55,16 @@ export const THRESHOLD_ENV: Readonly<Record<keyof Thresholds, string>> = Object.
   nearDuplicateSimilarity: 'RELATA_NEAR_DUPLICATE_SIMILARITY',
 });
 
-/** The live scoring model, as the settings request and `relata scoring` show it. */
-export interface ScoringModel {
-  score_version: string;
+/**
+ * The live scoring model, as the settings request and `relata scoring` show it: the protocol's
+ * ScoringModelView before the request lists each threshold with its variable and adds the ranking
+ * model, and with the version's own frozen weights and factors.
+ */
+export type ScoringModel = Omit<ScoringModelView, 'weights' | 'diminishing_factors' | 'thresholds' | 'rank_version' | 'path_weights'> & {
   weights: Readonly<Partial<Record<SignalType, number>>>;
   diminishing_factors: readonly number[];
-  similarity_floor: number;
-  concept_base_strength: number;
-  model_found_factor: number;
-  guessed_name_factor: number;
-  temporal_window_days: number;
-  /** How the version reads evidence, one plain sentence a rule (v1's fixed floor, or v2's rules within the folder). */
-  evidence_rules: string[];
-  /** Every version Relata can score with, oldest first (`relata reprocess --score-version`). */
-  versions: string[];
   thresholds: Thresholds;
-}
+};
 
 /** The scoring model as shown: the live version unless another is asked for (`relata scoring --version v1`). */
 export function scoringModel(thresholds: Thresholds, version: ScoreConstants = CURRENT): ScoringModel {

@@ -6,8 +6,8 @@
 
 import type {
   ChangedSinceDecision,
-  ItemFlag,
-  ItemStatus,
+  ItemVersionView,
+  ItemView,
   Location,
   RelationshipStatus,
   RelationshipType,
@@ -15,31 +15,17 @@ import type {
 } from '../../../shared/types.ts';
 import type { Claim, Entity } from '../records/extraction.ts';
 
-export interface ItemRecord {
-  id: string;
-  path: string;
-  title: string | null;
-  status: ItemStatus;
-  reason: string | null;
-  duplicateOf: string | null;
-  contentHash: string | null;
+/** An item as the store keeps it: what the editor is shown of it (ItemView, without the link count read at request time), and its size and dates. */
+export interface ItemRecord extends Omit<ItemView, 'brokenLinks'> {
   size: number | null;
-  version: number;
-  parserVersion: string | null;
-  flags: ItemFlag[];
   createdAt: string;
-  updatedAt: string;
   deletedAt: string | null;
   /** When `relata forget` removed this deleted document's text and bytes; the row is the record that it existed. */
   forgottenAt: string | null;
 }
 
-export interface ItemVersionRecord {
-  version: number;
-  contentHash: string;
-  size: number;
-  createdAt: string;
-}
+/** A version of an item as the store keeps it, exactly as the editor is shown it. */
+export type ItemVersionRecord = ItemVersionView;
 
 export interface ChunkRecord {
   id: string;

@@ -6,18 +6,12 @@ import type { EntityAliasView, RelationshipStatus } from '../../../../shared/typ
 import type { AliasCandidate } from '../contract.ts';
 import type { ScopedSql } from './scopedSql.ts';
 
-export interface AliasRow {
-  id: string;
+/** An entity_aliases row: the view's fields as they are, its two sides flat. */
+export interface AliasRow extends Pick<EntityAliasView, 'id' | 'reason' | 'status' | 'created_at' | 'decided_by' | 'decided_at' | 'note'> {
   key_a: string;
   key_b: string;
   surface_a: string;
   surface_b: string;
-  reason: string;
-  status: RelationshipStatus;
-  created_at: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  note: string | null;
 }
 
 export const toView = (row: AliasRow): EntityAliasView => ({

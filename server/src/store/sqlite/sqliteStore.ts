@@ -85,15 +85,9 @@ import { insertClaim, insertEntity } from './extractionRows.ts';
 /** Named in dataDir.ts, where the command line finds a store without loading SQLite. */
 export { DATABASE_FILE };
 
-interface JobRow {
-  id: number;
-  stage: PipelineStage;
-  subject: string;
-  status: JobStatus;
-  generation: number;
-  owner: string | null;
+/** A jobs row: the record's fields under their column names, the ones of one word as they are. */
+interface JobRow extends Pick<JobRecord, 'id' | 'stage' | 'subject' | 'status' | 'generation' | 'owner' | 'attempts'> {
   lease_expires_at: number | null;
-  attempts: number;
   lost_leases: number;
   last_error: string | null;
 }
