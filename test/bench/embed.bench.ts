@@ -185,6 +185,19 @@ function byLength(texts: readonly string[]): string[] {
   return [...texts].sort((a, b) => a.length - b.length);
 }
 
+/** Every window's vector, in the windows' order, embedded 32 at a time: in their order, or by length as the embedder takes them. */
+async function embedInBatches(model: UseLiteModel, windows: readonly string[], sorted: boolean): Promise<Float32Array> {
+  const order = windows.map((_, i) => i);
+  if (sorted) order.sort((a, b) => windows[a]!.length - windows[b]!.length);
+  const vectors = new Float32Array(windows.length * USE_LITE_DIMS);
+  for (let at = 0; at < order.length; at += 32) {
+    const rows = order.slice(at, at + 32);
+    const out = await model.embed(rows.map((i) => windows[i]!));
+    rows.forEach((i, r) => vectors.set(out.subarray(r * USE_LITE_DIMS, (r + 1) * USE_LITE_DIMS), i * USE_LITE_DIMS));
+  }
+  return vectors;
+}
+
 function minCosine(a: Float32Array, b: Float32Array): { min: number; median: number } {
   const cosines: number[] = [];
   for (let row = 0; row < a.length / USE_LITE_DIMS; row++) {
@@ -309,16 +322,7 @@ async function benchThroughput(): Promise<void> {
 
   // 4. The vectors: every window, TF.js against onnxruntime, each as the embedder runs it
   //    (sorted by length, batch 32), one model of each in this thread.
-  const embedAll = async (model: UseLiteModel) => {
-    const order = windows.map((_, i) => i).sort((a, b) => windows[a]!.length - windows[b]!.length);
-    const vectors = new Float32Array(windows.length * USE_LITE_DIMS);
-    for (let at = 0; at < order.length; at += 32) {
-      const rows = order.slice(at, at + 32);
-      const out = await model.embed(rows.map((i) => windows[i]!));
-      rows.forEach((i, r) => vectors.set(out.subarray(r * USE_LITE_DIMS, (r + 1) * USE_LITE_DIMS), i * USE_LITE_DIMS));
-    }
-    return vectors;
-  };
+  const embedAll = (model: UseLiteModel) => embedInBatches(model, windows, true);
   const loadTimed = async (engine: 'tfjs' | 'onnx') => {
     const started = performance.now();
     const model = await UseLiteModel.load(undefined, { engine });
@@ -411,17 +415,9 @@ async function benchTfjsKernels(): Promise<void> {
 
   // 3. The vectors: every window, before (backend kernel, input order, batch 32) against after
   //    (fast kernels, sorted by length, batch 32).
-  const embedAll = async (fast: boolean, sorted: boolean) => {
+  const embedAll = (fast: boolean, sorted: boolean) => {
     useFastKernels(tf, fast);
-    const order = windows.map((_, i) => i);
-    if (sorted) order.sort((a, b) => windows[a]!.length - windows[b]!.length);
-    const vectors = new Float32Array(windows.length * USE_LITE_DIMS);
-    for (let at = 0; at < order.length; at += 32) {
-      const rows = order.slice(at, at + 32);
-      const out = await model.embed(rows.map((i) => windows[i]!));
-      rows.forEach((i, r) => vectors.set(out.subarray(r * USE_LITE_DIMS, (r + 1) * USE_LITE_DIMS), i * USE_LITE_DIMS));
-    }
-    return vectors;
+    return embedInBatches(model, windows, sorted);
   };
   const cosine = minCosine(await embedAll(false, false), await embedAll(true, true));
   console.log(`  vectors, all ${windows.length} windows, before vs after: min cosine ${cosine.min.toFixed(7)}, median ${cosine.median.toFixed(7)}`);

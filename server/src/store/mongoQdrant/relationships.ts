@@ -104,11 +104,36 @@ export function toRelationshipRecord(document: RelationshipDocument): Relationsh
 
 /** A record's fields as stored (JSON-valued fields normalised as SQLite's JSON columns would leave them). */
 export function relationshipFields(record: RelationshipRecord): RelationshipRecord {
+  return jsonAsStored(toRelationshipRecord({ ...record, workspace: '', folder: '', pairKey: '', revision: 0, pendingEvent: null }));
+}
+
+function jsonAsStored<T extends Pick<RelationshipRecord, 'signals' | 'decisionBasis' | 'changedSinceDecision'>>(fields: T): T {
   return {
-    ...toRelationshipRecord({ ...record, workspace: '', folder: '', pairKey: '', revision: 0, pendingEvent: null }),
-    signals: asJson(record.signals),
-    decisionBasis: asJson(record.decisionBasis),
-    changedSinceDecision: asJson(record.changedSinceDecision),
+    ...fields,
+    signals: asJson(fields.signals),
+    decisionBasis: asJson(fields.decisionBasis),
+    changedSinceDecision: asJson(fields.changedSinceDecision),
+  };
+}
+
+/** What a review writes on the pair, apart from its id and dates: discovery's evidence with the rule's status and decision. */
+function reviewedState(reviewed: ReviewedProposal): Omit<RelationshipRecord, 'id' | 'createdAt' | 'updatedAt'> {
+  return {
+    fromItemId: reviewed.fromItemId,
+    toItemId: reviewed.toItemId,
+    type: reviewed.type,
+    score: reviewed.score,
+    proposedScore: reviewed.proposedScore,
+    scoreVersion: reviewed.scoreVersion,
+    status: reviewed.status,
+    nearDuplicate: reviewed.nearDuplicate,
+    signals: reviewed.signals,
+    producedBy: reviewed.producedBy,
+    decidedBy: reviewed.decidedBy,
+    decidedAt: reviewed.decidedAt,
+    note: reviewed.note,
+    decisionBasis: reviewed.decisionBasis,
+    changedSinceDecision: reviewed.changedSinceDecision,
   };
 }
 
@@ -222,17 +247,9 @@ export class MongoRelationships implements RelationshipMaintenance {
         const id = relationshipId(this.db.scope.workspace, key);
         // A new pair is pending whatever the rule says, as in SQLite: a decision needs a relationship first.
         const created: RelationshipRecord = {
+          ...reviewedState(reviewed),
           id,
-          fromItemId: reviewed.fromItemId,
-          toItemId: reviewed.toItemId,
-          type: reviewed.type,
-          score: reviewed.score,
-          proposedScore: reviewed.proposedScore,
-          scoreVersion: reviewed.scoreVersion,
           status: 'pending',
-          nearDuplicate: reviewed.nearDuplicate,
-          signals: reviewed.signals,
-          producedBy: reviewed.producedBy,
           createdAt: stamp,
           updatedAt: stamp,
           decidedBy: null,
@@ -258,26 +275,7 @@ export class MongoRelationships implements RelationshipMaintenance {
       const eventNote = reviewed.event === 'returned_to_review' || reviewed.event === 'evidence_changed' ? changeNote : null;
       const pendingEvent = eventOf(existing.id, revision, reviewed.event, proposal.producedBy, reviewed, eventNote, stamp);
       const written = await this.relationships.updateOne(this.relationships.filter({ id: existing.id, revision: existing.revision }), {
-        $set: {
-          fromItemId: reviewed.fromItemId,
-          toItemId: reviewed.toItemId,
-          type: reviewed.type,
-          score: reviewed.score,
-          proposedScore: reviewed.proposedScore,
-          scoreVersion: reviewed.scoreVersion,
-          status: reviewed.status,
-          nearDuplicate: reviewed.nearDuplicate,
-          signals: asJson(reviewed.signals),
-          producedBy: reviewed.producedBy,
-          decidedBy: reviewed.decidedBy,
-          decidedAt: reviewed.decidedAt,
-          note: reviewed.note,
-          decisionBasis: asJson(reviewed.decisionBasis),
-          changedSinceDecision: asJson(reviewed.changedSinceDecision),
-          updatedAt: stamp,
-          revision,
-          pendingEvent,
-        },
+        $set: { ...jsonAsStored(reviewedState(reviewed)), updatedAt: stamp, revision, pendingEvent },
       });
       if (written.matchedCount === 0) continue; // changed since it was read: apply the rule to what it is now
       await this.appendPending(existing.id, pendingEvent);

@@ -14,6 +14,10 @@ interface Migration {
   apply?: (db: Database.Database) => void;
 }
 
+/** What every items_generation trigger runs: one more change counted for the workspace of the row before (OLD) or after (NEW). */
+const countChange = (row: 'NEW' | 'OLD'): string => `INSERT INTO items_generation (workspace, n) VALUES (${row}.workspace, 1)
+          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;`;
+
 const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -421,19 +425,15 @@ const MIGRATIONS: Migration[] = [
         n INTEGER NOT NULL
       );
       CREATE TRIGGER IF NOT EXISTS items_generation_insert AFTER INSERT ON items BEGIN
-        INSERT INTO items_generation (workspace, n) VALUES (NEW.workspace, 1)
-          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+        ${countChange('NEW')}
       END;
       CREATE TRIGGER IF NOT EXISTS items_generation_update
         AFTER UPDATE OF id, workspace, path, title, status, duplicate_of, content_hash, deleted_at ON items BEGIN
-        INSERT INTO items_generation (workspace, n) VALUES (NEW.workspace, 1)
-          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
-        INSERT INTO items_generation (workspace, n) VALUES (OLD.workspace, 1)
-          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+        ${countChange('NEW')}
+        ${countChange('OLD')}
       END;
       CREATE TRIGGER IF NOT EXISTS items_generation_delete AFTER DELETE ON items BEGIN
-        INSERT INTO items_generation (workspace, n) VALUES (OLD.workspace, 1)
-          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+        ${countChange('OLD')}
       END;
     `,
   },
@@ -477,12 +477,10 @@ const MIGRATIONS: Migration[] = [
     // dropExtraction, a store's import), so one trigger per extraction keeps the count, not one per phrase.
     sql: `
       CREATE TRIGGER IF NOT EXISTS items_generation_extraction_insert AFTER INSERT ON item_extractions BEGIN
-        INSERT INTO items_generation (workspace, n) VALUES (NEW.workspace, 1)
-          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+        ${countChange('NEW')}
       END;
       CREATE TRIGGER IF NOT EXISTS items_generation_extraction_delete AFTER DELETE ON item_extractions BEGIN
-        INSERT INTO items_generation (workspace, n) VALUES (OLD.workspace, 1)
-          ON CONFLICT (workspace) DO UPDATE SET n = n + 1;
+        ${countChange('OLD')}
       END;
     `,
   },
