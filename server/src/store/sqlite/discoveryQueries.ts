@@ -83,28 +83,12 @@ export class DiscoveryQueries {
   }
 
   itemsMentioning(key: string, exceptItemId: string, limit: number): string[] {
-    return this.sql
-      .rows<{ item_id: string }>(
-        `SELECT DISTINCT e.item_id FROM entities e
-         JOIN items ON items.id = e.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
-         WHERE e.workspace = @ws AND e.key = @key AND e.item_id <> @except
-         LIMIT @limit`,
-        { key, except: exceptItemId, limit },
-      )
-      .map((row) => row.item_id);
+    return this.otherItemsWith('entities', 'f.key = @key', { key }, exceptItemId, limit);
   }
 
   /** Items with a claim of the same kind, attribute and unit: the only claims a comparison can match. */
   itemsWithClaimsOn(kind: string, attribute: string, unit: string | null, exceptItemId: string, limit: number): string[] {
-    return this.sql
-      .rows<{ item_id: string }>(
-        `SELECT DISTINCT c.item_id FROM claims c
-         JOIN items ON items.id = c.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
-         WHERE c.workspace = @ws AND c.kind = @kind AND c.attribute = @attribute AND c.unit IS @unit AND c.item_id <> @except
-         LIMIT @limit`,
-        { kind, attribute, unit, except: exceptItemId, limit },
-      )
-      .map((row) => row.item_id);
+    return this.otherItemsWith('claims', 'f.kind = @kind AND f.attribute = @attribute AND f.unit IS @unit', { kind, attribute, unit }, exceptItemId, limit);
   }
 
   /** How many items give themselves each metadata value, counting no further than `cap`: from the value index alone, as entities (metadataIndex.ts). */
@@ -122,13 +106,24 @@ export class DiscoveryQueries {
   }
 
   itemsWithMetadata(value: MetadataValue, exceptItemId: string, limit: number): string[] {
+    return this.otherItemsWith('item_metadata', 'f.key = @key AND f.value = @value', { key: value.key, value: value.value }, exceptItemId, limit);
+  }
+
+  /** Items not deleted, other than `exceptItemId`, with a row of a facts table (named `f` in `where`) that matches: the candidates of one kind of evidence. */
+  private otherItemsWith(
+    table: 'entities' | 'claims' | 'item_metadata',
+    where: string,
+    params: Record<string, unknown>,
+    exceptItemId: string,
+    limit: number,
+  ): string[] {
     return this.sql
       .rows<{ item_id: string }>(
-        `SELECT DISTINCT m.item_id FROM item_metadata m
-         JOIN items ON items.id = m.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
-         WHERE m.workspace = @ws AND m.key = @key AND m.value = @value AND m.item_id <> @except
+        `SELECT DISTINCT f.item_id FROM ${table} f
+         JOIN items ON items.id = f.item_id AND items.workspace = @ws AND items.deleted_at IS NULL
+         WHERE f.workspace = @ws AND ${where} AND f.item_id <> @except
          LIMIT @limit`,
-        { key: value.key, value: value.value, except: exceptItemId, limit },
+        { ...params, except: exceptItemId, limit },
       )
       .map((row) => row.item_id);
   }
