@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { DEFAULT_GRAPH_STATUSES, type GraphFilter } from '../../shared/graph.ts';
 import type { ItemRef, RelationshipView } from '../../shared/types.ts';
 import { buildRelationshipGraph, graphNodeId, type FolderGraphInput } from '../../server/src/engine/relationshipGraph.ts';
+import { relationshipView } from '../support/relationshipViews.ts';
 
 const FOLDER = 'file:///work/notes';
 const OTHER = 'file:///work/invoices';
@@ -21,24 +22,17 @@ function relationship(
   status: RelationshipView['status'] = 'pending',
   type: RelationshipView['type'] = 'similar_to',
 ): RelationshipView {
-  return {
+  return relationshipView({
     id,
     from: item(from),
     to: item(to),
     type,
     score,
-    score_version: 'relationship-score-v1',
     status,
-    near_duplicate: false,
     signals: [{ type: 'semantic_similarity', value: '0.80', strength: 0.8, weight: 0.35, detail: 'Passages close in meaning.' }],
-    produced_by: 'discover@1',
-    created_at: '2025-01-01T00:00:00Z',
-    updated_at: '2025-01-01T00:00:00Z',
     decided_by: status === 'pending' ? null : 'ana',
     decided_at: status === 'pending' ? null : '2025-01-02T00:00:00Z',
-    note: null,
-    changed_since_decision: null,
-  };
+  });
 }
 
 const everything: GraphFilter = { statuses: DEFAULT_GRAPH_STATUSES, minStrength: 0 };
