@@ -2,25 +2,30 @@
 // each run) several at a time and ends with one summary line. Running files side by side is what
 // brings the suite from half an hour to minutes on two cores.
 //
-// Each integration and contract file has a process of its own, so its environment, globals and
-// loaded models are its own. The unit files are small: most cost less to run than the ~0.45 s of
-// CPU a process spends starting Node and tsx, so those that touch no process-wide state (no
-// process.env, globalThis, process.on/exit/argv/chdir, top-level hooks or mocks; see
-// mayShareProcess) run in batches, several files imported into one process (test-batch.mjs);
-// node:test runs the tests every imported file registers. The six unit files that do touch such
-// state, and any file named on the command line alone, keep a process of their own.
+// Starting a process for a test file costs ~2 s of CPU before its first test (tsx loading the
+// modules it imports through Node's loader hooks): the 17 contract files cost 49 s of CPU run one
+// process each and 10 s in one. So files that touch no process-wide state (no writes to
+// process.env, no globalThis, process.on/exit/argv/chdir, root-level hooks or mocks; see
+// mayShareProcess) run in batches, several files of one suite imported into one process
+// (test-batch.mjs); node:test runs the tests every imported file registers, one after another.
+// The files that do touch such state, and any file named on the command line alone, keep a
+// process of their own.
 //
 // A file that must not share the machine with other files (a fixed port, a shared path, a
 // measured duration, a memory ceiling) says so with a line `// test-runner: alone (reason)`, and a
 // file that listens on a fixed port is found without it; those files run one after another once
 // the parallel files are done, and the summary names them.
 //
-//   node scripts/run-tests.mjs [--jobs N] [file or folder …]
+// A whole run (no file or folder named) type-checks too, as one more job beside the files.
+//
+//   node scripts/run-tests.mjs [--jobs N] [--save-costs] [file or folder …]
 //
 // --jobs (or RELATA_TEST_JOBS) defaults to the machine's cores plus one: a test file spends part
 // of its time starting Node and waiting on child processes, so one more file than cores keeps both
 // cores busy. Each file's (or batch's) full TAP output is kept in .test-results/; the failures are
-// printed as they happen and listed again at the end, with the CPU time the run cost.
+// printed as they happen and listed again at the end, with the CPU time the run cost. Files start
+// longest first, by the last run's times or, on a clean clone, scripts/test-costs.json (written by
+// --save-costs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -39,6 +44,10 @@ const SUITES = ['test/unit', 'test/contract', 'test/integration'];
 const GENEROUS_TIME_LIMITS = { RELATA_PARSE_TIMEOUT_MS: String(10 * 60_000), RELATA_OCR_TIME_MS: String(10 * 60_000) };
 const RESULTS = path.join(ROOT, '.test-results');
 const TIMINGS = path.join(RESULTS, 'timings.json');
+// What each file took in a whole run on an idle two-core machine, kept in the repository so that a
+// clean clone (CI, a newcomer) schedules the longest files first too; the last run's own times,
+// in .test-results/, take over once there are some. Refresh with --save-costs after a whole run.
+const COSTS = path.join(ROOT, 'scripts', 'test-costs.json');
 const ALONE = /^\s*\/\/\s*test-runner:\s*alone\b\s*(.*)$/m;
 // A server on a fixed port would collide with another file's: such a file runs alone even unmarked.
 const FIXED_PORT = /\.listen\(\s*[1-9]\d*\s*[,)]/;
@@ -50,26 +59,42 @@ function mustRunAlone(source) {
 }
 
 // What makes a file keep its own process: state that would reach the other files of a batch.
-const PROCESS_WIDE = /process\.env|globalThis|process\.(?:on|once|chdir|exit|exitCode|argv)\b|^(?:before|after|beforeEach|afterEach)\(|\bmock\.|test-runner:\s*alone/m;
-const BATCHED_SUITE = 'test/unit/';
-// Files per batch: enough that start-up is paid rarely, few enough that the batches spread over
-// the jobs and a crash takes few files' results with it.
-const BATCH_SIZE = 20;
+// Reading the environment is harmless (most files pass it on to the processes they start);
+// writing it is not. A root-level hook (written out, or registered by indexedFolder at the top of
+// a file) would run around every file's tests in the batch.
+const PROCESS_WIDE = new RegExp([
+  /process\.env(?:\.\w+|\[[^\]]+\])\s*(?:=(?!=)|\+\+|--)|delete\s+process\.env|Object\.assign\(process\.env/.source,
+  /globalThis|process\.(?:on|once|off|chdir|exit|exitCode|argv|umask|removeListener)\b/.source,
+  /^(?:before|after|beforeEach|afterEach)\(|^(?:(?:const|let) \w+ = )?indexedFolder\(/.source,
+  /\bmock\.|test-runner:\s*alone/.source,
+].join('|'), 'm');
+// Files per batch, by suite: enough that start-up (~2 s of CPU for tsx to load the modules a file
+// imports) is paid rarely, few enough that the batches spread over the jobs and a crash takes few
+// files' results with it. Integration files are longer, so fewer share a process.
+const BATCH_SIZE = { 'test/unit/': 20, 'test/contract/': 20, 'test/integration/': 8 };
 
-function mayShareProcess(file, source) {
-  return file.startsWith(BATCHED_SUITE) && !PROCESS_WIDE.test(source);
+function suiteOf(file) {
+  return Object.keys(BATCH_SIZE).find((suite) => file.startsWith(suite)) ?? null;
 }
 
-// A batch is a list of files run in one process; a lone file is a batch of one.
+function mayShareProcess(file, source) {
+  return suiteOf(file) !== null && !PROCESS_WIDE.test(source);
+}
+
+// A batch is a list of files run in one process; a lone file is a batch of one. Files share a
+// process only with files of their own suite.
 function batches(files, sources) {
   const shared = files.filter((file) => mayShareProcess(file, sources.get(file)));
-  if (shared.length < 2) return files.map((file) => ({ name: file, files: [file] }));
   const own = files.filter((file) => !shared.includes(file)).map((file) => ({ name: file, files: [file] }));
-  const count = Math.ceil(shared.length / BATCH_SIZE);
-  const grouped = Array.from({ length: count }, (_, n) => ({
-    name: `${BATCHED_SUITE}batch-${n + 1}-of-${count}`,
-    files: shared.filter((_, index) => index % count === n),
-  }));
+  const grouped = Object.entries(BATCH_SIZE).flatMap(([suite, size]) => {
+    const members = shared.filter((file) => suiteOf(file) === suite);
+    if (members.length < 2) return members.map((file) => ({ name: file, files: [file] }));
+    const count = Math.ceil(members.length / size);
+    return Array.from({ length: count }, (_, n) => ({
+      name: `${suite}batch-${n + 1}-of-${count}`,
+      files: members.filter((_, index) => index % count === n),
+    }));
+  });
   return [...own, ...grouped];
 }
 
@@ -102,8 +127,10 @@ function ensureFreshBundles() {
 function parseArguments(argv) {
   let jobs = Number(process.env.RELATA_TEST_JOBS) || availableParallelism() + 1;
   const targets = [];
+  let saveCosts = false;
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--jobs') jobs = Number(argv[++i]);
+    if (argv[i] === '--save-costs') saveCosts = true;
+    else if (argv[i] === '--jobs') jobs = Number(argv[++i]);
     else if (argv[i].startsWith('--jobs=')) jobs = Number(argv[i].slice('--jobs='.length));
     else targets.push(argv[i]);
   }
@@ -111,7 +138,7 @@ function parseArguments(argv) {
     console.error(`run-tests: --jobs takes a whole number of at least 1, not "${jobs}"`);
     process.exit(2);
   }
-  return { jobs, targets: targets.length > 0 ? targets : SUITES };
+  return { jobs, saveCosts, whole: targets.length === 0, targets: targets.length > 0 ? targets : SUITES };
 }
 
 function testFiles(targets) {
@@ -129,19 +156,29 @@ function testFiles(targets) {
   return files.map((file) => path.relative(ROOT, file));
 }
 
+/** By file (or batch): its wall and CPU seconds in the last run, else in the repository's record. */
 function readTimings() {
-  try {
-    return JSON.parse(readFileSync(TIMINGS, 'utf8'));
-  } catch {
-    return {};
+  for (const source of [TIMINGS, COSTS]) {
+    try {
+      return JSON.parse(readFileSync(source, 'utf8'));
+    } catch {
+      // not there (a clean clone has no last run) or not readable: try the next
+    }
   }
+  return {};
 }
 
-// Longest first (from the last run's times), so that a long file does not start last and leave
-// the other cores idle; files never timed go first, in case they are long.
+// Longest first by wall time, so that a long file does not start last and leave the other cores
+// idle: a file that mostly waits (on a held lock, a server that never answers) is long although
+// it costs little CPU. Files never timed go first, in case they are long.
 function schedule(runs, timings) {
-  return [...runs].sort((a, b) => (timings[b.name] ?? Infinity) - (timings[a.name] ?? Infinity) || a.name.localeCompare(b.name));
+  const length = (run) => timings[run.name]?.seconds ?? Infinity;
+  return [...runs].sort((a, b) => length(b) - length(a) || a.name.localeCompare(b.name));
 }
+
+// The type-check is one more job of a whole run, beside the test files rather than before them:
+// alone it would keep one core idle for its half-minute.
+const TYPECHECK = { name: 'typecheck', files: [], command: ['npm', 'run', '--silent', 'typecheck'] };
 
 function counts(tap) {
   const read = (name) => Number([...tap.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
@@ -202,11 +239,11 @@ function cpuSeconds(file) {
 // A file runs as `node --import tsx <file>` with the TAP reporter, not under `node --test`: that
 // would start a second Node (and tsx) only to run the first, 0.13 s of CPU per file for nothing.
 // A batch runs test-batch.mjs, which imports its files one after another into the one process.
-function runBatch({ name: file, files }) {
+function runBatch({ name: file, files, command: own }) {
   const started = performance.now();
   const cpuFile = path.join(RESULTS, logName(file).replace(/\.log$/, '.cpu'));
   const entry = files.length === 1 ? files : [path.join('scripts', 'test-batch.mjs'), ...files];
-  const command = [process.execPath, '--import', 'tsx', '--test-reporter=tap', ...entry];
+  const command = own ?? [process.execPath, '--import', 'tsx', '--test-reporter=tap', ...entry];
   return new Promise((resolve) => {
     const child = spawn(GNU_TIME ?? command[0], GNU_TIME ? ['-f', '%U %S', '-o', cpuFile, ...command] : command.slice(1), {
       cwd: ROOT,
@@ -224,7 +261,8 @@ function runBatch({ name: file, files }) {
       rmSync(cpuFile, { force: true });
       if ((code !== 0 || signal) && result.fail === 0) {
         result.fail = 1;
-        result.failed.push({ name: signal ? `the file's process was killed by ${signal}` : `the file's process exited with code ${code}`, file: null });
+        const what = own ? `${file} found errors` : signal ? `the file's process was killed by ${signal}` : `the file's process exited with code ${code}`;
+        result.failed.push({ name: what, file: null });
       }
       resolve(result);
     });
@@ -251,7 +289,8 @@ function report(result) {
   const mark = result.fail > 0 ? 'FAIL' : 'ok  ';
   const cpu = result.cpu === null ? '' : ` ${seconds(result.cpu)} CPU`;
   const many = result.files.length > 1 ? `${result.files.length} files, ` : '';
-  console.log(`${mark} ${seconds(result.seconds)}${cpu}  ${result.file} (${many}${result.tests} tests${result.skipped ? `, ${result.skipped} skipped` : ''})`);
+  const what = result.files.length === 0 ? '' : ` (${many}${result.tests} tests${result.skipped ? `, ${result.skipped} skipped` : ''})`;
+  console.log(`${mark} ${seconds(result.seconds)}${cpu}  ${result.file}${what}`);
   for (const failure of result.failed) console.log(`       not ok: ${failureLine(result, failure)}`);
   if (result.fail > 0) console.log(`       output: .test-results/${logName(result.file)}`);
 }
@@ -270,14 +309,14 @@ async function runAll(files, jobs) {
   return results;
 }
 
-const { jobs, targets } = parseArguments(process.argv.slice(2));
+const { jobs, saveCosts, whole, targets } = parseArguments(process.argv.slice(2));
 const files = testFiles(targets);
 const sources = new Map(files.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
 const alone = new Map(files.flatMap((file) => {
   const why = mustRunAlone(sources.get(file));
   return why === null ? [] : [[file, why]];
 }));
-const side = batches(files.filter((file) => !alone.has(file)), sources);
+const side = [...(whole ? [TYPECHECK] : []), ...batches(files.filter((file) => !alone.has(file)), sources)];
 ensureFreshBundles();
 const previous = readTimings();
 rmSync(RESULTS, { recursive: true, force: true, maxRetries: 3 });
@@ -294,10 +333,11 @@ const results = [
 ];
 const wall = (performance.now() - started) / 1000;
 
-// Scheduling wants what a file costs, not how busy the machine was: CPU seconds where measured.
-const timings = { ...previous, ...Object.fromEntries(results.map((r) => [r.file, Math.round((r.cpu ?? r.seconds) * 10) / 10])) };
+const tenths = (value) => (value === null ? null : Math.round(value * 10) / 10);
+const timings = { ...previous, ...Object.fromEntries(results.map((r) => [r.file, { seconds: tenths(r.seconds), cpu: tenths(r.cpu) }])) };
 const cpuTotal = results.every((r) => r.cpu !== null) ? results.reduce((sum, r) => sum + r.cpu, 0) : null;
 writeFileSync(TIMINGS, `${JSON.stringify(timings, null, 1)}\n`);
+if (saveCosts) writeFileSync(COSTS, `${JSON.stringify(Object.fromEntries(Object.entries(timings).sort()), null, 1)}\n`);
 const total = results.reduce((sum, r) => ({
   tests: sum.tests + r.tests, pass: sum.pass + r.pass, fail: sum.fail + r.fail,
   skipped: sum.skipped + r.skipped + r.todo, cancelled: sum.cancelled + r.cancelled,

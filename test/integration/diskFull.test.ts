@@ -79,10 +79,10 @@ test('a full disk stops the run with one message and blames no file; the next ru
     return t.skip(why);
   }
   mkdirSync(mountPoint);
-  assert.equal(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mountPoint]).status, 0);
+  assert.equal(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mountPoint]).status, 0);
   const folder = path.join(root, 'folder');
-  // 14 files of 0.75 MB: 10.5 MB of originals alone, on a 6 MB disk.
-  writeBigFolder(folder, 14, 0.75 * MEGABYTE);
+  // 7 files of 0.75 MB: 5.25 MB of originals alone, on a 3 MB disk.
+  writeBigFolder(folder, 7, 0.75 * MEGABYTE);
   const dataDir = path.join(mountPoint, 'data');
 
   const full = relata(['index', folder, '--data', dataDir, '--embedding-model', 'none']);
@@ -106,9 +106,9 @@ test('a full disk stops the run with one message and blames no file; the next ru
   assert.doesNotMatch(`${freed.stdout}\n${freed.stderr}`, /gave up/);
   const report = JSON.parse(freed.stdout);
   assert.deepEqual(report.failed_jobs, []);
-  assert.equal(report.items.indexed, 14, JSON.stringify(report.files.filter((file: { status: string }) => file.status !== 'indexed')));
+  assert.equal(report.items.indexed, 7, JSON.stringify(report.files.filter((file: { status: string }) => file.status !== 'indexed')));
   const afterFreed = storeState(dataDir);
   assert.deepEqual(afterFreed.failed, []);
-  assert.equal(afterFreed.indexed, 14);
+  assert.equal(afterFreed.indexed, 7);
   assert.equal(afterFreed.leased, 0);
 });

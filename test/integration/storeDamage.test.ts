@@ -64,8 +64,8 @@ interface RelationshipView {
 const pairOf = (view: RelationshipView) => [view.from.path, view.to.path].sort().join(' ↔ ');
 const pair = (paths: string[]) => [...paths].sort().join(' ↔ ');
 
-// Two stores, built once and copied by every test: the demo folder with 200 generated documents
-// (a store of ~1,600 pages, most of them b-tree pages) with two decisions and no vectors, and the
+// Two stores, built once and copied by every test: the demo folder with 80 generated documents
+// (a store of several hundred pages, most of them b-tree pages) with two decisions and no vectors, and the
 // demo folder alone with the default embedding model (a sqlite-vec table).
 let scratch = '';
 let folder = '';
@@ -77,7 +77,7 @@ before(() => {
   scratch = mkdtempSync(path.join(tmpdir(), 'relata-damage-'));
   folder = path.join(scratch, 'folder');
   cpSync(DEMO, folder, { recursive: true });
-  writeCorpus(path.join(folder, 'corpus'), 200);
+  writeCorpus(path.join(folder, 'corpus'), 80);
   lexical = path.join(scratch, 'lexical');
   json(['index', folder, '--data', lexical, '--embedding-model', 'none']);
   const views = json(['relationships', '--data', lexical]) as RelationshipView[];

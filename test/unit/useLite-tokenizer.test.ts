@@ -48,10 +48,11 @@ describe('USE-lite tokenizer', () => {
     for (const text of EDGE_CASES) assert.deepEqual(fast.encode(text), reference.encode(text), JSON.stringify(text));
   });
 
-  it('gives the package tokenizer\'s ids on 1,000 SciFact texts (seeded sample)', { skip: !scifactAvailable() && 'SciFact is not at ../shared/eval/scifact' }, (t) => {
+  it('gives the package tokenizer\'s ids on 300 SciFact texts (seeded sample)', { skip: !scifactAvailable() && 'SciFact is not at ../shared/eval/scifact' }, (t) => {
     const texts = [...loadAbstracts().map((d) => `${d.title} ${d.text}`), ...[...loadClaims().values()].map((c) => c.text)];
     const random = seededRandom(2024);
-    const sample = Array.from({ length: 1000 }, () => texts[Math.floor(random() * texts.length)]!);
+    // 300 texts of every length SciFact has: the package's tokenizer takes ~15 ms a text here.
+    const sample = Array.from({ length: 300 }, () => texts[Math.floor(random() * texts.length)]!);
 
     let started = performance.now();
     const ours = sample.map((text) => fast.encode(text));
