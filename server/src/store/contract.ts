@@ -288,6 +288,22 @@ export type StoreAccess = 'read' | 'write';
 /** Live items per state; an unread file is counted there and not among the indexed. */
 export type ItemStateCounts = Record<Exclude<ItemStatus, 'deleted'>, number> & { unread: number };
 
+/**
+ * The items of one stretch of the folder tree, for a walk outward from a file (engine/treeRings.ts):
+ * paths from `from` (inclusive) to `to` (exclusive, null for no end) in code-point order, whose
+ * folder is exactly `slashes` folders deep (a root file has none).
+ */
+export interface PathRange {
+  from: string;
+  to: string | null;
+  slashes: number;
+}
+
+export interface ItemPath {
+  id: string;
+  path: string;
+}
+
 export interface WorkspaceStore {
   readonly workspace: string;
 
@@ -309,6 +325,13 @@ export interface WorkspaceStore {
    * read them anew.
    */
   itemsGeneration(): Promise<number | null>;
+  /**
+   * Live indexed items in a stretch of the folder tree, in code-point path order, at most `limit`:
+   * Related's nearby fallback reads the tree ring by ring with it instead of listing every item.
+   */
+  indexedItemsInPathRange(range: PathRange, limit: number): Promise<ItemPath[]>;
+  /** The most slashes in a live indexed item's path (how deep the tree goes), null when there is none. */
+  deepestIndexedPath(): Promise<number | null>;
   listVersions(itemId: string): Promise<ItemVersionRecord[]>;
 
   /**

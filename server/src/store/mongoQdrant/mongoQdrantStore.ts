@@ -33,7 +33,9 @@ import type {
   ItemExtraction,
   ModelOutputEntry,
   ItemRecord,
+  ItemPath,
   ItemStateCounts,
+  PathRange,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -221,6 +223,14 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]> {
     return this.with(({ items }) => items.list(options));
+  }
+
+  indexedItemsInPathRange(range: PathRange, limit: number): Promise<ItemPath[]> {
+    return this.with(({ items }) => items.inPathRange(range, limit));
+  }
+
+  deepestIndexedPath(): Promise<number | null> {
+    return this.with(({ items }) => items.deepestIndexedPath());
   }
 
   countItemsByState(): Promise<ItemStateCounts> {

@@ -18,6 +18,9 @@ interface Migration {
 const countChange = (row: 'NEW' | 'OLD'): string => `INSERT INTO items_generation (workspace, n) VALUES (${row}.workspace, 1)
           ON CONFLICT (workspace) DO UPDATE SET n = n + 1;`;
 
+/** A path's slashes, its folder's depth: a query must repeat the index's expression exactly for SQLite to use the index. */
+export const PATH_SLASHES_SQL = "(length(path) - length(replace(path, '/', '')))";
+
 const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -492,6 +495,15 @@ const MIGRATIONS: Migration[] = [
     // Null for an extraction made before: such items are extracted again (concepts@5), which sets it.
     sql: '',
     apply: addColumnOnce('item_extractions', 'passage_languages', 'TEXT'),
+  },
+  {
+    version: 22,
+    description: "live items found by their folder's depth and path through an index (issue 32)",
+    // Related's nearby fallback (engine/treeRings.ts) reads the items of one depth in one stretch of
+    // paths, nearest folders first, a few at a time: without this index each ring read every item.
+    sql: `
+      CREATE INDEX IF NOT EXISTS items_live_depth_path ON items (workspace, status, ${PATH_SLASHES_SQL}, path) WHERE deleted_at IS NULL;
+    `,
   },
 ];
 

@@ -32,7 +32,9 @@ import type {
   IngestOutcome,
   IngestRun,
   ItemRecord,
+  ItemPath,
   ItemStateCounts,
+  PathRange,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -56,7 +58,7 @@ import type {
 } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
 import { summariseMentions } from '../entitySummaries.ts';
-import { migrate, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
+import { migrate, PATH_SLASHES_SQL, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
 import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as search from './searchQueries.ts';
@@ -314,6 +316,24 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       ? this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws ORDER BY path, created_at')
       : this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws AND deleted_at IS NULL ORDER BY path');
     return rows.map(toItem);
+  }
+
+  async indexedItemsInPathRange(range: PathRange, limit: number): Promise<ItemPath[]> {
+    return this.rows<ItemPath>(
+      `SELECT id, path FROM items
+       WHERE workspace = @ws AND status = 'indexed' AND deleted_at IS NULL AND ${PATH_SLASHES_SQL} = @slashes
+         AND path >= @from ${range.to === null ? '' : 'AND path < @to'}
+       ORDER BY path LIMIT @limit`,
+      { slashes: range.slashes, from: range.from, ...(range.to === null ? {} : { to: range.to }), limit },
+    );
+  }
+
+  async deepestIndexedPath(): Promise<number | null> {
+    const row = this.row<{ slashes: number }>(
+      `SELECT ${PATH_SLASHES_SQL} AS slashes FROM items WHERE workspace = @ws AND status = 'indexed' AND deleted_at IS NULL
+       ORDER BY ${PATH_SLASHES_SQL} DESC LIMIT 1`,
+    );
+    return row ? row.slashes : null;
   }
 
   async countItemsByState(): Promise<ItemStateCounts> {
