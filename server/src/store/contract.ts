@@ -254,6 +254,11 @@ export interface RelationshipFilter {
   minPendingScore?: number;
   /** Only relationships with this item at either end. */
   itemId?: string;
+  /**
+   * Only relationships proposed, rescored or decided at or after this moment (an ISO time, as
+   * `updatedAt`): what changed since a reader last looked, through an index, not the whole table.
+   */
+  writtenSince?: string;
 }
 
 /** An entity mention found by key, for the search path that matches what a query names. */
@@ -299,6 +304,11 @@ export interface PathRange {
   slashes: number;
 }
 
+export interface ListItemsOptions {
+  includeDeleted?: boolean;
+  writtenSince?: string;
+}
+
 export interface ItemPath {
   id: string;
   path: string;
@@ -311,7 +321,11 @@ export interface WorkspaceStore {
   getItem(id: string): Promise<ItemRecord | null>;
   /** The live (not tombstoned) item at a path, relative to the folder root. */
   getItemByPath(path: string): Promise<ItemRecord | null>;
-  listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]>;
+  /**
+   * Live items by path (with `includeDeleted`, every item, tombstones too); with `writtenSince` (an
+   * ISO time, as `updatedAt`), only the items written at or after it, through an index.
+   */
+  listItems(options?: ListItemsOptions): Promise<ItemRecord[]>;
   /**
    * How many live items are in each state, indexed files with (almost) no text read counted apart
    * as `unread` (shared/unreadFiles.ts): the status bar's figures, without reading every item.

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Filter, UpdateFilter } from 'mongodb';
 import type { ItemStatus, PipelineStage } from '../../../../shared/types.ts';
-import type { FileObservation, IngestOutcome, IngestRun, ItemPath, ItemRecord, ItemStateCounts, ItemVersionRecord, PathRange } from '../contract.ts';
+import type { FileObservation, IngestOutcome, IngestRun, ItemPath, ItemRecord, ItemStateCounts, ItemVersionRecord, ListItemsOptions, PathRange } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
 import type { IngestFollowUp, ItemDocument } from './collections.ts';
 import { toItemRecord, toVersionRecords } from './documents.ts';
@@ -79,10 +79,11 @@ export class Items {
     return document ? toItemRecord(document) : null;
   }
 
-  async list(options: { includeDeleted?: boolean } = {}): Promise<ItemRecord[]> {
+  async list(options: ListItemsOptions = {}): Promise<ItemRecord[]> {
+    const written = options.writtenSince !== undefined ? { updatedAt: { $gte: options.writtenSince } } : {};
     const cursor = options.includeDeleted
-      ? this.items.find(this.items.filter(), RECORD_ONLY).sort({ path: 1, createdAt: 1, _id: 1 })
-      : this.items.find(this.items.filter({ live: true }), RECORD_ONLY).sort({ path: 1 });
+      ? this.items.find(this.items.filter(written), RECORD_ONLY).sort({ path: 1, createdAt: 1, _id: 1 })
+      : this.items.find(this.items.filter({ live: true, ...written }), RECORD_ONLY).sort({ path: 1 });
     return (await cursor.toArray()).map(toItemRecord);
   }
 

@@ -35,6 +35,7 @@ import type {
   ItemRecord,
   ItemPath,
   ItemStateCounts,
+  ListItemsOptions,
   PathRange,
   ItemVersionRecord,
   JobFailure,
@@ -221,7 +222,7 @@ export class MongoQdrantStore implements WorkspaceStore {
     return null;
   }
 
-  listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]> {
+  listItems(options?: ListItemsOptions): Promise<ItemRecord[]> {
     return this.with(({ items }) => items.list(options));
   }
 

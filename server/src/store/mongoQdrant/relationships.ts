@@ -67,6 +67,8 @@ export const RELATIONSHIP_INDEXES: readonly IndexSpec[] = [
   { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, fromItemId: 1 }, unique: false, name: 'relationships_from' },
   { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, toItemId: 1 }, unique: false, name: 'relationships_to' },
   { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, score: -1, id: 1 }, unique: false, name: 'relationships_strongest' },
+  // What changed since a reader last looked (RelationshipFilter.writtenSince).
+  { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, updatedAt: 1 }, unique: false, name: 'relationships_written' },
   { collection: RELATIONSHIP_EVENTS_COLLECTION, key: { workspace: 1, folder: 1, eventId: 1 }, unique: true, name: 'relationship_events_id' },
   { collection: RELATIONSHIP_EVENTS_COLLECTION, key: { workspace: 1, folder: 1, relationshipId: 1, at: 1, sequence: 1 }, unique: false, name: 'relationship_events_history' },
 ];
@@ -441,6 +443,7 @@ export class MongoRelationships implements RelationshipMaintenance {
   async listRelationships(filter: RelationshipFilter = {}): Promise<RelationshipRecord[]> {
     const conditions = {
       ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(filter.writtenSince !== undefined ? { updatedAt: { $gte: filter.writtenSince } } : {}),
       $and: [{ $or: [{ status: { $ne: 'pending' as const } }, { score: { $gte: filter.minPendingScore ?? 0 } }] }],
     };
     if (filter.itemId !== undefined) return this.touchingWhere([filter.itemId], conditions);

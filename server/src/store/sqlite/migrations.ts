@@ -498,11 +498,15 @@ const MIGRATIONS: Migration[] = [
   },
   {
     version: 22,
-    description: "live items found by their folder's depth and path through an index (issue 32)",
+    description: "items found by their folder's depth and path, items and relationships by when they were written (issue 32)",
     // Related's nearby fallback (engine/treeRings.ts) reads the items of one depth in one stretch of
-    // paths, nearest folders first, a few at a time: without this index each ring read every item.
+    // paths, nearest folders first, a few at a time; the language server's note on what a pass did
+    // to the proposals (lsp/proposalTracker.ts) reads the items and relationships written since the
+    // last pass. Without these indexes each read every item, or every relationship.
     sql: `
       CREATE INDEX IF NOT EXISTS items_live_depth_path ON items (workspace, status, ${PATH_SLASHES_SQL}, path) WHERE deleted_at IS NULL;
+      CREATE INDEX IF NOT EXISTS items_written ON items (workspace, updated_at);
+      CREATE INDEX IF NOT EXISTS relationships_written ON relationships (workspace, updated_at);
     `,
   },
 ];

@@ -211,8 +211,9 @@ export class RelationshipTables {
   }
 
   list(filter: RelationshipFilter = {}): RelationshipRecord[] {
-    const conditions = `AND (@status IS NULL OR r.status = @status) AND (r.status <> 'pending' OR r.score >= @minPendingScore)`;
-    const params = { status: filter.status ?? null, minPendingScore: filter.minPendingScore ?? 0 };
+    const written = filter.writtenSince === undefined ? '' : 'AND r.updated_at >= @since';
+    const conditions = `AND (@status IS NULL OR r.status = @status) AND (r.status <> 'pending' OR r.score >= @minPendingScore) ${written}`;
+    const params = { status: filter.status ?? null, minPendingScore: filter.minPendingScore ?? 0, ...(written ? { since: filter.writtenSince } : {}) };
     if (filter.itemId !== undefined) return this.touchingWhere([filter.itemId], conditions, params);
     return this.sql
       .rows<RelationshipRow>(

@@ -34,6 +34,7 @@ import type {
   ItemRecord,
   ItemPath,
   ItemStateCounts,
+  ListItemsOptions,
   PathRange,
   ItemVersionRecord,
   JobFailure,
@@ -311,8 +312,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.liveItemAt(itemPath);
   }
 
-  async listItems(options: { includeDeleted?: boolean } = {}): Promise<ItemRecord[]> {
-    const rows = options.includeDeleted
+  async listItems(options: ListItemsOptions = {}): Promise<ItemRecord[]> {
+    const live = options.includeDeleted ? '' : 'AND deleted_at IS NULL';
+    const rows = options.writtenSince !== undefined
+      ? this.rows<ItemRow>(`SELECT * FROM items WHERE workspace = @ws AND updated_at >= @since ${live} ORDER BY path, created_at`, { since: options.writtenSince })
+      : options.includeDeleted
       ? this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws ORDER BY path, created_at')
       : this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws AND deleted_at IS NULL ORDER BY path');
     return rows.map(toItem);
