@@ -6,13 +6,14 @@
 
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
-import { decide, listRelationshipViews } from '../../server/src/engine/relationships.ts';
+import { decide } from '../../server/src/engine/relationships.ts';
 import { reviewAgainstDecision } from '../../server/src/discover/decisionReview.ts';
-import { proposalChanges, type ProposalChanges, type ProposalSnapshot } from '../../server/src/lsp/proposalChanges.ts';
+import type { ProposalChanges } from '../../server/src/lsp/proposalChanges.ts';
 import { ProposalTracker } from '../../server/src/lsp/proposalTracker.ts';
 import { DEFAULT_THRESHOLDS, scoreSignals, SCORE_VERSION, similaritySignal } from '../../server/src/scoring/index.ts';
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { forEachBackend } from './backends.ts';
+import { ListingEverything } from '../support/wholeFolderReads.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,24 +24,6 @@ function propose(store: WorkspaceStore, from: string, to: string, cosine: number
     { fromItemId: from, toItemId: to, type: 'similar_to', score, proposedScore: score, scoreVersion: SCORE_VERSION, nearDuplicate: false, signals, producedBy: 'test' },
     reviewAgainstDecision,
   );
-}
-
-/** How the language server compared passes before issue 32: every relationship and every item read after each. */
-class ListingEverything {
-  private before: ProposalSnapshot | null = null;
-
-  async look(store: WorkspaceStore): Promise<ProposalChanges | null> {
-    const views = await listRelationshipViews(store, DEFAULT_THRESHOLDS);
-    const items = (await store.listItems()).filter((item) => item.status !== 'deleted');
-    const after: ProposalSnapshot = {
-      pending: new Map(views.filter((view) => view.status === 'pending').map((view) => [view.id, { type: view.type, score: view.score.toFixed(2) }])),
-      versions: new Map(items.map((item) => [item.path, item.version])),
-    };
-    const decided = new Set(views.filter((view) => view.status !== 'pending').map((view) => view.id));
-    const before = this.before;
-    this.before = after;
-    return before ? proposalChanges(before, after, decided) : null;
-  }
 }
 
 forEachBackend((backend) => {

@@ -4,9 +4,8 @@
 // by tree distance picked before (issue 32), only without reading the whole folder.
 
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import type { WorkspaceStore } from '../../server/src/store/contract.ts';
-import { byCodePoint, nearestInTree } from '../../server/src/engine/treeRings.ts';
+import { nearestInTree } from '../../server/src/engine/treeRings.ts';
+import { nearestByListing } from '../support/wholeFolderReads.ts';
 import { forEachBackend } from './backends.ts';
 import { indexDocument, ingest } from './documents.ts';
 
@@ -21,24 +20,6 @@ const TREE = [
   'a/c/p.md', 'a/c/q.md', 'a.b/n.md', 'a-z/m.md', 'a0/k.md', 'ab/j.md', 'ab/cd/i.md',
   'b/one.md', 'b/c/two.md', 'b/c/d/three.md', 'Zeta/q.md', '\u{1F600}/smile.md', '\uFF21/wide.md', 'x/y/z/w.md',
 ];
-
-/** How the fallback chose before issue 32: every item listed, sorted by tree distance, then path. */
-async function nearestByListing(store: WorkspaceStore, filePath: string, count: number, isBlocked: (id: string) => boolean) {
-  const others = (await store.listItems())
-    .filter((other) => other.status === 'indexed' && !isBlocked(other.id))
-    // The one change: ties in code-point order (what both stores' indexes keep) where it was localeCompare.
-    .sort((a, b) => treeDistance(filePath, a.path) - treeDistance(filePath, b.path) || byCodePoint(a, b));
-  return others.slice(0, count).map(({ id, path: otherPath }) => ({ id, path: otherPath }));
-}
-
-/** Steps between two files' folders in the tree, as engine/related.ts counted them before issue 32. */
-function treeDistance(from: string, to: string): number {
-  const a = path.posix.dirname(from).split('/');
-  const b = path.posix.dirname(to).split('/');
-  let common = 0;
-  while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return a.length - common + (b.length - common);
-}
 
 forEachBackend((backend) => {
   backend.test('a stretch of paths gives the live indexed items at exactly that depth, in code-point order, up to the limit', async (t) => {
