@@ -1,14 +1,19 @@
-// How Related's nearby fallback and the language server's note on what a pass did to the proposals
-// read the whole folder before issue 32, kept as the reference the bounded reads are held to: the
-// contract tests compare answers with them (test/contract/treeRings.test.ts, proposalTracker.test.ts)
-// and bench:folderReads times them side by side.
+// How Related's nearby fallback, the language server's note on what a pass did to the proposals and
+// the Proposals view's pages read the whole folder before issue 32, kept as the reference the
+// bounded reads are held to: the contract tests compare answers with them (test/contract/
+// treeRings.test.ts, proposalTracker.test.ts, relationshipPages.test.ts) and bench:folderReads and
+// bench:proposals time them side by side.
 
 import path from 'node:path';
 import { byCodePoint } from '../../server/src/engine/treeRings.ts';
-import { listRelationshipViews } from '../../server/src/engine/relationships.ts';
+import { itemRefs, listRelationshipViews, toRelationshipView } from '../../server/src/engine/relationships.ts';
+import type { PageRequest, RelationshipPages } from '../../server/src/engine/relationshipPages.ts';
+import { awaitingReview } from '../../shared/linkedInDocuments.ts';
+import { inViewOrder, passesFilter, type ProposalUnit, unitsOf } from '../../shared/proposalPages.ts';
+import type { Thresholds } from '../../server/src/scoring/index.ts';
 import { proposalChanges, type ProposalChanges, type ProposalSnapshot } from '../../server/src/lsp/proposalChanges.ts';
 import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
-import type { ItemPath, WorkspaceStore } from '../../server/src/store/contract.ts';
+import type { ItemPath, RelationshipRecord, WorkspaceStore } from '../../server/src/store/contract.ts';
 
 /** The fallback's pick before issue 32: every item listed, sorted by tree distance, then path. */
 export async function nearestByListing(store: WorkspaceStore, filePath: string, count: number, isBlocked: (id: string) => boolean): Promise<ItemPath[]> {
@@ -44,4 +49,31 @@ export class ListingEverything {
     this.before = after;
     return before ? proposalChanges(before, after, decided) : null;
   }
+}
+
+/** The Proposals view's pages before issue 32: every relationship read and classified, each unit sorted. */
+export async function relationshipPagesByListing(store: WorkspaceStore, thresholds: Thresholds, request: PageRequest): Promise<RelationshipPages> {
+  const records = await store.listRelationships({ minPendingScore: thresholds.storeScore });
+  const units = new Map<ProposalUnit, RelationshipRecord[]>();
+  let awaiting = 0;
+  for (const record of records) {
+    if (awaitingReview(record)) awaiting += 1;
+    if (!passesFilter(request.filter, record)) continue;
+    for (const unit of unitsOf(record)) {
+      const members = units.get(unit);
+      if (members) members.push(record);
+      else units.set(unit, [record]);
+    }
+  }
+  const shown = new Set<string>();
+  const unitTotals: Record<string, number> = {};
+  for (const [unit, members] of units) {
+    unitTotals[unit] = members.length;
+    const rows = request.moreRows.get(unit) ?? request.pageSize;
+    const page = members.length > rows ? [...members].sort(inViewOrder).slice(0, rows) : members;
+    for (const record of page) shown.add(record.id);
+  }
+  const onPages = records.filter((record) => shown.has(record.id));
+  const refs = await itemRefs(store, onPages);
+  return { relationships: onPages.map((record) => toRelationshipView(record, refs)), unitTotals, awaitingReview: awaiting };
 }

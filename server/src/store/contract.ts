@@ -13,8 +13,10 @@ import type {
   PipelineStage,
   EntityAliasView,
   RelationshipStatus,
+  RelationshipType,
   SignalView,
 } from '../../../shared/types.ts';
+import type { ProposalFilter, UnitMembers } from '../../../shared/proposalPages.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { Entity, PhraseCount } from '../records/extraction.ts';
 import type { DocumentLink, MetadataEntry, MetadataValue, ParsedDocument } from '../records/document.ts';
@@ -304,6 +306,22 @@ export interface PathRange {
   slashes: number;
 }
 
+/** The relationships the Proposals view counts and pages: its threshold for pending ones and its filter. */
+export interface ProposalQuery {
+  /** Pending proposals under this score are not listed (decided ones always are). */
+  minPendingScore: number;
+  filter: ProposalFilter;
+}
+
+/** How many relationships between live items have this status and type and rest on a link alone or not. */
+export interface RelationshipGroup {
+  status: RelationshipStatus;
+  type: RelationshipType;
+  /** Resting on a link alone, whatever the status (shared/linkedInDocuments.ts restsOnLinks). */
+  linked: boolean;
+  count: number;
+}
+
 export interface ListItemsOptions {
   includeDeleted?: boolean;
   writtenSince?: string;
@@ -505,6 +523,16 @@ export interface WorkspaceStore {
   relationshipBetween(itemA: string, itemB: string): Promise<RelationshipRecord | null>;
   /** Relationships between live items, strongest first. */
   listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]>;
+  /**
+   * The Proposals view's counts: the relationships between live items that `query` lists, counted
+   * by status, type and resting on a link alone, from an index, without reading one relationship.
+   */
+  relationshipGroups(query: ProposalQuery): Promise<RelationshipGroup[]>;
+  /**
+   * The first `limit` relationships `query` lists among a unit's members (shared/proposalPages.ts
+   * membersOf), in the view's order (shared/proposalPages.ts inViewOrder; ids in code-point order).
+   */
+  relationshipsInViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): Promise<RelationshipRecord[]>;
   /** Relationships with any of these items at either end (e.g. for search expansion), strongest first. */
   relationshipsTouching(
     itemIds: readonly string[],

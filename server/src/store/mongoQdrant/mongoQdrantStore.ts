@@ -15,6 +15,7 @@
 // are removed from MongoDB, so a crash leaves passages without vectors (re-embedded, since
 // itemsNeedingVectors lists them), never vectors of passages that are gone.
 
+import type { UnitMembers } from '../../../../shared/proposalPages.ts';
 import type { EntityAliasView, ItemFlag, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../records/extraction.ts';
@@ -37,6 +38,8 @@ import type {
   ItemStateCounts,
   ListItemsOptions,
   PathRange,
+  ProposalQuery,
+  RelationshipGroup,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -547,6 +550,14 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]> {
     return this.with(({ relationships }) => relationships.listRelationships(filter));
+  }
+
+  relationshipGroups(query: ProposalQuery): Promise<RelationshipGroup[]> {
+    return this.with(({ relationships }) => relationships.groups(query));
+  }
+
+  relationshipsInViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): Promise<RelationshipRecord[]> {
+    return this.with(({ relationships }) => relationships.inViewOrder(query, members, limit));
   }
 
   relationshipsTouching(itemIds: readonly string[], options?: { minScore?: number; statuses?: readonly RelationshipStatus[] }): Promise<RelationshipRecord[]> {

@@ -4,14 +4,19 @@
 // nor a rediscovery overwrites the other. Nothing here deletes a relationship; forgetting a
 // document only redacts what its relationships quote from it.
 
+import { restsOnLinks } from '../../../../shared/linkedInDocuments.ts';
+import type { UnitMembers } from '../../../../shared/proposalPages.ts';
+import { REVIEW_ORDER } from '../../../../shared/reviewOrder.ts';
 import type { ChangedSinceDecision, RelationshipStatus, RelationshipType, SignalView } from '../../../../shared/types.ts';
 import { evidenceOf, pairKey, redactQuotes, relationshipId } from '../relationshipRules.ts';
 import type {
   DecisionBasis,
   ProposalOutcome,
+  ProposalQuery,
   RelationshipDecision,
   RelationshipEvent,
   RelationshipFilter,
+  RelationshipGroup,
   RelationshipProposal,
   RelationshipRecord,
   ReviewRule,
@@ -68,6 +73,28 @@ const LIVE_ENDS = `
   EXISTS (SELECT 1 FROM items f WHERE f.workspace = @ws AND f.id = r.from_item AND f.deleted_at IS NULL)
   AND EXISTS (SELECT 1 FROM items t WHERE t.workspace = @ws AND t.id = r.to_item AND t.deleted_at IS NULL)`;
 
+/** The view's order of types (shared/reviewOrder.ts) in SQL: a type this build does not know goes last, then by name. */
+const REVIEW_RANK = `CASE r.type ${REVIEW_ORDER.map((type, rank) => `WHEN '${type}' THEN ${rank}`).join(' ')} ELSE ${REVIEW_ORDER.length} END`;
+
+/** The conditions of what the Proposals view lists: pending ones over its threshold, and its filter. */
+function listedBy(query: ProposalQuery): { conditions: string; params: Record<string, unknown> } {
+  const { filter } = query;
+  const conditions = [
+    "AND (r.status <> 'pending' OR r.score >= @minPendingScore) AND r.score >= @minStrength",
+    filter.types === null ? '' : 'AND r.type IN (SELECT value FROM json_each(@types))',
+    filter.statuses === null ? '' : 'AND r.status IN (SELECT value FROM json_each(@statuses))',
+  ].join(' ');
+  return {
+    conditions,
+    params: {
+      minPendingScore: query.minPendingScore,
+      minStrength: filter.minStrength,
+      ...(filter.types === null ? {} : { types: JSON.stringify(filter.types) }),
+      ...(filter.statuses === null ? {} : { statuses: JSON.stringify(filter.statuses) }),
+    },
+  };
+}
+
 export class RelationshipTables {
   constructor(private readonly sql: ScopedSql) {}
 
@@ -91,6 +118,7 @@ export class RelationshipTables {
         status: reviewed.status,
         nearDuplicate: reviewed.nearDuplicate ? 1 : 0,
         signals: JSON.stringify(reviewed.signals),
+        linked: restsOnLinks(reviewed.signals) ? 1 : 0,
         producedBy: reviewed.producedBy,
         decidedBy: reviewed.decidedBy,
         decidedAt: reviewed.decidedAt,
@@ -104,9 +132,9 @@ export class RelationshipTables {
         const id = relationshipId(this.sql.workspace, key);
         this.sql.run(
           `INSERT INTO relationships (workspace, id, pair_key, from_item, to_item, type, score, proposed_score, score_version,
-             status, near_duplicate, signals, produced_by, created_at, updated_at)
+             status, near_duplicate, signals, linked, produced_by, created_at, updated_at)
            VALUES (@ws, @id, @key, @from, @to, @type, @score, @proposedScore, @version, 'pending', @nearDuplicate, @signals,
-             @producedBy, @now, @now)`,
+             @linked, @producedBy, @now, @now)`,
           { ...values, id, key },
         );
         this.recordEvent(id, 'proposed', proposal.producedBy, reviewed, null, now);
@@ -130,7 +158,7 @@ export class RelationshipTables {
       if (unchanged) return { id: existing.id, outcome: outcome === 'kept_rejected' ? outcome : 'unchanged' };
       this.sql.run(
         `UPDATE relationships SET from_item = @from, to_item = @to, type = @type, score = @score, proposed_score = @proposedScore,
-           score_version = @version, status = @status, near_duplicate = @nearDuplicate, signals = @signals, produced_by = @producedBy,
+           score_version = @version, status = @status, near_duplicate = @nearDuplicate, signals = @signals, linked = @linked, produced_by = @producedBy,
            decided_by = @decidedBy, decided_at = @decidedAt, note = @note, decision_basis = @basis,
            changed_since_decision = @changed, updated_at = @now
          WHERE workspace = @ws AND id = @id`,
@@ -168,10 +196,10 @@ export class RelationshipTables {
       }
       this.sql.run(
         `INSERT INTO relationships (workspace, id, pair_key, from_item, to_item, type, score, proposed_score, score_version,
-           status, near_duplicate, signals, produced_by, created_at, updated_at, decided_by, decided_at, note, decision_basis,
+           status, near_duplicate, signals, linked, produced_by, created_at, updated_at, decided_by, decided_at, note, decision_basis,
            changed_since_decision)
          VALUES (@ws, @id, @key, @from, @to, @type, @score, @proposedScore, @version, @status, @nearDuplicate, @signals,
-           @producedBy, @createdAt, @now, @decidedBy, @decidedAt, @note, @basis, @changed)`,
+           @linked, @producedBy, @createdAt, @now, @decidedBy, @decidedAt, @note, @basis, @changed)`,
         {
           id,
           key,
@@ -184,6 +212,7 @@ export class RelationshipTables {
           status: carried.status,
           nearDuplicate: carried.nearDuplicate ? 1 : 0,
           signals: JSON.stringify(carried.signals),
+          linked: restsOnLinks(carried.signals) ? 1 : 0,
           producedBy: carried.producedBy,
           createdAt: carried.createdAt,
           now,
@@ -223,6 +252,49 @@ export class RelationshipTables {
       .map(toRecord);
   }
 
+  groups(query: ProposalQuery): RelationshipGroup[] {
+    const listed = listedBy(query);
+    return this.sql
+      .rows<{ status: RelationshipStatus; type: RelationshipType; linked: number; n: number }>(
+        `SELECT r.status, r.type, r.linked, COUNT(*) AS n FROM relationships r
+         WHERE r.workspace = @ws ${listed.conditions} AND ${LIVE_ENDS} GROUP BY r.status, r.linked, r.type`,
+        listed.params,
+      )
+      .map((row) => ({ status: row.status, type: row.type, linked: row.linked === 1, count: row.n }));
+  }
+
+  /**
+   * The ids in the view's order from the relationships_units index alone (it holds the ends for
+   * LIVE_ENDS), then those rows: a unit of one type and status is read in the index's order and
+   * stops at the limit; the others sort their members' ids, never their signals.
+   */
+  inViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): RelationshipRecord[] {
+    const listed = listedBy(query);
+    const oneType = members.type !== null;
+    const ids = this.sql.rows<{ id: string }>(
+      `SELECT r.id FROM relationships r
+       WHERE r.workspace = @ws AND r.status IN (SELECT value FROM json_each(@unitStatuses))
+         ${members.linked === null ? '' : 'AND r.linked = @linked'} ${oneType ? 'AND r.type = @unitType' : ''}
+         ${listed.conditions} AND ${LIVE_ENDS}
+       ORDER BY ${oneType ? '' : `${REVIEW_RANK}, r.type, `}r.score DESC, r.id LIMIT @limit`,
+      {
+        ...listed.params,
+        unitStatuses: JSON.stringify(members.statuses),
+        ...(members.linked === null ? {} : { linked: members.linked ? 1 : 0 }),
+        ...(oneType ? { unitType: members.type } : {}),
+        limit,
+      },
+    );
+    const rows = new Map(
+      this.sql
+        .rows<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND id IN (SELECT value FROM json_each(@ids))', {
+          ids: JSON.stringify(ids.map((row) => row.id)),
+        })
+        .map((row) => [row.id, row]),
+    );
+    return ids.flatMap(({ id }) => (rows.has(id) ? [toRecord(rows.get(id)!)] : []));
+  }
+
   touching(itemIds: readonly string[], options: { minScore?: number; statuses?: readonly RelationshipStatus[] }): RelationshipRecord[] {
     if (itemIds.length === 0) return [];
     return this.touchingWhere(itemIds, 'AND r.status IN (SELECT value FROM json_each(@statuses)) AND r.score >= @minScore', {
@@ -257,7 +329,7 @@ export class RelationshipTables {
       if (!existing) throw new Error(`no relationship ${id} in this workspace`);
       const decision = decide(existing);
       this.sql.run(
-        `UPDATE relationships SET status = @status, score = @score, signals = @signals, decided_by = @by, decided_at = @now,
+        `UPDATE relationships SET status = @status, score = @score, signals = @signals, linked = @linked, decided_by = @by, decided_at = @now,
            note = @note, decision_basis = @basis, changed_since_decision = NULL, updated_at = @now
          WHERE workspace = @ws AND id = @id`,
         {
@@ -265,6 +337,7 @@ export class RelationshipTables {
           status: decision.status,
           score: decision.score,
           signals: JSON.stringify(decision.signals),
+          linked: restsOnLinks(decision.signals) ? 1 : 0,
           by: decision.by,
           note: decision.note,
           basis: JSON.stringify(decision.basis),

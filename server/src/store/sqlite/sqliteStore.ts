@@ -4,6 +4,7 @@
 // return promises only to honour the contract shared with networked backends.
 
 import { indexedText } from '../../../../shared/words.ts';
+import type { UnitMembers } from '../../../../shared/proposalPages.ts';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
@@ -36,6 +37,8 @@ import type {
   ItemStateCounts,
   ListItemsOptions,
   PathRange,
+  ProposalQuery,
+  RelationshipGroup,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -1482,6 +1485,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]> {
     return this.relationships.list(filter);
+  }
+
+  async relationshipGroups(query: ProposalQuery): Promise<RelationshipGroup[]> {
+    return this.relationships.groups(query);
+  }
+
+  async relationshipsInViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): Promise<RelationshipRecord[]> {
+    return this.relationships.inViewOrder(query, members, limit);
   }
 
   async relationshipsTouching(
