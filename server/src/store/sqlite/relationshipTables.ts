@@ -73,8 +73,8 @@ const LIVE_ENDS = `
   EXISTS (SELECT 1 FROM items f WHERE f.workspace = @ws AND f.id = r.from_item AND f.deleted_at IS NULL)
   AND EXISTS (SELECT 1 FROM items t WHERE t.workspace = @ws AND t.id = r.to_item AND t.deleted_at IS NULL)`;
 
-/** The view's order of types (shared/reviewOrder.ts) in SQL: a type this build does not know goes last, then by name. */
-const REVIEW_RANK = `CASE r.type ${REVIEW_ORDER.map((type, rank) => `WHEN '${type}' THEN ${rank}`).join(' ')} ELSE ${REVIEW_ORDER.length} END`;
+/** The ids of the deleted items, through their partial index (items_tombstone_path). */
+const DELETED_ITEMS = 'SELECT id FROM items WHERE workspace = @ws AND deleted_at IS NOT NULL';
 
 /** The conditions of what the Proposals view lists: pending ones over its threshold, and its filter. */
 function listedBy(query: ProposalQuery): { conditions: string; params: Record<string, unknown> } {
@@ -252,47 +252,70 @@ export class RelationshipTables {
       .map(toRecord);
   }
 
+  /**
+   * Counted from the relationships_units index alone, then less the relationships with a deleted
+   * end, found from the deleted items (their own index) and their relationships: checking both
+   * ends of every relationship cost two look-ups a row, most of the count's time. Every end is an
+   * item row (rows are never removed: a deleted item keeps its row, an import writes its items first).
+   */
   groups(query: ProposalQuery): RelationshipGroup[] {
     const listed = listedBy(query);
-    return this.sql
-      .rows<{ status: RelationshipStatus; type: RelationshipType; linked: number; n: number }>(
+    const count = (among: string) =>
+      this.sql.rows<{ status: RelationshipStatus; type: RelationshipType; linked: number; n: number }>(
         `SELECT r.status, r.type, r.linked, COUNT(*) AS n FROM relationships r
-         WHERE r.workspace = @ws ${listed.conditions} AND ${LIVE_ENDS} GROUP BY r.status, r.linked, r.type`,
+         WHERE r.workspace = @ws ${among} ${listed.conditions} GROUP BY r.status, r.linked, r.type`,
         listed.params,
-      )
-      .map((row) => ({ status: row.status, type: row.type, linked: row.linked === 1, count: row.n }));
+      );
+    const key = (row: { status: string; type: string; linked: number }) => `${row.status}|${row.type}|${row.linked}`;
+    const dead = new Map(
+      count(
+        `AND r.id IN (
+           SELECT id FROM relationships WHERE workspace = @ws AND from_item IN (${DELETED_ITEMS})
+           UNION SELECT id FROM relationships WHERE workspace = @ws AND to_item IN (${DELETED_ITEMS}))`,
+      ).map((row) => [key(row), row.n]),
+    );
+    return count('')
+      .map((row) => ({ status: row.status, type: row.type, linked: row.linked === 1, count: row.n - (dead.get(key(row)) ?? 0) }))
+      .filter((group) => group.count > 0);
   }
 
   /**
    * The ids in the view's order from the relationships_units index alone (it holds the ends for
-   * LIVE_ENDS), then those rows: a unit of one type and status is read in the index's order and
-   * stops at the limit; the others sort their members' ids, never their signals.
+   * LIVE_ENDS), then those rows. The index orders each status, linked-or-not and type by strength,
+   * so the unit is read one type at a time in the view's order of types, each of its status and
+   * linked parts up to the rows still wanted and merged: a request reads about the rows it shows.
    */
   inViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): RelationshipRecord[] {
     const listed = listedBy(query);
-    const oneType = members.type !== null;
-    const ids = this.sql.rows<{ id: string }>(
-      `SELECT r.id FROM relationships r
-       WHERE r.workspace = @ws AND r.status IN (SELECT value FROM json_each(@unitStatuses))
-         ${members.linked === null ? '' : 'AND r.linked = @linked'} ${oneType ? 'AND r.type = @unitType' : ''}
-         ${listed.conditions} AND ${LIVE_ENDS}
-       ORDER BY ${oneType ? '' : `${REVIEW_RANK}, r.type, `}r.score DESC, r.id LIMIT @limit`,
-      {
-        ...listed.params,
-        unitStatuses: JSON.stringify(members.statuses),
-        ...(members.linked === null ? {} : { linked: members.linked ? 1 : 0 }),
-        ...(oneType ? { unitType: members.type } : {}),
-        limit,
-      },
-    );
+    const parts = members.statuses.flatMap((status) => (members.linked === null ? [0, 1] : [members.linked ? 1 : 0]).map((linked) => ({ status, linked })));
+    const ids: string[] = [];
+    const read = (typeCondition: string, order: string, params: Record<string, unknown>) =>
+      parts
+        .flatMap(({ status, linked }) =>
+          this.sql.rows<{ id: string; type: string; score: number }>(
+            `SELECT r.id, r.type, r.score FROM relationships r
+             WHERE r.workspace = @ws AND r.status = @status AND r.linked = @linked AND ${typeCondition} ${listed.conditions} AND ${LIVE_ENDS}
+             ORDER BY ${order} LIMIT @limit`,
+            { ...listed.params, ...params, status, linked, limit: limit - ids.length },
+          ),
+        )
+        .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, limit - ids.length)
+        .map((row) => row.id);
+    for (const type of members.type === null ? REVIEW_ORDER : [members.type]) {
+      if (ids.length >= limit) break;
+      ids.push(...read('r.type = @type', 'r.score DESC, r.id', { type }));
+    }
+    // Types this build does not know (a newer one wrote them) go last, by name.
+    if (members.type === null && ids.length < limit) {
+      ids.push(...read('r.type NOT IN (SELECT value FROM json_each(@known))', 'r.type, r.score DESC, r.id', { known: JSON.stringify(REVIEW_ORDER) }));
+    }
     const rows = new Map(
       this.sql
-        .rows<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND id IN (SELECT value FROM json_each(@ids))', {
-          ids: JSON.stringify(ids.map((row) => row.id)),
-        })
+        .rows<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND id IN (SELECT value FROM json_each(@ids))', { ids: JSON.stringify(ids) })
         .map((row) => [row.id, row]),
     );
-    return ids.flatMap(({ id }) => (rows.has(id) ? [toRecord(rows.get(id)!)] : []));
+    return ids.flatMap((id) => (rows.has(id) ? [toRecord(rows.get(id)!)] : []));
   }
 
   touching(itemIds: readonly string[], options: { minScore?: number; statuses?: readonly RelationshipStatus[] }): RelationshipRecord[] {
