@@ -13,13 +13,19 @@ export const SAID_BY_THE_LINK: ReadonlySet<SignalType> = new Set(['document_link
 
 export const LINKED_IN_THE_DOCUMENTS = 'Linked in the documents';
 
+/**
+ * Resting on a link, and on nothing beyond what the link already says, whatever the review status.
+ * The SQLite store keeps it in a column of each relationship (`linked`, written with its signals),
+ * so the Proposals view's units are counted from an index: a change to SAID_BY_THE_LINK needs a
+ * migration that computes the column again.
+ */
+export function restsOnLinks(signals: readonly { type: SignalType }[]): boolean {
+  return signals.some((signal) => signal.type === 'document_link') && signals.every((signal) => SAID_BY_THE_LINK.has(signal.type));
+}
+
 /** Pending, resting on a link, and on nothing beyond what the link already says. */
 export function linkedInDocuments(relationship: Pick<RelationshipView, 'status' | 'signals'>): boolean {
-  return (
-    relationship.status === 'pending' &&
-    relationship.signals.some((signal) => signal.type === 'document_link') &&
-    relationship.signals.every((signal) => SAID_BY_THE_LINK.has(signal.type))
-  );
+  return relationship.status === 'pending' && restsOnLinks(relationship.signals);
 }
 
 /** Waiting for a person: pending, and not merely stated by a link. */

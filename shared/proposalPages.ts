@@ -6,7 +6,7 @@
 // a unit was cut. One definition of the units, their order and the filter for both sides, so what
 // the server cuts is what the view would have shown first.
 
-import { awaitingReview, linkedInDocuments } from './linkedInDocuments.ts';
+import { linkedInDocuments } from './linkedInDocuments.ts';
 import { byReviewOrder } from './reviewOrder.ts';
 import type { RelationshipStatus, RelationshipType, RelationshipView } from './types.ts';
 
@@ -46,12 +46,33 @@ export const pendingUnit = (type: string): ProposalUnit => `pending:${type}`;
 
 /** The units a relationship is shown in: one, and Conflicts as well for a contradiction not rejected. */
 export function unitsOf(relationship: Classified): ProposalUnit[] {
+  return unitsFor(relationship.type, relationship.status, linkedInDocuments(relationship));
+}
+
+/** The units of a relationship of this type and status; `linked`: pending and resting on a link alone. */
+export function unitsFor(type: string, status: RelationshipStatus, linked: boolean): ProposalUnit[] {
   const units: ProposalUnit[] = [];
-  if (awaitingReview(relationship)) units.push(pendingUnit(relationship.type));
-  else if (linkedInDocuments(relationship)) units.push('linked');
-  else if (relationship.status !== 'pending') units.push(relationship.status);
-  if (relationship.type === 'contradicts' && relationship.status !== 'rejected') units.push('conflicts');
+  if (status === 'pending') units.push(linked ? 'linked' : pendingUnit(type));
+  else units.push(status);
+  if (type === 'contradicts' && status !== 'rejected') units.push('conflicts');
   return units;
+}
+
+/**
+ * Which relationships a unit holds, for a store to read: these statuses, resting on a link alone
+ * or not (null: either), of one type or any (null). What unitsFor says, the other way round.
+ */
+export interface UnitMembers {
+  statuses: RelationshipStatus[];
+  linked: boolean | null;
+  type: string | null;
+}
+
+export function membersOf(unit: ProposalUnit): UnitMembers {
+  if (unit.startsWith('pending:')) return { statuses: ['pending'], linked: false, type: unit.slice('pending:'.length) };
+  if (unit === 'linked') return { statuses: ['pending'], linked: true, type: null };
+  if (unit === 'conflicts') return { statuses: ['pending', 'confirmed'], linked: null, type: 'contradicts' };
+  return { statuses: [unit as RelationshipStatus], linked: null, type: null };
 }
 
 /** The view's order within a unit: contradictions first, then supports, then the rest; strongest first within a type. */

@@ -5,8 +5,10 @@
 // the documents state, a few supports and contradictions, 1% confirmed and 0.5% rejected. Timed in
 // one process: the server's part of the request (the relationships, their contributions and copy
 // groups, the JSON the language server would send) and the client's tree built from the answer.
-// The JSON-RPC transport and VS Code's rendering are not in the figures. The server's part is also
-// given in CPU time, which a shared machine's load inflates less than the wall clock. Prints; asserts nothing.
+// The JSON-RPC transport and VS Code's rendering are not in the figures. The pages are built twice:
+// as before issue 32's store paging (every relationship read and classified) and as now. The
+// server's part is also given in CPU time, which a shared machine's load inflates less than the
+// wall clock. Prints; asserts nothing.
 //
 //   RELATA_BENCH_ITEMS=100000 RELATA_BENCH_RELATIONSHIPS=60000   the store's size
 //   RELATA_BENCH_STORE=DIR   keep the generated store in DIR and use it again next time
@@ -14,6 +16,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { proposalTree } from '../../client/src/proposals/proposalTree.ts';
 import { NO_FILTER, PROPOSALS_PAGE_SIZE } from '../../shared/proposalPages.ts';
 import type { FolderRelationships } from '../../shared/protocol.ts';
@@ -28,6 +31,7 @@ import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
 import type { RelationshipView } from '../../shared/types.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
+import { relationshipPagesByListing } from '../support/wholeFolderReads.ts';
 
 const ITEMS = Number(process.env.RELATA_BENCH_ITEMS ?? 100_000);
 const RELATIONSHIPS = Number(process.env.RELATA_BENCH_RELATIONSHIPS ?? 60_000);
@@ -116,9 +120,16 @@ if (!existsSync(dataDir)) {
 } else console.log(`store of an earlier run: ${dataDir}`);
 const store = openSqliteStore({ dataDir, workspace: 'bench' });
 await measure('whole (before paging)', store, async () => ({ relationships: await listRelationshipViews(store, DEFAULT_THRESHOLDS), pages: {} }));
-await measure(`in pages of ${PROPOSALS_PAGE_SIZE} (the view now)`, store, async () => {
-  const paged = await relationshipPages(store, DEFAULT_THRESHOLDS, { filter: NO_FILTER, pageSize: PROPOSALS_PAGE_SIZE, moreRows: new Map() });
+const firstPages = { filter: NO_FILTER, pageSize: PROPOSALS_PAGE_SIZE, moreRows: new Map<string, number>() };
+await measure(`in pages of ${PROPOSALS_PAGE_SIZE}, every relationship read and classified (before the store paged)`, store, async () => {
+  const paged = await relationshipPagesByListing(store, DEFAULT_THRESHOLDS, firstPages);
   return { relationships: paged.relationships, pages: { unitTotals: paged.unitTotals, awaitingReview: paged.awaitingReview } };
 });
+await measure(`in pages of ${PROPOSALS_PAGE_SIZE}, counted and paged by the store (the view now)`, store, async () => {
+  const paged = await relationshipPages(store, DEFAULT_THRESHOLDS, firstPages);
+  return { relationships: paged.relationships, pages: { unitTotals: paged.unitTotals, awaitingReview: paged.awaitingReview } };
+});
+const [before, now] = [await relationshipPagesByListing(store, DEFAULT_THRESHOLDS, firstPages), await relationshipPages(store, DEFAULT_THRESHOLDS, firstPages)];
+console.log(`the two pages ${isDeepStrictEqual(before, now) ? 'are identical' : 'DIFFER'}`);
 await store.close();
 if (!KEEP) rmSync(root, { recursive: true, force: true });

@@ -27,6 +27,7 @@ import { RRF_K } from '../ranking/weights.ts';
 import { DEFAULT_THRESHOLDS, scoreSignals } from '../scoring/index.ts';
 import type { DiscoveryFacts, ItemRecord, RelationshipRecord, VectorHit, WorkspaceStore } from '../store/contract.ts';
 import { viewedItem } from './itemViews.ts';
+import { nearestInTree } from './treeRings.ts';
 
 export const DEFAULT_RELATED_LIMIT = 10;
 /** Windows of the item sent to the vector index: a long document is represented by windows spread over it. */
@@ -336,10 +337,8 @@ async function nearbyItems(
   }
   if (chosen.size < limit) {
     const folder = path.posix.dirname(item.path);
-    const others = (await store.listItems())
-      .filter((other) => other.status === 'indexed' && keep(other.id))
-      .sort((a, b) => treeDistance(item.path, a.path) - treeDistance(item.path, b.path) || a.path.localeCompare(b.path));
-    for (const other of others.slice(0, limit - chosen.size)) {
+    const blocked = excluded.size + chosen.size + (onlyUnlinked ? linkedIds.size : 0);
+    for (const other of await nearestInTree(store, item.path, limit - chosen.size, (itemId) => !keep(itemId), blocked)) {
       chosen.set(other.id, path.posix.dirname(other.path) === folder ? 'in the same folder' : 'elsewhere in the folder tree');
     }
   }
@@ -348,13 +347,4 @@ async function nearbyItems(
     const ref = refs.get(itemId);
     return ref ? [{ item: ref, kind: 'nearby' as const, relationship: null, similarity: null, why: [reason], linked: linkedIds.has(itemId), passage: null }] : [];
   });
-}
-
-/** Steps between two files' folders in the tree: 0 for the same folder. */
-function treeDistance(from: string, to: string): number {
-  const a = path.posix.dirname(from).split('/');
-  const b = path.posix.dirname(to).split('/');
-  let common = 0;
-  while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return a.length - common + (b.length - common);
 }

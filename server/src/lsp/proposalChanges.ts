@@ -1,23 +1,15 @@
 // Proposals that re-indexing withdrew, added or changed, said in one short note ("3 proposals
 // changed after notes.md was edited: 2 withdrawn, 1 new"), so a pending count that moves from 17
 // to 14 never moves without a word. The session keeps what was pending and which version each
-// file was at; after each indexing pass the two are compared. A proposal that left the pending
-// list because a person decided it is not a change made by re-indexing, and is not counted.
-
-import type { RelationshipView } from '../../../shared/types.ts';
+// file was at (proposalTracker.ts); after each indexing pass the two are compared. A proposal that
+// left the pending list because a person decided it is not a change made by re-indexing, and is
+// not counted.
 
 export interface ProposalSnapshot {
   /** Pending proposals by id: their type and strength (to two places, as shown). */
   pending: Map<string, { type: string; score: string }>;
   /** Every live file's version, by path. */
   versions: Map<string, number>;
-}
-
-export function snapshotOf(pending: readonly RelationshipView[], files: readonly { path: string; version: number }[]): ProposalSnapshot {
-  return {
-    pending: new Map(pending.map((view) => [view.id, { type: view.type, score: view.score.toFixed(2) }])),
-    versions: new Map(files.map((file) => [file.path, file.version])),
-  };
 }
 
 export interface ProposalChanges {

@@ -23,8 +23,8 @@ import {
   type StatusReport,
 } from '../../../shared/protocol.ts';
 import { describeWork } from '../../../shared/workText.ts';
-import { listRelationshipViews } from '../engine/relationships.ts';
-import { describeProposalChanges, proposalChanges, snapshotOf, type ProposalSnapshot } from './proposalChanges.ts';
+import { describeProposalChanges } from './proposalChanges.ts';
+import { ProposalTracker } from './proposalTracker.ts';
 import { FolderSession, serialQueue, thresholdsFor, type SessionEvents } from './folderSession.ts';
 import { settingsFromInitializationOptions } from './initializationOptions.ts';
 import { DEFAULT_MAX_PDF_PAGES } from '../../../shared/types.ts';
@@ -147,17 +147,14 @@ export function startServer(connection: Connection): void {
   };
 
   // What was pending after each folder's last pass: the next pass says what it withdrew, added or changed.
-  const proposalSnapshots = new Map<FolderSession, ProposalSnapshot>();
+  const proposalTrackers = new Map<FolderSession, ProposalTracker>();
   async function noteProposalChanges(session: FolderSession): Promise<void> {
     const index = await session.ready();
     if (!index) return;
-    const views = await listRelationshipViews(index.store, thresholdsFor(settings));
-    const items = (await index.store.listItems()).filter((item) => item.status !== 'deleted');
-    const after = snapshotOf(views.filter((view) => view.status === 'pending'), items);
-    const decided = new Set(views.filter((view) => view.status !== 'pending').map((view) => view.id));
-    const before = proposalSnapshots.get(session);
-    proposalSnapshots.set(session, after);
-    const note = before ? describeProposalChanges(proposalChanges(before, after, decided)) : null;
+    const tracker = proposalTrackers.get(session) ?? new ProposalTracker();
+    proposalTrackers.set(session, tracker);
+    const changes = await tracker.look(index.store, thresholdsFor(settings).storeScore);
+    const note = changes ? describeProposalChanges(changes) : null;
     if (!note) return;
     const message = `Relata: ${sessions.all().length > 1 ? `${session.name}: ` : ''}${note}`;
     log(message);

@@ -13,8 +13,10 @@ import type {
   PipelineStage,
   EntityAliasView,
   RelationshipStatus,
+  RelationshipType,
   SignalView,
 } from '../../../shared/types.ts';
+import type { ProposalFilter, UnitMembers } from '../../../shared/proposalPages.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { Entity, PhraseCount } from '../records/extraction.ts';
 import type { DocumentLink, MetadataEntry, MetadataValue, ParsedDocument } from '../records/document.ts';
@@ -254,6 +256,11 @@ export interface RelationshipFilter {
   minPendingScore?: number;
   /** Only relationships with this item at either end. */
   itemId?: string;
+  /**
+   * Only relationships proposed, rescored or decided at or after this moment (an ISO time, as
+   * `updatedAt`): what changed since a reader last looked, through an index, not the whole table.
+   */
+  writtenSince?: string;
 }
 
 /** An entity mention found by key, for the search path that matches what a query names. */
@@ -288,6 +295,43 @@ export type StoreAccess = 'read' | 'write';
 /** Live items per state; an unread file is counted there and not among the indexed. */
 export type ItemStateCounts = Record<Exclude<ItemStatus, 'deleted'>, number> & { unread: number };
 
+/**
+ * The items of one stretch of the folder tree, for a walk outward from a file (engine/treeRings.ts):
+ * paths from `from` (inclusive) to `to` (exclusive, null for no end) in code-point order, whose
+ * folder is exactly `slashes` folders deep (a root file has none).
+ */
+export interface PathRange {
+  from: string;
+  to: string | null;
+  slashes: number;
+}
+
+/** The relationships the Proposals view counts and pages: its threshold for pending ones and its filter. */
+export interface ProposalQuery {
+  /** Pending proposals under this score are not listed (decided ones always are). */
+  minPendingScore: number;
+  filter: ProposalFilter;
+}
+
+/** How many relationships between live items have this status and type and rest on a link alone or not. */
+export interface RelationshipGroup {
+  status: RelationshipStatus;
+  type: RelationshipType;
+  /** Resting on a link alone, whatever the status (shared/linkedInDocuments.ts restsOnLinks). */
+  linked: boolean;
+  count: number;
+}
+
+export interface ListItemsOptions {
+  includeDeleted?: boolean;
+  writtenSince?: string;
+}
+
+export interface ItemPath {
+  id: string;
+  path: string;
+}
+
 export interface WorkspaceStore {
   readonly workspace: string;
 
@@ -295,7 +339,11 @@ export interface WorkspaceStore {
   getItem(id: string): Promise<ItemRecord | null>;
   /** The live (not tombstoned) item at a path, relative to the folder root. */
   getItemByPath(path: string): Promise<ItemRecord | null>;
-  listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]>;
+  /**
+   * Live items by path (with `includeDeleted`, every item, tombstones too); with `writtenSince` (an
+   * ISO time, as `updatedAt`), only the items written at or after it, through an index.
+   */
+  listItems(options?: ListItemsOptions): Promise<ItemRecord[]>;
   /**
    * How many live items are in each state, indexed files with (almost) no text read counted apart
    * as `unread` (shared/unreadFiles.ts): the status bar's figures, without reading every item.
@@ -309,6 +357,13 @@ export interface WorkspaceStore {
    * read them anew.
    */
   itemsGeneration(): Promise<number | null>;
+  /**
+   * Live indexed items in a stretch of the folder tree, in code-point path order, at most `limit`:
+   * Related's nearby fallback reads the tree ring by ring with it instead of listing every item.
+   */
+  indexedItemsInPathRange(range: PathRange, limit: number): Promise<ItemPath[]>;
+  /** The most slashes in a live indexed item's path (how deep the tree goes), null when there is none. */
+  deepestIndexedPath(): Promise<number | null>;
   listVersions(itemId: string): Promise<ItemVersionRecord[]>;
 
   /**
@@ -468,6 +523,16 @@ export interface WorkspaceStore {
   relationshipBetween(itemA: string, itemB: string): Promise<RelationshipRecord | null>;
   /** Relationships between live items, strongest first. */
   listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]>;
+  /**
+   * The Proposals view's counts: the relationships between live items that `query` lists, counted
+   * by status, type and resting on a link alone, from an index, without reading one relationship.
+   */
+  relationshipGroups(query: ProposalQuery): Promise<RelationshipGroup[]>;
+  /**
+   * The first `limit` relationships `query` lists among a unit's members (shared/proposalPages.ts
+   * membersOf), in the view's order (shared/proposalPages.ts inViewOrder; ids in code-point order).
+   */
+  relationshipsInViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): Promise<RelationshipRecord[]>;
   /** Relationships with any of these items at either end (e.g. for search expansion), strongest first. */
   relationshipsTouching(
     itemIds: readonly string[],

@@ -186,6 +186,8 @@ export const DOCUMENT_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.items, key: { ...SCOPE, path: 1 }, unique: true, name: 'items_live_path', partialFilterExpression: { live: true } },
   // listItems (live, by path) and the tombstones of a path, newest first.
   { collection: COLLECTIONS.items, key: { ...SCOPE, live: 1, path: 1, deletedAt: -1 }, unique: false, name: 'items_path' },
+  // The items written since a reader last looked (listItems' writtenSince).
+  { collection: COLLECTIONS.items, key: { ...SCOPE, updatedAt: 1 }, unique: false, name: 'items_written' },
   { collection: COLLECTIONS.items, key: { ...SCOPE, contentHash: 1 }, unique: false, name: 'items_hash' },
   { collection: COLLECTIONS.items, key: { ...SCOPE, duplicateOf: 1 }, unique: false, name: 'items_copies' },
   { collection: COLLECTIONS.items, key: { ...SCOPE, status: 1, live: 1, path: 1 }, unique: false, name: 'items_status' },

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Filter, UpdateFilter } from 'mongodb';
 import type { ItemStatus, PipelineStage } from '../../../../shared/types.ts';
-import type { FileObservation, IngestOutcome, IngestRun, ItemRecord, ItemStateCounts, ItemVersionRecord } from '../contract.ts';
+import type { FileObservation, IngestOutcome, IngestRun, ItemPath, ItemRecord, ItemStateCounts, ItemVersionRecord, ListItemsOptions, PathRange } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
 import type { IngestFollowUp, ItemDocument } from './collections.ts';
 import { toItemRecord, toVersionRecords } from './documents.ts';
@@ -79,10 +79,11 @@ export class Items {
     return document ? toItemRecord(document) : null;
   }
 
-  async list(options: { includeDeleted?: boolean } = {}): Promise<ItemRecord[]> {
+  async list(options: ListItemsOptions = {}): Promise<ItemRecord[]> {
+    const written = options.writtenSince !== undefined ? { updatedAt: { $gte: options.writtenSince } } : {};
     const cursor = options.includeDeleted
-      ? this.items.find(this.items.filter(), RECORD_ONLY).sort({ path: 1, createdAt: 1, _id: 1 })
-      : this.items.find(this.items.filter({ live: true }), RECORD_ONLY).sort({ path: 1 });
+      ? this.items.find(this.items.filter(written), RECORD_ONLY).sort({ path: 1, createdAt: 1, _id: 1 })
+      : this.items.find(this.items.filter({ live: true, ...written }), RECORD_ONLY).sort({ path: 1 });
     return (await cursor.toArray()).map(toItemRecord);
   }
 
@@ -94,6 +95,33 @@ export class Items {
   async livePaths(): Promise<string[]> {
     const documents = await this.items.find(this.items.filter({ live: true }), { projection: { path: 1 } }).toArray();
     return documents.map((document) => document.path);
+  }
+
+  /**
+   * Live indexed items in a stretch of paths whose folder is `slashes` deep. The items_status index
+   * bounds the paths; the depth is checked on the index's keys by the pattern, as MongoDB indexes
+   * no expression of a field.
+   */
+  async inPathRange(range: PathRange, limit: number): Promise<ItemPath[]> {
+    const depth = new RegExp(`^[^/]*(?:/[^/]*){${range.slashes}}$`);
+    const path = range.to === null ? { $gte: range.from, $regex: depth } : { $gte: range.from, $lt: range.to, $regex: depth };
+    const documents = await this.items
+      .find(this.items.filter({ status: 'indexed', live: true, path }), { projection: { id: 1, path: 1 } })
+      .sort({ path: 1 })
+      .limit(limit)
+      .toArray();
+    return documents.map(({ id, path: itemPath }) => ({ id, path: itemPath }));
+  }
+
+  /** The most slashes in a live indexed item's path: one pass over the items_status index's paths. */
+  async deepestIndexedPath(): Promise<number | null> {
+    const [deepest] = await this.items
+      .aggregate<{ slashes: number }>([
+        { $match: this.items.filter({ status: 'indexed', live: true }) },
+        { $group: { _id: null, slashes: { $max: { $subtract: [{ $size: { $split: ['$path', '/'] } }, 1] } } } },
+      ])
+      .toArray();
+    return deepest ? deepest.slashes : null;
   }
 
   async countByState(): Promise<ItemStateCounts> {

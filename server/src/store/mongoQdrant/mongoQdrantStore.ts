@@ -15,6 +15,7 @@
 // are removed from MongoDB, so a crash leaves passages without vectors (re-embedded, since
 // itemsNeedingVectors lists them), never vectors of passages that are gone.
 
+import type { UnitMembers } from '../../../../shared/proposalPages.ts';
 import type { EntityAliasView, ItemFlag, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../records/extraction.ts';
@@ -33,7 +34,12 @@ import type {
   ItemExtraction,
   ModelOutputEntry,
   ItemRecord,
+  ItemPath,
   ItemStateCounts,
+  ListItemsOptions,
+  PathRange,
+  ProposalQuery,
+  RelationshipGroup,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -219,8 +225,16 @@ export class MongoQdrantStore implements WorkspaceStore {
     return null;
   }
 
-  listItems(options?: { includeDeleted?: boolean }): Promise<ItemRecord[]> {
+  listItems(options?: ListItemsOptions): Promise<ItemRecord[]> {
     return this.with(({ items }) => items.list(options));
+  }
+
+  indexedItemsInPathRange(range: PathRange, limit: number): Promise<ItemPath[]> {
+    return this.with(({ items }) => items.inPathRange(range, limit));
+  }
+
+  deepestIndexedPath(): Promise<number | null> {
+    return this.with(({ items }) => items.deepestIndexedPath());
   }
 
   countItemsByState(): Promise<ItemStateCounts> {
@@ -536,6 +550,14 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]> {
     return this.with(({ relationships }) => relationships.listRelationships(filter));
+  }
+
+  relationshipGroups(query: ProposalQuery): Promise<RelationshipGroup[]> {
+    return this.with(({ relationships }) => relationships.groups(query));
+  }
+
+  relationshipsInViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): Promise<RelationshipRecord[]> {
+    return this.with(({ relationships }) => relationships.inViewOrder(query, members, limit));
   }
 
   relationshipsTouching(itemIds: readonly string[], options?: { minScore?: number; statuses?: readonly RelationshipStatus[] }): Promise<RelationshipRecord[]> {

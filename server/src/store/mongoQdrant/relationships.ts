@@ -15,12 +15,17 @@
 // a no-op), and reads of the history include it meanwhile. No entry is lost or written twice.
 
 import type { OptionalUnlessRequiredId } from 'mongodb';
+import { restsOnLinks } from '../../../../shared/linkedInDocuments.ts';
+import { passesFilter, type UnitMembers } from '../../../../shared/proposalPages.ts';
+import { byReviewOrder } from '../../../../shared/reviewOrder.ts';
 import type { RelationshipStatus } from '../../../../shared/types.ts';
 import type {
   ProposalOutcome,
+  ProposalQuery,
   RelationshipDecision,
   RelationshipEvent,
   RelationshipFilter,
+  RelationshipGroup,
   RelationshipProposal,
   RelationshipRecord,
   ReviewRule,
@@ -67,6 +72,8 @@ export const RELATIONSHIP_INDEXES: readonly IndexSpec[] = [
   { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, fromItemId: 1 }, unique: false, name: 'relationships_from' },
   { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, toItemId: 1 }, unique: false, name: 'relationships_to' },
   { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, score: -1, id: 1 }, unique: false, name: 'relationships_strongest' },
+  // What changed since a reader last looked (RelationshipFilter.writtenSince).
+  { collection: RELATIONSHIPS_COLLECTION, key: { workspace: 1, folder: 1, updatedAt: 1 }, unique: false, name: 'relationships_written' },
   { collection: RELATIONSHIP_EVENTS_COLLECTION, key: { workspace: 1, folder: 1, eventId: 1 }, unique: true, name: 'relationship_events_id' },
   { collection: RELATIONSHIP_EVENTS_COLLECTION, key: { workspace: 1, folder: 1, relationshipId: 1, at: 1, sequence: 1 }, unique: false, name: 'relationship_events_history' },
 ];
@@ -441,6 +448,7 @@ export class MongoRelationships implements RelationshipMaintenance {
   async listRelationships(filter: RelationshipFilter = {}): Promise<RelationshipRecord[]> {
     const conditions = {
       ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(filter.writtenSince !== undefined ? { updatedAt: { $gte: filter.writtenSince } } : {}),
       $and: [{ $or: [{ status: { $ne: 'pending' as const } }, { score: { $gte: filter.minPendingScore ?? 0 } }] }],
     };
     if (filter.itemId !== undefined) return this.touchingWhere([filter.itemId], conditions);
@@ -456,6 +464,35 @@ export class MongoRelationships implements RelationshipMaintenance {
       status: { $in: [...(options.statuses ?? ['pending', 'confirmed', 'rejected'])] },
       score: { $gte: options.minScore ?? 0 },
     });
+  }
+
+  /**
+   * The Proposals view's counts. No field holds "rests on a link alone", so on MongoDB every listed
+   * relationship is read and classified here (the SQLite store counts from an index).
+   */
+  async groups(query: ProposalQuery): Promise<RelationshipGroup[]> {
+    const groups = new Map<string, RelationshipGroup>();
+    for (const record of await this.listedBy(query)) {
+      const linked = restsOnLinks(record.signals);
+      const key = `${record.status}|${record.type}|${linked}`;
+      const group = groups.get(key) ?? { status: record.status, type: record.type, linked, count: 0 };
+      group.count += 1;
+      groups.set(key, group);
+    }
+    return [...groups.values()];
+  }
+
+  async inViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): Promise<RelationshipRecord[]> {
+    const inUnit = (record: RelationshipRecord) =>
+      members.statuses.includes(record.status) &&
+      (members.type === null || record.type === members.type) &&
+      (members.linked === null || restsOnLinks(record.signals) === members.linked);
+    const byView = (a: RelationshipRecord, b: RelationshipRecord) => byReviewOrder(a.type, b.type) || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return (await this.listedBy(query)).filter(inUnit).sort(byView).slice(0, limit);
+  }
+
+  private async listedBy(query: ProposalQuery): Promise<RelationshipRecord[]> {
+    return (await this.listRelationships({ minPendingScore: query.minPendingScore })).filter((record) => passesFilter(query.filter, record));
   }
 
   /** Relationships with one of these items at either end (the from and to indexes), strongest first. */

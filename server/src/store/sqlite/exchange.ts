@@ -8,6 +8,7 @@
 // the whole store in memory. An import is one write transaction: a failure leaves the store as
 // empty as it was, so the import can simply be run again.
 
+import { restsOnLinks } from '../../../../shared/linkedInDocuments.ts';
 import type { EntityAliasView } from '../../../../shared/types.ts';
 import {
   decodeVector,
@@ -372,10 +373,10 @@ class RecordLoader {
       case 'relationship':
         sql.run(
           `INSERT INTO relationships (workspace, id, pair_key, from_item, to_item, type, score, proposed_score, score_version,
-             status, near_duplicate, signals, produced_by, created_at, updated_at, decided_by, decided_at, note, decision_basis,
+             status, near_duplicate, signals, linked, produced_by, created_at, updated_at, decided_by, decided_at, note, decision_basis,
              changed_since_decision)
            VALUES (@ws, @id, @key, @from, @to, @type, @score, @proposedScore, @version, @status, @nearDuplicate, @signals,
-             @producedBy, @createdAt, @updatedAt, @decidedBy, @decidedAt, @note, @basis, @changed)`,
+             @linked, @producedBy, @createdAt, @updatedAt, @decidedBy, @decidedAt, @note, @basis, @changed)`,
           {
             id: record.id,
             key: pairKey(record.fromItemId, record.toItemId),
@@ -388,6 +389,7 @@ class RecordLoader {
             status: record.status,
             nearDuplicate: record.nearDuplicate ? 1 : 0,
             signals: JSON.stringify(record.signals),
+            linked: restsOnLinks(record.signals) ? 1 : 0,
             producedBy: record.producedBy,
             createdAt: record.createdAt,
             updatedAt: record.updatedAt,

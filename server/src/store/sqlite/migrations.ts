@@ -3,6 +3,8 @@
 // data has a `workspace` column, and every statement in sqliteStore.ts binds it.
 
 import type Database from 'better-sqlite3';
+import { restsOnLinks } from '../../../../shared/linkedInDocuments.ts';
+import type { SignalView } from '../../../../shared/types.ts';
 import { storeStatement } from './storeWideSql.ts';
 import { rechunkVectorTables } from './vectorTables.ts';
 
@@ -17,6 +19,9 @@ interface Migration {
 /** What every items_generation trigger runs: one more change counted for the workspace of the row before (OLD) or after (NEW). */
 const countChange = (row: 'NEW' | 'OLD'): string => `INSERT INTO items_generation (workspace, n) VALUES (${row}.workspace, 1)
           ON CONFLICT (workspace) DO UPDATE SET n = n + 1;`;
+
+/** A path's slashes, its folder's depth: a query must repeat the index's expression exactly for SQLite to use the index. */
+export const PATH_SLASHES_SQL = "(length(path) - length(replace(path, '/', '')))";
 
 const MIGRATIONS: Migration[] = [
   {
@@ -492,6 +497,31 @@ const MIGRATIONS: Migration[] = [
     // Null for an extraction made before: such items are extracted again (concepts@5), which sets it.
     sql: '',
     apply: addColumnOnce('item_extractions', 'passage_languages', 'TEXT'),
+  },
+  {
+    version: 22,
+    description:
+      "items found by their folder's depth and path, items and relationships by when they were written, relationships by the Proposals view's unit (issue 32)",
+    // Related's nearby fallback (engine/treeRings.ts) reads the items of one depth in one stretch of
+    // paths, nearest folders first, a few at a time; the language server's note on what a pass did
+    // to the proposals (lsp/proposalTracker.ts) reads the items and relationships written since the
+    // last pass; the Proposals view (engine/relationshipPages.ts) counts each unit and reads its
+    // first rows from an index that holds what places a relationship in a unit (its status, its
+    // type, whether it rests on a link alone: the `linked` column, written with its signals) and
+    // the view's order in it. Without these indexes each read every item, or every relationship.
+    sql: `
+      CREATE INDEX IF NOT EXISTS items_live_depth_path ON items (workspace, status, ${PATH_SLASHES_SQL}, path) WHERE deleted_at IS NULL;
+      CREATE INDEX IF NOT EXISTS items_written ON items (workspace, updated_at);
+      CREATE INDEX IF NOT EXISTS relationships_written ON relationships (workspace, updated_at);
+    `,
+    apply: (db) => {
+      addColumnOnce('relationships', 'linked', 'INTEGER NOT NULL DEFAULT 0')(db);
+      const write = db.prepare('UPDATE relationships SET linked = 1 WHERE rowid = ?');
+      for (const row of db.prepare('SELECT rowid, signals FROM relationships').all() as { rowid: number; signals: string }[]) {
+        if (restsOnLinks(JSON.parse(row.signals) as SignalView[])) write.run(row.rowid);
+      }
+      db.exec('CREATE INDEX IF NOT EXISTS relationships_units ON relationships (workspace, status, linked, type, score DESC, id, from_item, to_item)');
+    },
   },
 ];
 

@@ -4,14 +4,19 @@
 // nor a rediscovery overwrites the other. Nothing here deletes a relationship; forgetting a
 // document only redacts what its relationships quote from it.
 
+import { restsOnLinks } from '../../../../shared/linkedInDocuments.ts';
+import type { UnitMembers } from '../../../../shared/proposalPages.ts';
+import { REVIEW_ORDER } from '../../../../shared/reviewOrder.ts';
 import type { ChangedSinceDecision, RelationshipStatus, RelationshipType, SignalView } from '../../../../shared/types.ts';
 import { evidenceOf, pairKey, redactQuotes, relationshipId } from '../relationshipRules.ts';
 import type {
   DecisionBasis,
   ProposalOutcome,
+  ProposalQuery,
   RelationshipDecision,
   RelationshipEvent,
   RelationshipFilter,
+  RelationshipGroup,
   RelationshipProposal,
   RelationshipRecord,
   ReviewRule,
@@ -68,6 +73,28 @@ const LIVE_ENDS = `
   EXISTS (SELECT 1 FROM items f WHERE f.workspace = @ws AND f.id = r.from_item AND f.deleted_at IS NULL)
   AND EXISTS (SELECT 1 FROM items t WHERE t.workspace = @ws AND t.id = r.to_item AND t.deleted_at IS NULL)`;
 
+/** The ids of the deleted items, through their partial index (items_tombstone_path). */
+const DELETED_ITEMS = 'SELECT id FROM items WHERE workspace = @ws AND deleted_at IS NOT NULL';
+
+/** The conditions of what the Proposals view lists: pending ones over its threshold, and its filter. */
+function listedBy(query: ProposalQuery): { conditions: string; params: Record<string, unknown> } {
+  const { filter } = query;
+  const conditions = [
+    "AND (r.status <> 'pending' OR r.score >= @minPendingScore) AND r.score >= @minStrength",
+    filter.types === null ? '' : 'AND r.type IN (SELECT value FROM json_each(@types))',
+    filter.statuses === null ? '' : 'AND r.status IN (SELECT value FROM json_each(@statuses))',
+  ].join(' ');
+  return {
+    conditions,
+    params: {
+      minPendingScore: query.minPendingScore,
+      minStrength: filter.minStrength,
+      ...(filter.types === null ? {} : { types: JSON.stringify(filter.types) }),
+      ...(filter.statuses === null ? {} : { statuses: JSON.stringify(filter.statuses) }),
+    },
+  };
+}
+
 export class RelationshipTables {
   constructor(private readonly sql: ScopedSql) {}
 
@@ -91,6 +118,7 @@ export class RelationshipTables {
         status: reviewed.status,
         nearDuplicate: reviewed.nearDuplicate ? 1 : 0,
         signals: JSON.stringify(reviewed.signals),
+        linked: restsOnLinks(reviewed.signals) ? 1 : 0,
         producedBy: reviewed.producedBy,
         decidedBy: reviewed.decidedBy,
         decidedAt: reviewed.decidedAt,
@@ -104,9 +132,9 @@ export class RelationshipTables {
         const id = relationshipId(this.sql.workspace, key);
         this.sql.run(
           `INSERT INTO relationships (workspace, id, pair_key, from_item, to_item, type, score, proposed_score, score_version,
-             status, near_duplicate, signals, produced_by, created_at, updated_at)
+             status, near_duplicate, signals, linked, produced_by, created_at, updated_at)
            VALUES (@ws, @id, @key, @from, @to, @type, @score, @proposedScore, @version, 'pending', @nearDuplicate, @signals,
-             @producedBy, @now, @now)`,
+             @linked, @producedBy, @now, @now)`,
           { ...values, id, key },
         );
         this.recordEvent(id, 'proposed', proposal.producedBy, reviewed, null, now);
@@ -130,7 +158,7 @@ export class RelationshipTables {
       if (unchanged) return { id: existing.id, outcome: outcome === 'kept_rejected' ? outcome : 'unchanged' };
       this.sql.run(
         `UPDATE relationships SET from_item = @from, to_item = @to, type = @type, score = @score, proposed_score = @proposedScore,
-           score_version = @version, status = @status, near_duplicate = @nearDuplicate, signals = @signals, produced_by = @producedBy,
+           score_version = @version, status = @status, near_duplicate = @nearDuplicate, signals = @signals, linked = @linked, produced_by = @producedBy,
            decided_by = @decidedBy, decided_at = @decidedAt, note = @note, decision_basis = @basis,
            changed_since_decision = @changed, updated_at = @now
          WHERE workspace = @ws AND id = @id`,
@@ -168,10 +196,10 @@ export class RelationshipTables {
       }
       this.sql.run(
         `INSERT INTO relationships (workspace, id, pair_key, from_item, to_item, type, score, proposed_score, score_version,
-           status, near_duplicate, signals, produced_by, created_at, updated_at, decided_by, decided_at, note, decision_basis,
+           status, near_duplicate, signals, linked, produced_by, created_at, updated_at, decided_by, decided_at, note, decision_basis,
            changed_since_decision)
          VALUES (@ws, @id, @key, @from, @to, @type, @score, @proposedScore, @version, @status, @nearDuplicate, @signals,
-           @producedBy, @createdAt, @now, @decidedBy, @decidedAt, @note, @basis, @changed)`,
+           @linked, @producedBy, @createdAt, @now, @decidedBy, @decidedAt, @note, @basis, @changed)`,
         {
           id,
           key,
@@ -184,6 +212,7 @@ export class RelationshipTables {
           status: carried.status,
           nearDuplicate: carried.nearDuplicate ? 1 : 0,
           signals: JSON.stringify(carried.signals),
+          linked: restsOnLinks(carried.signals) ? 1 : 0,
           producedBy: carried.producedBy,
           createdAt: carried.createdAt,
           now,
@@ -211,8 +240,9 @@ export class RelationshipTables {
   }
 
   list(filter: RelationshipFilter = {}): RelationshipRecord[] {
-    const conditions = `AND (@status IS NULL OR r.status = @status) AND (r.status <> 'pending' OR r.score >= @minPendingScore)`;
-    const params = { status: filter.status ?? null, minPendingScore: filter.minPendingScore ?? 0 };
+    const written = filter.writtenSince === undefined ? '' : 'AND r.updated_at >= @since';
+    const conditions = `AND (@status IS NULL OR r.status = @status) AND (r.status <> 'pending' OR r.score >= @minPendingScore) ${written}`;
+    const params = { status: filter.status ?? null, minPendingScore: filter.minPendingScore ?? 0, ...(written ? { since: filter.writtenSince } : {}) };
     if (filter.itemId !== undefined) return this.touchingWhere([filter.itemId], conditions, params);
     return this.sql
       .rows<RelationshipRow>(
@@ -220,6 +250,72 @@ export class RelationshipTables {
         params,
       )
       .map(toRecord);
+  }
+
+  /**
+   * Counted from the relationships_units index alone, then less the relationships with a deleted
+   * end, found from the deleted items (their own index) and their relationships: checking both
+   * ends of every relationship cost two look-ups a row, most of the count's time. Every end is an
+   * item row (rows are never removed: a deleted item keeps its row, an import writes its items first).
+   */
+  groups(query: ProposalQuery): RelationshipGroup[] {
+    const listed = listedBy(query);
+    const count = (among: string) =>
+      this.sql.rows<{ status: RelationshipStatus; type: RelationshipType; linked: number; n: number }>(
+        `SELECT r.status, r.type, r.linked, COUNT(*) AS n FROM relationships r
+         WHERE r.workspace = @ws ${among} ${listed.conditions} GROUP BY r.status, r.linked, r.type`,
+        listed.params,
+      );
+    const key = (row: { status: string; type: string; linked: number }) => `${row.status}|${row.type}|${row.linked}`;
+    const dead = new Map(
+      count(
+        `AND r.id IN (
+           SELECT id FROM relationships WHERE workspace = @ws AND from_item IN (${DELETED_ITEMS})
+           UNION SELECT id FROM relationships WHERE workspace = @ws AND to_item IN (${DELETED_ITEMS}))`,
+      ).map((row) => [key(row), row.n]),
+    );
+    return count('')
+      .map((row) => ({ status: row.status, type: row.type, linked: row.linked === 1, count: row.n - (dead.get(key(row)) ?? 0) }))
+      .filter((group) => group.count > 0);
+  }
+
+  /**
+   * The ids in the view's order from the relationships_units index alone (it holds the ends for
+   * LIVE_ENDS), then those rows. The index orders each status, linked-or-not and type by strength,
+   * so the unit is read one type at a time in the view's order of types, each of its status and
+   * linked parts up to the rows still wanted and merged: a request reads about the rows it shows.
+   */
+  inViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): RelationshipRecord[] {
+    const listed = listedBy(query);
+    const parts = members.statuses.flatMap((status) => (members.linked === null ? [0, 1] : [members.linked ? 1 : 0]).map((linked) => ({ status, linked })));
+    const ids: string[] = [];
+    const read = (typeCondition: string, order: string, params: Record<string, unknown>) =>
+      parts
+        .flatMap(({ status, linked }) =>
+          this.sql.rows<{ id: string; type: string; score: number }>(
+            `SELECT r.id, r.type, r.score FROM relationships r
+             WHERE r.workspace = @ws AND r.status = @status AND r.linked = @linked AND ${typeCondition} ${listed.conditions} AND ${LIVE_ENDS}
+             ORDER BY ${order} LIMIT @limit`,
+            { ...listed.params, ...params, status, linked, limit: limit - ids.length },
+          ),
+        )
+        .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, limit - ids.length)
+        .map((row) => row.id);
+    for (const type of members.type === null ? REVIEW_ORDER : [members.type]) {
+      if (ids.length >= limit) break;
+      ids.push(...read('r.type = @type', 'r.score DESC, r.id', { type }));
+    }
+    // Types this build does not know (a newer one wrote them) go last, by name.
+    if (members.type === null && ids.length < limit) {
+      ids.push(...read('r.type NOT IN (SELECT value FROM json_each(@known))', 'r.type, r.score DESC, r.id', { known: JSON.stringify(REVIEW_ORDER) }));
+    }
+    const rows = new Map(
+      this.sql
+        .rows<RelationshipRow>('SELECT * FROM relationships WHERE workspace = @ws AND id IN (SELECT value FROM json_each(@ids))', { ids: JSON.stringify(ids) })
+        .map((row) => [row.id, row]),
+    );
+    return ids.flatMap((id) => (rows.has(id) ? [toRecord(rows.get(id)!)] : []));
   }
 
   touching(itemIds: readonly string[], options: { minScore?: number; statuses?: readonly RelationshipStatus[] }): RelationshipRecord[] {
@@ -256,7 +352,7 @@ export class RelationshipTables {
       if (!existing) throw new Error(`no relationship ${id} in this workspace`);
       const decision = decide(existing);
       this.sql.run(
-        `UPDATE relationships SET status = @status, score = @score, signals = @signals, decided_by = @by, decided_at = @now,
+        `UPDATE relationships SET status = @status, score = @score, signals = @signals, linked = @linked, decided_by = @by, decided_at = @now,
            note = @note, decision_basis = @basis, changed_since_decision = NULL, updated_at = @now
          WHERE workspace = @ws AND id = @id`,
         {
@@ -264,6 +360,7 @@ export class RelationshipTables {
           status: decision.status,
           score: decision.score,
           signals: JSON.stringify(decision.signals),
+          linked: restsOnLinks(decision.signals) ? 1 : 0,
           by: decision.by,
           note: decision.note,
           basis: JSON.stringify(decision.basis),

@@ -4,6 +4,7 @@
 // return promises only to honour the contract shared with networked backends.
 
 import { indexedText } from '../../../../shared/words.ts';
+import type { UnitMembers } from '../../../../shared/proposalPages.ts';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
@@ -32,7 +33,12 @@ import type {
   IngestOutcome,
   IngestRun,
   ItemRecord,
+  ItemPath,
   ItemStateCounts,
+  ListItemsOptions,
+  PathRange,
+  ProposalQuery,
+  RelationshipGroup,
   ItemVersionRecord,
   JobFailure,
   JobRecord,
@@ -56,7 +62,7 @@ import type {
 } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
 import { summariseMentions } from '../entitySummaries.ts';
-import { migrate, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
+import { migrate, PATH_SLASHES_SQL, requireCurrentSchema, SchemaOutdatedError } from './migrations.ts';
 import { namingDamage } from '../storeErrors.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as search from './searchQueries.ts';
@@ -309,11 +315,32 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.liveItemAt(itemPath);
   }
 
-  async listItems(options: { includeDeleted?: boolean } = {}): Promise<ItemRecord[]> {
-    const rows = options.includeDeleted
+  async listItems(options: ListItemsOptions = {}): Promise<ItemRecord[]> {
+    const live = options.includeDeleted ? '' : 'AND deleted_at IS NULL';
+    const rows = options.writtenSince !== undefined
+      ? this.rows<ItemRow>(`SELECT * FROM items WHERE workspace = @ws AND updated_at >= @since ${live} ORDER BY path, created_at`, { since: options.writtenSince })
+      : options.includeDeleted
       ? this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws ORDER BY path, created_at')
       : this.rows<ItemRow>('SELECT * FROM items WHERE workspace = @ws AND deleted_at IS NULL ORDER BY path');
     return rows.map(toItem);
+  }
+
+  async indexedItemsInPathRange(range: PathRange, limit: number): Promise<ItemPath[]> {
+    return this.rows<ItemPath>(
+      `SELECT id, path FROM items
+       WHERE workspace = @ws AND status = 'indexed' AND deleted_at IS NULL AND ${PATH_SLASHES_SQL} = @slashes
+         AND path >= @from ${range.to === null ? '' : 'AND path < @to'}
+       ORDER BY path LIMIT @limit`,
+      { slashes: range.slashes, from: range.from, ...(range.to === null ? {} : { to: range.to }), limit },
+    );
+  }
+
+  async deepestIndexedPath(): Promise<number | null> {
+    const row = this.row<{ slashes: number }>(
+      `SELECT ${PATH_SLASHES_SQL} AS slashes FROM items WHERE workspace = @ws AND status = 'indexed' AND deleted_at IS NULL
+       ORDER BY ${PATH_SLASHES_SQL} DESC LIMIT 1`,
+    );
+    return row ? row.slashes : null;
   }
 
   async countItemsByState(): Promise<ItemStateCounts> {
@@ -1458,6 +1485,14 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   async listRelationships(filter?: RelationshipFilter): Promise<RelationshipRecord[]> {
     return this.relationships.list(filter);
+  }
+
+  async relationshipGroups(query: ProposalQuery): Promise<RelationshipGroup[]> {
+    return this.relationships.groups(query);
+  }
+
+  async relationshipsInViewOrder(query: ProposalQuery, members: UnitMembers, limit: number): Promise<RelationshipRecord[]> {
+    return this.relationships.inViewOrder(query, members, limit);
   }
 
   async relationshipsTouching(

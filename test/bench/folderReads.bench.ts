@@ -1,0 +1,158 @@
+// npm run bench:folderReads — two reads that listed the whole folder per request before issue 32,
+// timed before and after on a folder of 100,000 notes with 60,000 relationships (bench:proposals'
+// shape): Related's nearby fallback (the items nearest in the folder tree, engine/treeRings.ts)
+// and the language server's note on what a pass did to the proposals (lsp/proposalTracker.ts),
+// after a pass that edited 10 files and proposed 10 pairs. "Before" is the reference the contract
+// tests hold the new reads to (test/support/wholeFolderReads.ts), run on the same store; both
+// answers are compared every round. Timed in one process, wall clock and CPU (which a shared
+// machine's load inflates less). Prints; asserts nothing.
+//
+//   RELATA_BENCH_ITEMS=100000 RELATA_BENCH_RELATIONSHIPS=60000   the store's size
+//   RELATA_BENCH_STORE=DIR   keep the generated store in DIR and use it again next time
+
+import Database from 'better-sqlite3';
+import { isDeepStrictEqual } from 'node:util';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { reviewAgainstDecision } from '../../server/src/discover/decisionReview.ts';
+import { nearestInTree } from '../../server/src/engine/treeRings.ts';
+import { ProposalTracker } from '../../server/src/lsp/proposalTracker.ts';
+import { DEFAULT_THRESHOLDS, scoreSignals, SCORE_VERSION, sharedEntitySignal, similaritySignal } from '../../server/src/scoring/index.ts';
+import type { WorkspaceStore } from '../../server/src/store/contract.ts';
+import { DATABASE_FILE } from '../../server/src/store/dataDir.ts';
+import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
+import { seededRandom } from '../support/generateCorpus.ts';
+import { ListingEverything, nearestByListing } from '../support/wholeFolderReads.ts';
+
+const ITEMS = Number(process.env.RELATA_BENCH_ITEMS ?? 100_000);
+const RELATIONSHIPS = Number(process.env.RELATA_BENCH_RELATIONSHIPS ?? 60_000);
+const ROUNDS = 5;
+const KEEP = process.env.RELATA_BENCH_STORE;
+const RELATED_LIMIT = 10;
+/** A file alone in its folder, deep in a tree of its own: the walk goes up to the root for its neighbours. */
+const LONE_FILE = 'archive/2019/misc/lone.md';
+
+const notePath = (n: number) => `notes/project-${n % 500}/${2020 + (n % 6)}/note-${n}.md`;
+
+async function buildStore(dataDir: string): Promise<void> {
+  const random = seededRandom(32);
+  const store = openSqliteStore({ dataDir, workspace: 'bench' });
+  const ids: string[] = [];
+  for (let n = 0; n < ITEMS; n += 1) {
+    ids.push((await store.recordIngest({ path: notePath(n), contentHash: n.toString(16).padStart(64, '0'), size: 3_400 }, () => true)).itemId);
+  }
+  await store.recordIngest({ path: LONE_FILE, contentHash: 'f'.repeat(64), size: 3_400 }, () => true);
+  for (let n = 0; n < RELATIONSHIPS; n += 1) {
+    const a = Math.floor(random() * ITEMS);
+    const b = (a + 1 + Math.floor(random() * 50)) % ITEMS;
+    const signals = [similaritySignal(0.75 + random() * 0.2), sharedEntitySignal(`Project ${n % 997} Ltd`, 'organisation', 2 + (n % 5))];
+    const { score } = scoreSignals(signals);
+    await store.upsertRelationship(
+      { fromItemId: ids[a]!, toItemId: ids[b]!, type: 'similar_to', score, proposedScore: score, scoreVersion: SCORE_VERSION, nearDuplicate: false, signals, producedBy: 'bench' },
+      reviewAgainstDecision,
+    );
+  }
+  await store.close();
+  // Setup only, not what is timed: every item indexed (parsing 100,000 notes is bench:folder's
+  // work, not this one's), and everything written yesterday, as a folder indexed before today's edits.
+  const db = new Database(path.join(dataDir, DATABASE_FILE));
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+  db.prepare(`UPDATE items SET status = 'indexed', updated_at = ?`).run(yesterday);
+  db.prepare('UPDATE relationships SET updated_at = ?').run(yesterday);
+  db.close();
+}
+
+const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
+
+async function timed<T>(run: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const value = await run();
+  const used = process.cpuUsage(cpu);
+  return { value, wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
+}
+
+function report(label: string, wall: number[], cpu: number[], same: boolean): void {
+  console.log(`${label}: p50 ${ms(p50(wall))} / max ${ms(Math.max(...wall))} ms (CPU p50 ${ms(p50(cpu))} ms)${same ? '' : ' — ANSWERS DIFFER'} (load ${loadavg()[0]!.toFixed(1)})`);
+}
+
+async function nearby(store: WorkspaceStore): Promise<void> {
+  const random = seededRandom(7);
+  const subjects = [...Array.from({ length: ROUNDS }, () => notePath(Math.floor(random() * ITEMS))), LONE_FILE];
+  for (const [label, picks] of [
+    [`a note among its folder’s ~${Math.round(ITEMS / 3_000)}`, subjects.slice(0, ROUNDS)],
+    ['a file alone in its tree', [LONE_FILE, LONE_FILE, LONE_FILE]],
+  ] as const) {
+    const before = { wall: [] as number[], cpu: [] as number[] };
+    const after = { wall: [] as number[], cpu: [] as number[] };
+    let same = true;
+    for (const subject of picks) {
+      const self = (await store.getItemByPath(subject))!.id;
+      const isBlocked = (id: string) => id === self;
+      const listed = await timed(() => nearestByListing(store, subject, RELATED_LIMIT, isBlocked));
+      const walked = await timed(() => nearestInTree(store, subject, RELATED_LIMIT, isBlocked, 1));
+      before.wall.push(listed.wall);
+      before.cpu.push(listed.cpu);
+      after.wall.push(walked.wall);
+      after.cpu.push(walked.cpu);
+      same &&= isDeepStrictEqual(listed.value, walked.value);
+    }
+    report(`Related's nearby fallback, ${label}, before (every item listed and sorted)`, before.wall, before.cpu, same);
+    report(`Related's nearby fallback, ${label}, after (ring by ring)`, after.wall, after.cpu, same);
+  }
+}
+
+async function proposalNote(store: WorkspaceStore): Promise<void> {
+  const reference = new ListingEverything();
+  const tracker = new ProposalTracker();
+  const first = [await timed(() => reference.look(store)), await timed(() => tracker.look(store, DEFAULT_THRESHOLDS.storeScore))];
+  console.log(`proposal note, first look after the session opens: before ${ms(first[0]!.wall)} ms, after ${ms(first[1]!.wall)} ms (both read everything once)`);
+  const random = seededRandom(11);
+  const before = { wall: [] as number[], cpu: [] as number[] };
+  const after = { wall: [] as number[], cpu: [] as number[] };
+  let same = true;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // A pass: 10 files edited, 10 pairs among them proposed.
+    const edited: string[] = [];
+    for (let n = 0; n < 10; n += 1) {
+      const file = notePath(Math.floor(random() * ITEMS));
+      const outcome = await store.recordIngest({ path: file, contentHash: `${round}-${n}`.padStart(64, 'e'), size: 3_500 }, () => true);
+      edited.push(outcome.itemId);
+    }
+    for (let n = 0; n < 10; n += 1) {
+      const signals = [similaritySignal(0.99), sharedEntitySignal(`Round ${round} Ltd`, 'organisation', 2)];
+      const { score } = scoreSignals(signals);
+      const [from, to] = [edited[n]!, edited[(n + 1) % edited.length]!];
+      if (from === to) continue;
+      await store.upsertRelationship(
+        { fromItemId: from, toItemId: to, type: 'similar_to', score, proposedScore: score, scoreVersion: SCORE_VERSION, nearDuplicate: false, signals, producedBy: 'bench' },
+        reviewAgainstDecision,
+      );
+    }
+    const listed = await timed(() => reference.look(store));
+    const tracked = await timed(() => tracker.look(store, DEFAULT_THRESHOLDS.storeScore));
+    before.wall.push(listed.wall);
+    before.cpu.push(listed.cpu);
+    after.wall.push(tracked.wall);
+    after.cpu.push(tracked.cpu);
+    same &&= isDeepStrictEqual(listed.value, tracked.value);
+  }
+  report('proposal note after a pass of 10 edits, before (every relationship and item read)', before.wall, before.cpu, same);
+  report('proposal note after a pass of 10 edits, after (what was written since)', after.wall, after.cpu, same);
+}
+
+const root = KEEP ?? mkdtempSync(path.join(tmpdir(), 'relata-bench-folder-reads-'));
+const dataDir = path.join(root, `${ITEMS}-${RELATIONSHIPS}`);
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; load ${loadavg()[0]!.toFixed(1)}`);
+if (!existsSync(dataDir)) {
+  const started = performance.now();
+  await buildStore(dataDir);
+  console.log(`store of ${ITEMS.toLocaleString('en')} items and ${RELATIONSHIPS.toLocaleString('en')} relationships built in ${((performance.now() - started) / 1000).toFixed(0)} s (${dataDir})`);
+} else console.log(`store of an earlier run: ${dataDir}`);
+const store = openSqliteStore({ dataDir, workspace: 'bench' });
+await nearby(store);
+await proposalNote(store);
+await store.close();
+if (!KEEP) rmSync(root, { recursive: true, force: true });
