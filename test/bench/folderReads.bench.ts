@@ -12,8 +12,7 @@
 
 import Database from 'better-sqlite3';
 import { isDeepStrictEqual } from 'node:util';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { reviewAgainstDecision } from '../../server/src/discover/decisionReview.ts';
 import { nearestInTree } from '../../server/src/engine/treeRings.ts';
@@ -22,13 +21,13 @@ import { DEFAULT_THRESHOLDS, scoreSignals, SCORE_VERSION, sharedEntitySignal, si
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { DATABASE_FILE } from '../../server/src/store/dataDir.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
+import { openBenchStore } from '../support/benchStore.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
 import { ListingEverything, nearestByListing } from '../support/wholeFolderReads.ts';
 
 const ITEMS = Number(process.env.RELATA_BENCH_ITEMS ?? 100_000);
 const RELATIONSHIPS = Number(process.env.RELATA_BENCH_RELATIONSHIPS ?? 60_000);
 const ROUNDS = 5;
-const KEEP = process.env.RELATA_BENCH_STORE;
 const RELATED_LIMIT = 10;
 /** A file alone in its folder, deep in a tree of its own: the walk goes up to the root for its neighbours. */
 const LONE_FILE = 'archive/2019/misc/lone.md';
@@ -143,16 +142,8 @@ async function proposalNote(store: WorkspaceStore): Promise<void> {
   report('proposal note after a pass of 10 edits, after (what was written since)', after.wall, after.cpu, same);
 }
 
-const root = KEEP ?? mkdtempSync(path.join(tmpdir(), 'relata-bench-folder-reads-'));
-const dataDir = path.join(root, `${ITEMS}-${RELATIONSHIPS}`);
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; load ${loadavg()[0]!.toFixed(1)}`);
-if (!existsSync(dataDir)) {
-  const started = performance.now();
-  await buildStore(dataDir);
-  console.log(`store of ${ITEMS.toLocaleString('en')} items and ${RELATIONSHIPS.toLocaleString('en')} relationships built in ${((performance.now() - started) / 1000).toFixed(0)} s (${dataDir})`);
-} else console.log(`store of an earlier run: ${dataDir}`);
-const store = openSqliteStore({ dataDir, workspace: 'bench' });
+const bench = await openBenchStore('folder-reads', { items: ITEMS, relationships: RELATIONSHIPS }, buildStore);
+const { store } = bench;
 await nearby(store);
 await proposalNote(store);
-await store.close();
-if (!KEEP) rmSync(root, { recursive: true, force: true });
+await bench.close();

@@ -13,8 +13,7 @@
 //   RELATA_BENCH_ITEMS=100000 RELATA_BENCH_RELATIONSHIPS=60000   the store's size
 //   RELATA_BENCH_STORE=DIR   keep the generated store in DIR and use it again next time
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { proposalTree } from '../../client/src/proposals/proposalTree.ts';
@@ -29,6 +28,7 @@ import { decide, listRelationshipViews } from '../../server/src/engine/relations
 import { DEFAULT_THRESHOLDS, documentLinkSignal, scoreSignals, SCORE_VERSION, sharedEntitySignal, similaritySignal, temporalSignal } from '../../server/src/scoring/index.ts';
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
+import { openBenchStore } from '../support/benchStore.ts';
 import type { RelationshipView } from '../../shared/types.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
 import { relationshipPagesByListing } from '../support/wholeFolderReads.ts';
@@ -36,7 +36,6 @@ import { relationshipPagesByListing } from '../support/wholeFolderReads.ts';
 const ITEMS = Number(process.env.RELATA_BENCH_ITEMS ?? 100_000);
 const RELATIONSHIPS = Number(process.env.RELATA_BENCH_RELATIONSHIPS ?? 60_000);
 const ROUNDS = 5;
-const KEEP = process.env.RELATA_BENCH_STORE;
 
 const TYPES: [RelationshipType, number][] = [['similar_to', 0.6], ['mentions', 0.2], ['links_to', 0.1], ['supports', 0.05], ['contradicts', 0.03], ['occurred_before', 0.02]];
 
@@ -110,15 +109,8 @@ async function measure(label: string, store: WorkspaceStore, request: () => Prom
   void store;
 }
 
-const root = KEEP ?? mkdtempSync(path.join(tmpdir(), 'relata-bench-proposals-'));
-const dataDir = path.join(root, `${ITEMS}-${RELATIONSHIPS}`);
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; load ${loadavg()[0]!.toFixed(1)}`);
-if (!existsSync(dataDir)) {
-  const started = performance.now();
-  await buildStore(dataDir);
-  console.log(`store of ${ITEMS.toLocaleString('en')} items and ${RELATIONSHIPS.toLocaleString('en')} relationships built in ${((performance.now() - started) / 1000).toFixed(0)} s (${dataDir})`);
-} else console.log(`store of an earlier run: ${dataDir}`);
-const store = openSqliteStore({ dataDir, workspace: 'bench' });
+const bench = await openBenchStore('proposals', { items: ITEMS, relationships: RELATIONSHIPS }, buildStore);
+const { store } = bench;
 await measure('whole (before paging)', store, async () => ({ relationships: await listRelationshipViews(store, DEFAULT_THRESHOLDS), pages: {} }));
 const firstPages = { filter: NO_FILTER, pageSize: PROPOSALS_PAGE_SIZE, moreRows: new Map<string, number>() };
 await measure(`in pages of ${PROPOSALS_PAGE_SIZE}, every relationship read and classified (before the store paged)`, store, async () => {
@@ -131,5 +123,4 @@ await measure(`in pages of ${PROPOSALS_PAGE_SIZE}, counted and paged by the stor
 });
 const [before, now] = [await relationshipPagesByListing(store, DEFAULT_THRESHOLDS, firstPages), await relationshipPages(store, DEFAULT_THRESHOLDS, firstPages)];
 console.log(`the two pages ${isDeepStrictEqual(before, now) ? 'are identical' : 'DIFFER'}`);
-await store.close();
-if (!KEEP) rmSync(root, { recursive: true, force: true });
+await bench.close();
