@@ -516,10 +516,10 @@ const MIGRATIONS: Migration[] = [
     `,
     apply: (db) => {
       addColumnOnce('relationships', 'linked', 'INTEGER NOT NULL DEFAULT 0')(db);
-      const write = db.prepare('UPDATE relationships SET linked = 1 WHERE rowid = ?');
-      for (const row of db.prepare('SELECT rowid, signals FROM relationships').all() as { rowid: number; signals: string }[]) {
-        if (restsOnLinks(JSON.parse(row.signals) as SignalView[])) write.run(row.rowid);
-      }
+      // Every workspace's relationships get the column, as a schema change reaches every row (like
+      // rechunkVectorTables): one statement over the file, not a workspace's read and write.
+      db.function('relata_rests_on_links', { deterministic: true }, (signals) => (restsOnLinks(JSON.parse(String(signals)) as SignalView[]) ? 1 : 0));
+      db.exec('UPDATE relationships SET linked = 1 WHERE relata_rests_on_links(signals) = 1');
       db.exec('CREATE INDEX IF NOT EXISTS relationships_units ON relationships (workspace, status, linked, type, score DESC, id, from_item, to_item)');
     },
   },
