@@ -20,12 +20,13 @@
 //
 //   node scripts/run-tests.mjs [--jobs N] [--save-costs] [file or folder …]
 //
-// --jobs (or RELATA_TEST_JOBS) defaults to the machine's cores plus one: a test file spends part
-// of its time starting Node and waiting on child processes, so one more file than cores keeps both
-// cores busy. Each file's (or batch's) full TAP output is kept in .test-results/; the failures are
-// printed as they happen and listed again at the end, with the CPU time the run cost. Files start
-// longest first, by the last run's times or, on a clean clone, scripts/test-costs.json (written by
-// --save-costs).
+// --jobs (or RELATA_TEST_JOBS) defaults to the machine's cores plus two: a test file spends part
+// of its time starting Node and waiting (on child processes, on a lock another process holds, on
+// a server that never answers: watchContention waits 113 s on 18 s of CPU), so two more files
+// than cores keep both cores busy. Each file's (or batch's) full TAP output is kept in
+// .test-results/; the failures are printed as they happen and listed again at the end, with the
+// CPU time the run cost. Files start longest first, by the last run's times or, on a clean clone,
+// scripts/test-costs.json (written by --save-costs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -125,7 +126,7 @@ function ensureFreshBundles() {
 }
 
 function parseArguments(argv) {
-  let jobs = Number(process.env.RELATA_TEST_JOBS) || availableParallelism() + 1;
+  let jobs = Number(process.env.RELATA_TEST_JOBS) || availableParallelism() + 2;
   const targets = [];
   let saveCosts = false;
   for (let i = 0; i < argv.length; i++) {
