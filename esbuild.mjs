@@ -8,8 +8,11 @@
 // and stage worker threads are entries of their own, written beside cli.js where their starters look.
 // dist/cli.js, the executable, is a small launcher (server/src/cli/launch.ts) that first offers a
 // search to a language server with the same store open, else starts the search's query model
-// before it loads the command line itself, dist/relata.js.
+// before it loads the command line itself, dist/relata.js. The command line and the threads are
+// split: each command is imported when it runs (cli/main.ts), and code shared by several entries
+// or commands is written once in a chunk (dist/chunk-*.js), so a process compiles only what it runs.
 
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -48,6 +51,10 @@ const cli = {
     discoveryThread: 'server/src/pipeline/threads/discoveryThread.ts',
   },
   outdir: 'dist',
+  splitting: true,
+  // Chunks sit beside the entries: worker threads are started from whichever chunk holds their
+  // starter, by new URL('./<entry>.js', import.meta.url) (embed/workerThread.ts).
+  chunkNames: 'chunk-[hash]',
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -96,6 +103,10 @@ const webviews = {
 };
 
 const bundles = [cli, extension, webviews];
+// Chunk names carry a hash of their content: without this, every build would leave the last
+// build's chunks behind (and the extension package would carry them).
+const staleChunks = existsSync('dist') ? readdirSync('dist').filter((name) => /^chunk-\w+\.js(\.map)?$/.test(name)) : [];
+for (const name of staleChunks) rmSync(`dist/${name}`);
 if (watch) {
   for (const options of bundles) await (await esbuild.context(options)).watch();
 } else {

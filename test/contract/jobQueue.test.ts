@@ -39,6 +39,24 @@ forEachBackend((backend) => {
     assert.equal((await store.listJobs())[0]?.status, 'leased');
   });
 
+  backend.test('whether a job is claimable is answered as a claim would find it, and leases nothing', async (t) => {
+    const { store } = await backend.open(t);
+    await store.enqueue('ingest', 'a.md');
+    assert.equal(await store.hasClaimableJob(['parse', 'chunk']), false, 'only an ingest job waits');
+    assert.equal(await store.hasClaimableJob(['ingest']), true);
+    await store.enqueue('parse', 'item-1');
+    assert.equal(await store.hasClaimableJob(['parse', 'chunk']), true);
+    assert.equal(await store.hasClaimableJob(['parse'], ['item-2']), false, 'not a job of these subjects');
+    assert.equal(await store.hasClaimableJob(['parse'], ['item-1']), true);
+    assert.equal((await store.listJobs()).filter((job) => job.status === 'leased').length, 0, 'asking leased nothing');
+
+    const parse = await store.claim('host/1/a', 1, ['parse']);
+    assert.equal(parse?.subject, 'item-1');
+    assert.equal(await store.hasClaimableJob(['parse']), false, 'its only job is leased');
+    await sleep(10);
+    assert.equal(await store.hasClaimableJob(['parse']), true, 'a lease that ran out is claimable again');
+  });
+
   backend.test('renewing a lease keeps the job away from other workers', async (t) => {
     const { store } = await backend.open(t);
     await store.enqueue('parse', 'item-1');

@@ -68,6 +68,21 @@ test('help is printed when asked, on stdout, even beside a mistake', { skip: nee
   }
 });
 
+test('every command `relata --help` lists is the one its name loads', { skip: needsBuild }, () => {
+  // Commands are loaded by name when they run (cli/main.ts): a name in the table that loaded
+  // another command's module would list one command twice and run the wrong one.
+  const overview = relata(['--help']);
+  assert.equal(overview.code, 0, overview.stderr);
+  const listed = [...overview.stdout.matchAll(/^ {2}(\S+) {2,}/gm)].map((match) => match[1]!);
+  assert.ok(listed.length >= 20 && listed.includes('search') && listed.includes('serve'), overview.stdout);
+  assert.equal(new Set(listed).size, listed.length, `a command listed twice: ${listed.join(', ')}`);
+  for (const name of listed) {
+    const help = relata(['help', name]);
+    assert.equal(help.code, 0, `relata help ${name}: ${help.stderr}`);
+    assert.match(help.stdout, new RegExp(`^usage: relata ${name}( |\\n|$)`), `relata help ${name}`);
+  }
+});
+
 /** The lines of each relationship's block in the text, by id. */
 function blocks(text: string): Map<string, string[]> {
   const byId = new Map<string, string[]>();

@@ -29,12 +29,14 @@ test('the command line bundle reaches compromise only through a call, never thro
     packages: 'external',
     logLevel: 'silent',
   });
+  // A command is imported when it runs (cli/main.ts): what it imports is evaluated then, before
+  // its first line, so a command's dynamic import counts here as a static one.
   const evaluatedAtStart = new Set(ENTRIES);
   const queue = [...ENTRIES];
   const importers: string[] = [];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     for (const edge of metafile.inputs[file]?.imports ?? []) {
-      if (edge.kind !== 'import-statement') continue;
+      if (edge.kind !== 'import-statement' && !(edge.kind === 'dynamic-import' && file === 'server/src/cli/main.ts')) continue;
       if (isCompromise(edge.path)) importers.push(file);
       else if (!edge.external && !evaluatedAtStart.has(edge.path)) {
         evaluatedAtStart.add(edge.path);

@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkRecord, decodeVector, encodeVector, FORMAT_MAJOR, formatMajor } from '../../server/src/store/exchange/records.ts';
+import { checkRecord, FORMAT_MAJOR, formatMajor } from '../../server/src/store/exchange/records.ts';
+import { decodeVector, encodeVector } from '../../server/src/store/exchange/vectorText.ts';
 
 test('a vector is written as little-endian float32, and read back bit for bit', () => {
   assert.equal(encodeVector(new Float32Array([1])), Buffer.from([0x00, 0x00, 0x80, 0x3f]).toString('base64'));

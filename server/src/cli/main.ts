@@ -4,70 +4,63 @@
 import { didYouMean } from './closestName.ts';
 import type { Command } from './command.ts';
 import { asksForHelp, readCommandLine } from './commandLine.ts';
-import { aliasesCommand, confirmAliasCommand, rejectAliasCommand } from './commands/aliases.ts';
-import { askCommand } from './commands/ask.ts';
-import { checkCommand } from './commands/check.ts';
-import { confirmCommand, rejectCommand } from './commands/decide.ts';
-import { entitiesCommand } from './commands/entities.ts';
-import { exportCommand } from './commands/export.ts';
-import { forgetCommand } from './commands/forget.ts';
-import { importCommand } from './commands/import.ts';
-import { indexCommand } from './commands/index.ts';
-import { itemCommand } from './commands/item.ts';
-import { itemsCommand } from './commands/items.ts';
-import { mcpCommand } from './commands/mcp.ts';
-import { originalCommand } from './commands/original.ts';
-import { relatedCommand } from './commands/related.ts';
-import { relationshipsCommand } from './commands/relationships.ts';
-import { reprocessCommand } from './commands/reprocess.ts';
-import { scoringCommand } from './commands/scoring.ts';
-import { searchCommand } from './commands/search.ts';
-import { serveCommand } from './commands/serve.ts';
-import { statusCommand } from './commands/status.ts';
-import { workerCommand } from './commands/worker.ts';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './usage.ts';
 import { DAMAGE_REMEDY, isDamageError } from '../store/storeErrors.ts';
 import { unreachableReason, withoutCredentials } from '../engine/storeRetry.ts';
 import { isStoreUnreachable } from '../store/transientFailure.ts';
 import { terminalText } from './terminalText.ts';
 
-const COMMANDS: Command[] = [
-  indexCommand,
-  workerCommand,
-  statusCommand,
-  itemsCommand,
-  itemCommand,
-  originalCommand,
-  entitiesCommand,
-  relationshipsCommand,
-  relatedCommand,
-  confirmCommand,
-  rejectCommand,
-  aliasesCommand,
-  confirmAliasCommand,
-  rejectAliasCommand,
-  reprocessCommand,
-  forgetCommand,
-  checkCommand,
-  exportCommand,
-  importCommand,
-  scoringCommand,
-  searchCommand,
-  askCommand,
-  serveCommand,
-  mcpCommand,
-];
+/**
+ * Every command, in the order `relata --help` lists them, each loaded only when it runs: the
+ * bundler splits at these imports, so a command compiles its own code and what it shares, not the
+ * language server's, the MCP server's or the parsers' when it needs none of them. Each process
+ * starts one command, and the test suite starts several hundred.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  index: async () => (await import('./commands/index.ts')).indexCommand,
+  worker: async () => (await import('./commands/worker.ts')).workerCommand,
+  status: async () => (await import('./commands/status.ts')).statusCommand,
+  items: async () => (await import('./commands/items.ts')).itemsCommand,
+  item: async () => (await import('./commands/item.ts')).itemCommand,
+  original: async () => (await import('./commands/original.ts')).originalCommand,
+  entities: async () => (await import('./commands/entities.ts')).entitiesCommand,
+  relationships: async () => (await import('./commands/relationships.ts')).relationshipsCommand,
+  related: async () => (await import('./commands/related.ts')).relatedCommand,
+  confirm: async () => (await import('./commands/decide.ts')).confirmCommand,
+  reject: async () => (await import('./commands/decide.ts')).rejectCommand,
+  aliases: async () => (await import('./commands/aliases.ts')).aliasesCommand,
+  'confirm-alias': async () => (await import('./commands/aliases.ts')).confirmAliasCommand,
+  'reject-alias': async () => (await import('./commands/aliases.ts')).rejectAliasCommand,
+  reprocess: async () => (await import('./commands/reprocess.ts')).reprocessCommand,
+  forget: async () => (await import('./commands/forget.ts')).forgetCommand,
+  check: async () => (await import('./commands/check.ts')).checkCommand,
+  export: async () => (await import('./commands/export.ts')).exportCommand,
+  import: async () => (await import('./commands/import.ts')).importCommand,
+  scoring: async () => (await import('./commands/scoring.ts')).scoringCommand,
+  search: async () => (await import('./commands/search.ts')).searchCommand,
+  ask: async () => (await import('./commands/ask.ts')).askCommand,
+  serve: async () => (await import('./commands/serve.ts')).serveCommand,
+  mcp: async () => (await import('./commands/mcp.ts')).mcpCommand,
+};
 
-const COMMAND_NAMES = COMMANDS.map((command) => command.name);
+const COMMAND_NAMES = Object.keys(COMMANDS);
 
-function overview(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+/** The command a name stands for, loaded; undefined for a name that is none. */
+async function loadCommand(name: string): Promise<Command | undefined> {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  return load?.();
+}
+
+/** The list of every command: the one place that loads them all. */
+async function overview(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...commands.map((command) => command.name.length));
   return [
     'relata: turn a folder of documents into connected, explainable knowledge',
     '',
     'usage: relata <command> [options]   (relata <command> --help, or relata help <command>, for details)',
     '',
-    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
   ].join('\n');
 }
 
@@ -79,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (name === 'help' && rest[0] !== undefined) {
-      const asked = COMMANDS.find((candidate) => candidate.name === rest[0]);
+      const asked = await loadCommand(rest[0]);
       if (asked) {
         out(`usage: ${asked.usage}`);
         return 0;
@@ -87,10 +80,10 @@ export async function main(argv: string[]): Promise<number> {
       log(`relata help: no command "${rest[0]}"${didYouMean(rest[0], COMMAND_NAMES)} (relata --help lists every command)`);
       return EXIT_USAGE;
     }
-    (name ? out : log)(overview());
+    (name ? out : log)(await overview());
     return name ? 0 : EXIT_USAGE;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
+  const command = await loadCommand(name);
   if (!command) {
     // One line: the mistake, the likely command, where the list is; the list itself only when asked.
     const hint = didYouMean(name, COMMAND_NAMES);

@@ -3,7 +3,7 @@
 // what was indexed (reprocess, original). Which store, and where, comes from storeFlags.ts.
 
 import { parseEmbeddingChoice } from '../embed/choice.ts';
-import { FolderIndex } from '../engine/folderIndex.ts';
+import type { FolderIndex } from '../engine/folderIndex.ts';
 import { defaultWorkspace } from '../engine/workspaceName.ts';
 import { openStoreWithBlobs } from '../store/index.ts';
 import type { StoreAccess, WorkspaceStore } from '../store/contract.ts';
@@ -66,6 +66,9 @@ export async function openRecordedFolderIndex<T>(
     await opened.store.close();
   }
   const embeddingModel = values['embedding-model'] as string | undefined;
+  // Loaded here, not at the top: the folder index brings the whole pipeline (every parser and
+  // extractor), which the commands that only read the store never need.
+  const { FolderIndex } = await import('../engine/folderIndex.ts');
   const index = await FolderIndex.open({
     folder: root,
     location,

@@ -86,12 +86,20 @@ export class Worker {
     // stops the loop: claiming on would only hand the same jobs back again.
     let halted: { error: unknown } | null = null;
     const stages = this.options.stages;
-    // Stage threads take a while to start: not for a worker that will never run a threaded stage (ingest alone).
-    if (!stages || stages.some((stage) => THREADED_STAGES.has(stage))) await this.context.threads.warmUp();
+    const threadedStages = stages ? stages.filter((stage) => THREADED_STAGES.has(stage)) : [...THREADED_STAGES];
+    // Stage threads take a while to start (a second of CPU for two): only once a job of theirs
+    // waits, not for a run with nothing to parse (an unchanged folder) or a worker of ingest alone.
+    // They start before that job is claimed: a claim counts an attempt, and an indexer stopped
+    // while its threads boot, run after run, would otherwise spend the same job's attempts.
+    let threadsStarted = threadedStages.length === 0;
     while (!this.options.signal?.aborted && !halted) {
       if (full('threaded') && full('other')) {
         await Promise.race(running);
         continue;
+      }
+      if (!threadsStarted && (await this.context.store.hasClaimableJob(threadedStages, this.options.subjects))) {
+        threadsStarted = true;
+        await this.context.threads.warmUp();
       }
       const job = await this.context.store.claim(this.owner, this.context.settings.leaseMs, stages, this.options.subjects);
       if (!job) {

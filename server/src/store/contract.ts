@@ -627,6 +627,11 @@ export interface WorkspaceStore {
    * request is run ahead of a folder's queue, its jobs found by the (stage, subject) key.
    */
   claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null>;
+  /**
+   * Whether `claim` with these stages (and subjects) would find a job now, without leasing it: a
+   * worker starts its stage threads only once a job of their stages is waiting.
+   */
+  hasClaimableJob(stages: readonly PipelineStage[], subjects?: readonly string[]): Promise<boolean>;
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean>;
   /** Done, unless the job was re-queued while it ran (then it is queued again). */
   complete(job: JobRecord, owner: string): Promise<void>;

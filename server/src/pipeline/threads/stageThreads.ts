@@ -46,6 +46,11 @@ export class StageThreads {
 
   constructor(readonly limits: ThreadLimits) {}
 
+  /** Threads started (or starting) and not stopped. */
+  get running(): number {
+    return this.started;
+  }
+
   /**
    * Parse a file. Rejects with a ParseError when the file is at fault: the parser rejected it, or
    * it exceeded the memory or time limit (a retry would do the same).

@@ -16,9 +16,9 @@ import type { WorkspaceStore } from '../contract.ts';
 import { BLOB_DIR, MANIFEST_FILE } from './exportDir.ts';
 import { ExportDirectoryError, exportLines, hashesAsExpected, readExportFile, requireDirectory } from './exportFiles.ts';
 import { MAX_BLOB_BYTES, MAX_MANIFEST_BYTES, maxLineBytes } from './limits.ts';
+import { decodeVector } from './vectorText.ts';
 import {
   checkRecord,
-  decodeVector,
   describeId,
   EXCHANGE_KINDS,
   FORMAT_MAJOR,

@@ -44,6 +44,7 @@ import type { ModelDescriptor } from '../../embed/types.ts';
 import type { PhraseCount } from '../../records/extraction.ts';
 import { LINK_TARGET_MAX_CHARS, LINK_TEXT_MAX_CHARS, MAX_LINKS_PER_DOCUMENT, type ParsedDocument } from '../../records/document.ts';
 import { storedPathProblem } from '../../workspace/storedPath.ts';
+import { decodeVector } from './vectorText.ts';
 
 /** The format's name and major version; a reader refuses a newer major (formatMajor). */
 export const FORMAT_VERSION = 'relata-export/1';
@@ -285,23 +286,6 @@ export class ImportTargetNotEmptyError extends Error {
         '(choose another --data directory or workspace, or remove that store first)',
     );
   }
-}
-
-// Vectors ----------------------------------------------------------------------------------
-
-/** Base64 of the vector's float32 values, little-endian whatever the machine. */
-export function encodeVector(vector: Float32Array): string {
-  const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
-  return bytes.toString('base64');
-}
-
-export function decodeVector(base64: string): Float32Array {
-  const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length % 4 !== 0) throw new Error(`a vector of ${bytes.length} bytes is not a whole number of float32 values`);
-  const vector = new Float32Array(bytes.length / 4);
-  for (let index = 0; index < vector.length; index += 1) vector[index] = bytes.readFloatLE(index * 4);
-  return vector;
 }
 
 // Checking a record read from a file ---------------------------------------------------------

@@ -211,14 +211,7 @@ export class MongoJobQueue implements JobMaintenance {
   async claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
     for (;;) {
       const clock = Date.now();
-      const ofStages = {
-        ...(stages ? { stage: { $in: [...stages] } } : {}),
-        ...(subjects ? { subject: { $in: [...subjects] } } : {}),
-      };
-      const oldest = await this.jobs.findOne(
-        this.jobs.filter({ $or: [{ status: 'queued' as const }, { status: 'leased' as const, leaseExpiresAt: { $lt: clock } }], ...ofStages }),
-        { sort: { id: 1 }, projection: { id: 1, status: 1, owner: 1 } },
-      );
+      const oldest = await this.nextClaimable(clock, stages, subjects);
       if (!oldest) return null;
       const expired = oldest.status === 'leased';
       const claimed = await this.jobs.findOneAndUpdate(
@@ -233,6 +226,22 @@ export class MongoJobQueue implements JobMaintenance {
       );
       if (claimed) return toJobRecord(claimed);
     }
+  }
+
+  async hasClaimableJob(stages: readonly PipelineStage[], subjects?: readonly string[]): Promise<boolean> {
+    return (await this.nextClaimable(Date.now(), stages, subjects)) !== null;
+  }
+
+  /** The job `claim` would lease at `clock`: its id, status and holder. */
+  private nextClaimable(clock: number, stages?: readonly PipelineStage[], subjects?: readonly string[]) {
+    const ofStages = {
+      ...(stages ? { stage: { $in: [...stages] } } : {}),
+      ...(subjects ? { subject: { $in: [...subjects] } } : {}),
+    };
+    return this.jobs.findOne(
+      this.jobs.filter({ $or: [{ status: 'queued' as const }, { status: 'leased' as const, leaseExpiresAt: { $lt: clock } }], ...ofStages }),
+      { sort: { id: 1 }, projection: { id: 1, status: 1, owner: 1 } },
+    );
   }
 
   async renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {

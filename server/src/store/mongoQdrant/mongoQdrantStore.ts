@@ -70,7 +70,6 @@ import { Chunks } from './chunks.ts';
 import { COLLECTIONS, type ChunkDocument, type ItemDocument, type ItemLexicalDocument, type MetaDocument, type ParsedTextDocument, type ParsedTextPartDocument } from './collections.ts';
 import type { StoreConnection } from './connection.ts';
 import { DiscoveryLookups } from './discoveryLookups.ts';
-import { exportDocumentRecords, importDocumentRecords } from './exchange.ts';
 import { Extraction } from './extraction.ts';
 import type { ItemStatusHooks, LiveItems, VectorItemHooks } from './hooks.ts';
 import { Items } from './items.ts';
@@ -680,6 +679,10 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('claim a job', ({ jobs }) => jobs.claim(owner, leaseMs, stages, subjects));
   }
 
+  hasClaimableJob(stages: readonly PipelineStage[], subjects?: readonly string[]): Promise<boolean> {
+    return this.with(({ jobs }) => jobs.hasClaimableJob(stages, subjects));
+  }
+
   renew(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
     return this.writing('renew a lease', ({ jobs }) => jobs.renew(jobId, owner, leaseMs));
   }
@@ -732,20 +735,24 @@ export class MongoQdrantStore implements WorkspaceStore {
     });
   }
 
-  // Export and import (exchange.ts) ------------------------------------------------------------------
+  // Export and import (exchange.ts, loaded when asked for: its record schemas are zod's) ----------
 
   exportRecords(): AsyncIterable<ExchangeRecord> {
     const store = this;
     return {
       async *[Symbol.asyncIterator]() {
         const parts = await store.parts();
+        const { exportDocumentRecords } = await import('./exchange.ts');
         yield* exportDocumentRecords(parts, () => store.vectors());
       },
     };
   }
 
   importRecords(records: AsyncIterable<ExchangeRecord>): Promise<ImportCounts> {
-    return this.writing('import records', (parts) => importDocumentRecords(parts, () => this.vectors(), records, this.describe()));
+    return this.writing('import records', async (parts) => {
+      const { importDocumentRecords } = await import('./exchange.ts');
+      return importDocumentRecords(parts, () => this.vectors(), records, this.describe());
+    });
   }
 
   /** Where this store is, for messages. */

@@ -11,15 +11,14 @@
 import { restsOnLinks } from '../../../../shared/linkedInDocuments.ts';
 import type { EntityAliasView } from '../../../../shared/types.ts';
 import {
-  decodeVector,
   describeRecord,
   emptyCounts,
-  encodeVector,
   EXCHANGE_KINDS,
   ImportTargetNotEmptyError,
   type ExchangeRecord,
   type ImportCounts,
 } from '../exchange/records.ts';
+import { decodeVector, encodeVector } from '../exchange/vectorText.ts';
 import { aliasParams, INSERT_ALIAS, toView, type AliasRow } from './aliasTables.ts';
 import { itemIndexTextSql } from './itemText.ts';
 import { indexAllItemMetadata } from './metadataIndex.ts';

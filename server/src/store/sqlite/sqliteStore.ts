@@ -82,7 +82,6 @@ import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadat
 import { blobReferences } from './storeWideSql.ts';
 import { checkpointInThread, type WalCheckpoints } from './walCheckpoints.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
-import { exportSqliteRecords, importSqliteRecords } from './exchange.ts';
 import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
 import { DATABASE_FILE } from '../dataDir.ts';
 import { settleInterruptedRebuild } from './rebuildFiles.ts';
@@ -1271,14 +1270,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.db
       .transaction(() => {
         const clock = Date.now();
-        // One look-up per stage (jobs_by_stage), not a filter over the queue's order, so that
-        // thousands of ingest jobs waiting ahead of a worker's first parse job are never read.
-        const candidates = subjects
-          ? [this.oldestClaimableOf(clock, stages ?? EVERY_STAGE, subjects)]
-          : stages
-            ? stages.map((stage) => this.oldestClaimable(clock, stage))
-            : [this.oldestClaimable(clock)];
-        const row = candidates.reduce<JobRow | undefined>((oldest, next) => (next && (!oldest || next.id < oldest.id) ? next : oldest), undefined);
+        const row = this.nextClaimable(clock, stages, subjects);
         if (!row) return null;
         // A lease that ran out was lost by its holder (stopped, or stuck): its attempt is not the
         // file's, so it passes to this claim, and the loss is counted instead (see lostLeases).
@@ -1293,6 +1285,22 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         return toJob({ ...row, status: 'leased', owner, lease_expires_at: clock + leaseMs, attempts, lost_leases: lostLeases });
       })
       .immediate();
+  }
+
+  async hasClaimableJob(stages: readonly PipelineStage[], subjects?: readonly string[]): Promise<boolean> {
+    return this.nextClaimable(Date.now(), stages, subjects) !== undefined;
+  }
+
+  /** The job `claim` would lease at `clock`. */
+  private nextClaimable(clock: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): JobRow | undefined {
+    // One look-up per stage (jobs_by_stage), not a filter over the queue's order, so that
+    // thousands of ingest jobs waiting ahead of a worker's first parse job are never read.
+    const candidates = subjects
+      ? [this.oldestClaimableOf(clock, stages ?? EVERY_STAGE, subjects)]
+      : stages
+        ? stages.map((stage) => this.oldestClaimable(clock, stage))
+        : [this.oldestClaimable(clock)];
+    return candidates.reduce<JobRow | undefined>((oldest, next) => (next && (!oldest || next.id < oldest.id) ? next : oldest), undefined);
   }
 
   /** The oldest claimable job (of one stage, when given): two index look-ups rather than one OR, which would scan every finished job per claim. */
@@ -1461,11 +1469,15 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   // Export and import (exchange.ts) -------------------------------------------------------
 
-  exportRecords(): AsyncIterable<ExchangeRecord> {
-    return exportSqliteRecords(this.scoped);
+  // exchange.ts is loaded when asked for: its record schemas (zod) are most of a command's start
+  // for a command that never exports or imports.
+  async *exportRecords(): AsyncIterable<ExchangeRecord> {
+    const { exportSqliteRecords } = await import('./exchange.ts');
+    yield* exportSqliteRecords(this.scoped);
   }
 
   async importRecords(records: AsyncIterable<ExchangeRecord>): Promise<ImportCounts> {
+    const { importSqliteRecords } = await import('./exchange.ts');
     return importSqliteRecords(this.scoped, records);
   }
 
