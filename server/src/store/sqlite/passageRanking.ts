@@ -12,8 +12,9 @@
 // The scores are FTS5's own, bit for bit: the passages holding a rarer phrase are scored by the
 // same full-text query (same phrases in the same order, so the same idf, the same sum in the same
 // order), only filtered by rowid. The counts the bound is built from are exact and read in the
-// same read transaction as the scores; which words count as frequent comes from counts kept
-// between searches, which may be stale: that only decides whether the shortcut is tried.
+// same read transaction as the scores; which words count as frequent, and whether the bound is
+// likely to be met, come from counts kept between searches, which may be stale after writes:
+// that only decides whether the shortcut is tried.
 
 import { countedRows } from './lexicalStatistics.ts';
 import type { ScopedSql } from './scopedSql.ts';
@@ -46,8 +47,16 @@ export interface RankedPassage {
  */
 export type RankingPath = 'rarer phrases' | 'full query, bound not met' | 'full query';
 
+interface Split {
+  frequent: string[];
+  rarer: string[];
+}
+
 export class PassageRanking {
-  /** Passages holding each phrase, counted up to the frequent share of `countedAt` rows. */
+  /**
+   * Passages holding each phrase, from earlier searches while the index counted `countedAt` rows:
+   * exact for a frequent phrase, else counted only up to the frequent share. Used to choose, never to prove.
+   */
   private readonly knownCounts = new Map<string, number>();
   private countedAt = -1;
 
@@ -60,31 +69,42 @@ export class PassageRanking {
   /** The best `limit` passages for the OR of `phrases` (ftsQuery.ts), by bm25() then rowid, joined to their chunks. */
   rank(phrases: readonly string[], limit: number): { passages: RankedPassage[]; path: RankingPath } {
     const match = phrases.join(' OR ');
-    // Inside a transaction of this connection FTS5 may score from totals not yet written: the bound
-    // could not be read from the same figures.
-    if (phrases.length > 1 && limit > 0 && !this.sql.db.inTransaction) {
-      const answer = this.sql.db.transaction(() => this.byRarerPhrases(phrases, match, limit))();
-      if (answer === 'not met') return { passages: this.ranked(match, limit), path: 'full query, bound not met' };
-      if (answer) return { passages: answer, path: 'rarer phrases' };
+    // Inside a transaction of this connection FTS5 may score from totals not yet written, which the
+    // bound could not read.
+    const split = phrases.length > 1 && limit > 0 && !this.sql.db.inTransaction ? this.promisingSplit(phrases) : null;
+    if (split) {
+      // One read transaction: the counts the bound is built from are those of the index that scores.
+      const passages = this.sql.db.transaction(() => this.provedByRarerPhrases(split, match, limit))();
+      return passages ? { passages, path: 'rarer phrases' } : { passages: this.ranked(match, limit), path: 'full query, bound not met' };
     }
     return { passages: this.ranked(match, limit), path: 'full query' };
   }
 
-  /** The answer from the passages holding a rarer phrase; null when not tried. */
-  private byRarerPhrases(phrases: readonly string[], match: string, limit: number): RankedPassage[] | 'not met' | null {
+  /** The frequent and rarer phrases, from the kept counts, when the bound looks likely to be met; else null. */
+  private promisingSplit(phrases: readonly string[]): Split | null {
     const rows = countedRows(this.sql, this.index);
     const frequentAt = Math.max(1, Math.ceil(rows * FREQUENT_SHARE));
-    const counts = phrases.map((phrase) => this.knownCount(phrase, rows, frequentAt));
-    const frequent = phrases.filter((_, n) => counts[n]! >= frequentAt);
-    const rarer = phrases.filter((_, n) => counts[n]! < frequentAt);
+    if (this.countedAt !== rows || this.knownCounts.size >= KEPT_COUNTS) {
+      this.knownCounts.clear();
+      this.countedAt = rows;
+    }
+    const counts = new Map(phrases.map((phrase) => [phrase, this.knownCount(phrase, frequentAt)]));
+    const frequent = phrases.filter((phrase) => counts.get(phrase)! >= frequentAt);
+    const rarer = phrases.filter((phrase) => counts.get(phrase)! < frequentAt);
     if (frequent.length === 0 || rarer.length === 0) return null;
+    const bound = frequent.reduce((sum, phrase) => sum + K1_PLUS_1 * idf(rows, counts.get(phrase)!), 0);
+    const rarest = Math.max(...rarer.map((phrase) => idf(rows, counts.get(phrase)!)));
+    return bound <= PROMISING * rarest ? { frequent, rarer } : null;
+  }
+
+  /** The passages holding a rarer phrase, ranked by the full query, when the bound proves them the answer; else null. */
+  private provedByRarerPhrases({ frequent, rarer }: Split, match: string, limit: number): RankedPassage[] | null {
+    const rows = countedRows(this.sql, this.index);
     const bound = frequent.reduce((sum, phrase) => sum + K1_PLUS_1 * idf(rows, this.passagesHolding(phrase)), 0);
-    const rarest = Math.max(...rarer.map((phrase) => idf(rows, counts[phrases.indexOf(phrase)]!)));
-    if (bound > PROMISING * rarest) return null;
     const passages = this.ranked(match, limit, rarer.join(' OR '));
     const last = passages[limit - 1];
     // Strictly above: a passage of frequent words alone scoring the same could come first by rowid.
-    return last && -last.score > bound * (1 + ROUNDING) ? passages : 'not met';
+    return last && -last.score > bound * (1 + ROUNDING) ? passages : null;
   }
 
   /** FTS5's ranking of the full query, over every match or over those holding `among`. */
@@ -104,25 +124,23 @@ export class PassageRanking {
     );
   }
 
-  /** How many passages hold the phrase, as FTS5 counts them for its idf (xQueryPhrase). */
+  /** How many passages hold the phrase, as FTS5 counts them for its idf (xQueryPhrase); kept for the next choice. */
   private passagesHolding(phrase: string): number {
-    return this.sql.row<{ n: number }>(`SELECT count(*) AS n FROM ${this.index} WHERE ${this.index} MATCH @phrase`, { phrase })!.n;
+    const count = this.sql.row<{ n: number }>(`SELECT count(*) AS n FROM ${this.index} WHERE ${this.index} MATCH @phrase`, { phrase })!.n;
+    this.knownCounts.set(phrase, count);
+    return count;
   }
 
-  /** The passages holding the phrase, up to `frequentAt`, from an earlier search while the index counts the same rows. */
-  private knownCount(phrase: string, rows: number, frequentAt: number): number {
-    if (this.countedAt !== rows || this.knownCounts.size >= KEPT_COUNTS) {
-      this.knownCounts.clear();
-      this.countedAt = rows;
-    }
-    let count = this.knownCounts.get(phrase);
-    if (count === undefined) {
-      count = this.sql.row<{ n: number }>(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM ${this.index} WHERE ${this.index} MATCH @phrase LIMIT @frequentAt)`,
-        { phrase, frequentAt },
-      )!.n;
-      this.knownCounts.set(phrase, count);
-    }
+  /** The kept count of the phrase; a phrase not seen yet is counted up to `frequentAt`, and exactly if it reaches it. */
+  private knownCount(phrase: string, frequentAt: number): number {
+    const known = this.knownCounts.get(phrase);
+    if (known !== undefined) return known;
+    const count = this.sql.row<{ n: number }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${this.index} WHERE ${this.index} MATCH @phrase LIMIT @frequentAt)`,
+      { phrase, frequentAt },
+    )!.n;
+    if (count >= frequentAt) return this.passagesHolding(phrase);
+    this.knownCounts.set(phrase, count);
     return count;
   }
 }
