@@ -22,7 +22,7 @@ import type { ScopedSql } from './scopedSql.ts';
 /** FTS5's bm25() constant k1 (fts5_aux.c), plus one: no phrase weighs idf × this much or more. */
 const K1_PLUS_1 = 1.2 + 1.0;
 /** A phrase found in at least this share of the passages is frequent; below it the full query is cheap. */
-export const FREQUENT_SHARE = 0.05;
+const FREQUENT_SHARE = 0.05;
 /**
  * The shortcut is tried only when the frequent phrases' bound is below this many times the idf of
  * the rarest other phrase: a passage holding that phrase once, at average length, scores about its
