@@ -315,6 +315,9 @@ async function benchSize(chunks: number): Promise<void> {
     builds.forEach((build, n) => {
       const { search, cpu } = measured[n]!;
       console.log(`${build.name}: full search excl. query embedding ${figures(search)}; CPU per search ${figures(cpu)} over ${search.length} queries`);
+      // Which queries make the p95: each query's median CPU over the rounds (searches are stored round by round).
+      const byQuery = QUERIES.map((_, q) => percentile(cpu.filter((_, n) => n % QUERIES.length === q), 50).toFixed(1));
+      console.log(`  CPU per search by query, median of the rounds (ms): ${byQuery.join(' ')}`);
       printBreakdown(measured[n]!);
     });
     if (builds.length > 1) {

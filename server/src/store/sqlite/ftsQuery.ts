@@ -13,13 +13,21 @@ import { queryWords } from '../../../../shared/queryWords.ts';
 import { isSpaceless, wordsOf, WORD_RUN } from '../../../../shared/words.ts';
 
 export function toFtsQuery(text: string): string | null {
-  const words = queryWords(text);
-  if (words.length === 0) return null;
-  const terms = words.map((word) => (/^\p{Script=Hangul}+$/u.test(word) ? `"${word}" OR "${word}"*` : `"${word}"`));
+  const phrases = ftsPhrases(text);
+  return phrases.length === 0 ? null : phrases.join(' OR ');
+}
+
+/**
+ * The phrases of the full-text query, in its order: FTS5's BM25 sums one term per phrase in this
+ * order, so a query built from the same phrases in the same order scores bit for bit alike
+ * (passageRanking.ts relies on it).
+ */
+export function ftsPhrases(text: string): string[] {
+  const phrases = queryWords(text).flatMap((word) => (/^\p{Script=Hangul}+$/u.test(word) ? [`"${word}"`, `"${word}"*`] : [`"${word}"`]));
   for (const run of text.toLowerCase().match(WORD_RUN) ?? []) {
     if (!isSpaceless(run)) continue;
     const phrase = [...wordsOf(run)].map((word) => word.text);
-    if (phrase.length > 1) terms.push(`"${phrase.join(' ')}"`);
+    if (phrase.length > 1) phrases.push(`"${phrase.join(' ')}"`);
   }
-  return terms.join(' OR ');
+  return phrases;
 }

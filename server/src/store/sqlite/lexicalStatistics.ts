@@ -31,11 +31,16 @@ export interface LexicalDrift {
 /** Each of the workspace's two lexical indexes: the rows BM25 counts and the rows there are. */
 export function lexicalDrift(sql: ScopedSql, names: WorkspaceIndexNames): LexicalDrift[] {
   return [names.chunks, names.items].map((table) => {
-    const averages = sql.row<{ block: Buffer }>(`SELECT block FROM ${table}_data WHERE id = ${AVERAGES_ROWID}`);
-    const counted = averages ? readVarint(averages.block) : 0;
+    const counted = countedRows(sql, table);
     const held = sql.row<{ rows: number }>(`SELECT count(*) AS rows FROM ${table}_docsize`)!.rows;
     return { table, counted, held };
   });
+}
+
+/** The row count BM25 reads for an index (FTS5's xRowCount): the first number of its averages record. */
+export function countedRows(sql: ScopedSql, table: string): number {
+  const averages = sql.row<{ block: Buffer }>(`SELECT block FROM ${table}_data WHERE id = ${AVERAGES_ROWID}`);
+  return averages ? readVarint(averages.block) : 0;
 }
 
 /** Whether an index counts enough rows it no longer holds to be rebuilt. */
