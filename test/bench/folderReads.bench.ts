@@ -1,10 +1,11 @@
-// npm run bench:folderReads — two reads that listed the whole folder per request before issue 32,
+// npm run bench:folderReads — three reads that listed the whole folder per request before issue 32,
 // timed before and after on a folder of 100,000 notes with 60,000 relationships (bench:proposals'
-// shape): Related's nearby fallback (the items nearest in the folder tree, engine/treeRings.ts)
-// and the language server's note on what a pass did to the proposals (lsp/proposalTracker.ts),
+// shape): Related's nearby fallback (the items nearest in the folder tree, engine/treeRings.ts),
+// the graph's neighbourhood of the current file (engine/graphReads.ts, with the graph built from
+// it) and the language server's note on what a pass did to the proposals (lsp/proposalTracker.ts),
 // after a pass that edited 10 files and proposed 10 pairs. "Before" is the reference the contract
-// tests hold the new reads to (test/support/wholeFolderReads.ts), run on the same store; both
-// answers are compared every round. Timed in one process, wall clock and CPU (which a shared
+// tests hold the new reads to (test/support/wholeFolderReads.ts; for the graph, the whole folder's
+// read the "show all" view still makes), run on the same store; both answers are compared every round. Timed in one process, wall clock and CPU (which a shared
 // machine's load inflates less). Prints; asserts nothing.
 //
 //   RELATA_BENCH_ITEMS=100000 RELATA_BENCH_RELATIONSHIPS=60000   the store's size
@@ -15,12 +16,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { reviewAgainstDecision } from '../../server/src/discover/decisionReview.ts';
+import { neighbourhoodGraphInput, wholeFolderGraphInput } from '../../server/src/engine/graphReads.ts';
+import { buildRelationshipGraph } from '../../server/src/engine/relationshipGraph.ts';
 import { nearestInTree } from '../../server/src/engine/treeRings.ts';
 import { ProposalTracker } from '../../server/src/lsp/proposalTracker.ts';
 import { DEFAULT_THRESHOLDS, scoreSignals, SCORE_VERSION, sharedEntitySignal, similaritySignal } from '../../server/src/scoring/index.ts';
 import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { DATABASE_FILE } from '../../server/src/store/dataDir.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
+import { DEFAULT_GRAPH_STATUSES, DEFAULT_NEIGHBOURHOOD_DEPTH, type GraphFilter } from '../../shared/graph.ts';
 import { openBenchStore } from '../support/benchStore.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
 import { ListingEverything, nearestByListing } from '../support/wholeFolderReads.ts';
@@ -103,6 +107,55 @@ async function nearby(store: WorkspaceStore): Promise<void> {
   }
 }
 
+/** Relationships of the hub, the item a neighbourhood is widest around: a note tied to notes all over the folder. */
+const HUB_RELATIONSHIPS = 300;
+
+/** The graph request's server part for the current file's neighbourhood (the default view), without the JSON. */
+async function graphNeighbourhood(store: WorkspaceStore): Promise<void> {
+  const folder = 'file:///bench';
+  const filter: GraphFilter = { statuses: DEFAULT_GRAPH_STATUSES, minStrength: 0 };
+  // Setup, not timed (and after the proposal note's rounds, which it would otherwise feed): the hub's
+  // relationships, written again on a kept store with the same evidence.
+  const hub = (await store.getItemByPath(notePath(1)))!.id;
+  for (let k = 1; k <= HUB_RELATIONSHIPS; k += 1) {
+    const other = (await store.getItemByPath(notePath((1 + k * 331) % ITEMS)))!.id;
+    const signals = [similaritySignal(0.9), sharedEntitySignal('Hub Project Ltd', 'organisation', 3)];
+    const { score } = scoreSignals(signals);
+    await store.upsertRelationship(
+      { fromItemId: hub, toItemId: other, type: 'similar_to', score, proposedScore: score, scoreVersion: SCORE_VERSION, nearDuplicate: false, signals, producedBy: 'bench' },
+      reviewAgainstDecision,
+    );
+  }
+  const random = seededRandom(5);
+  const notes: string[] = [];
+  while (notes.length < ROUNDS) {
+    const item = await store.getItemByPath(notePath(Math.floor(random() * ITEMS)));
+    if (item?.status === 'indexed') notes.push(item.id);
+  }
+  for (const [label, picks] of [
+    [`a note, ${DEFAULT_NEIGHBOURHOOD_DEPTH} relationships out`, notes],
+    [`a hub of ${HUB_RELATIONSHIPS} relationships, ${DEFAULT_NEIGHBOURHOOD_DEPTH} out`, [hub, hub, hub]],
+  ] as const) {
+    const before = { wall: [] as number[], cpu: [] as number[] };
+    const after = { wall: [] as number[], cpu: [] as number[] };
+    let same = true;
+    let shown = 0;
+    for (const itemId of picks) {
+      const focus = { folder, itemId, depth: DEFAULT_NEIGHBOURHOOD_DEPTH };
+      const whole = await timed(async () => buildRelationshipGraph([await wholeFolderGraphInput(store, folder, DEFAULT_THRESHOLDS)], { filter, focus }));
+      const walked = await timed(async () => buildRelationshipGraph([await neighbourhoodGraphInput(store, folder, focus, filter, DEFAULT_THRESHOLDS)], { filter, focus }));
+      before.wall.push(whole.wall);
+      before.cpu.push(whole.cpu);
+      after.wall.push(walked.wall);
+      after.cpu.push(walked.cpu);
+      same &&= isDeepStrictEqual(whole.value, walked.value);
+      shown = Math.max(shown, walked.value.nodes.length);
+    }
+    report(`graph neighbourhood, ${label} (up to ${shown} items), before (every item and relationship read)`, before.wall, before.cpu, same);
+    report(`graph neighbourhood, ${label} (up to ${shown} items), after (walked out from the item)`, after.wall, after.cpu, same);
+  }
+}
+
 async function proposalNote(store: WorkspaceStore): Promise<void> {
   const reference = new ListingEverything();
   const tracker = new ProposalTracker();
@@ -146,4 +199,5 @@ const bench = await openBenchStore('folder-reads', { items: ITEMS, relationships
 const { store } = bench;
 await nearby(store);
 await proposalNote(store);
+await graphNeighbourhood(store);
 await bench.close();

@@ -44,6 +44,14 @@ test('a join that scopes only one side is refused, naming the unscoped table', (
   assert.deepEqual(sql.rows('SELECT chunks.text FROM chunks JOIN items ON items.workspace = @ws AND items.id = chunks.item_id WHERE chunks.workspace = @ws'), []);
 });
 
+test('an index hint neither hides a table from the check nor passes for its name', (t) => {
+  const sql = schema(t);
+  refused(sql, 'SELECT id FROM relationships INDEXED BY relationships_from WHERE from_item = @id', /relationships is not limited/);
+  refused(sql, 'SELECT r.id FROM relationships r NOT INDEXED JOIN items i ON i.id = r.from_item WHERE r.workspace = @ws', /items \(as i\) is not limited/);
+  assert.deepEqual(sql.rows('SELECT id FROM relationships INDEXED BY relationships_from WHERE relationships.workspace = @ws AND from_item = @id', { id: 'x' }), []);
+  assert.deepEqual(sql.rows('SELECT r.id FROM relationships r INDEXED BY relationships_to WHERE r.workspace = @ws AND r.to_item = @id', { id: 'x' }), []);
+});
+
 test('a subquery without the scope is refused even when the outer query has it', (t) => {
   const sql = schema(t);
   refused(sql, 'SELECT * FROM items WHERE workspace = @ws AND id IN (SELECT item_id FROM chunks WHERE text LIKE @q)', /chunks is not limited/);

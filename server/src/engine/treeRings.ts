@@ -17,7 +17,7 @@ function foldersOf(filePath: string): string[] {
 }
 
 /** The order both stores keep paths in: UTF-8 bytes, which is code-point order (not UTF-16 units). */
-export function byCodePoint(a: ItemPath, b: ItemPath): number {
+export function byCodePoint(a: { path: string }, b: { path: string }): number {
   return Buffer.compare(Buffer.from(a.path), Buffer.from(b.path));
 }
 

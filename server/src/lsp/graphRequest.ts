@@ -1,12 +1,13 @@
 // Answers the graph request: which folders and which item the view is centred on, each folder's
-// live items and relationships read from its own store, then the pure graph builder
-// (engine/relationshipGraph.ts). A folder whose index is not open is named with its reason, not drawn.
+// live items and relationships read from its own store (the whole folder, or only the focus's
+// neighbourhood: engine/graphReads.ts), then the pure graph builder (engine/relationshipGraph.ts).
+// A folder whose index is not open is named with its reason, not drawn.
 
 import { DEFAULT_GRAPH_STATUSES, DEFAULT_NEIGHBOURHOOD_DEPTH, type RelationshipGraph } from '../../../shared/graph.ts';
 import type { GraphParams, GraphResult } from '../../../shared/protocol.ts';
+import { neighbourhoodGraphInput, wholeFolderGraphInput } from '../engine/graphReads.ts';
 import { viewedItem } from '../engine/itemViews.ts';
 import { buildRelationshipGraph, type FolderGraphInput, type GraphOptions } from '../engine/relationshipGraph.ts';
-import { listRelationshipViews } from '../engine/relationships.ts';
 import type { Thresholds } from '../scoring/model.ts';
 import type { FolderSession } from './folderSession.ts';
 import type { FolderSessions } from './folderSessions.ts';
@@ -44,12 +45,11 @@ export async function relationshipGraph(sessions: FolderSessions, params: GraphP
       continue;
     }
     folders.push(named(session));
-    const items = (await index.store.listItems()).filter((item) => item.status === 'indexed');
-    inputs.push({
-      folder: session.uri,
-      items: items.map((item) => ({ item_id: item.id, path: item.path, title: item.title })),
-      relationships: await listRelationshipViews(index.store, thresholds),
-    });
+    inputs.push(
+      focus
+        ? await neighbourhoodGraphInput(index.store, session.uri, focus, filter, thresholds)
+        : await wholeFolderGraphInput(index.store, session.uri, thresholds),
+    );
   }
   return { folders, graph: buildRelationshipGraph(inputs, { filter, focus }), notice: null };
 }

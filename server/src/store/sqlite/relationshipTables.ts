@@ -328,15 +328,18 @@ export class RelationshipTables {
 
   /**
    * Relationships with one of these items at either end: two index look-ups (from, to) drive the
-   * query, so its cost follows the items' own relationships, not the workspace's. (Written as a
-   * CROSS JOIN because SQLite would otherwise prefer scanning the status index.)
+   * query, so its cost follows the items' own relationships, not the workspace's. The indexes are
+   * named: without statistics SQLite takes `workspace = ?` as selective and preferred scanning the
+   * workspace's whole relationships_units index, which holds both ends too (27 ms a call at 60,000
+   * relationships, against 0.06 ms). (Written as a CROSS JOIN because SQLite would otherwise prefer
+   * scanning the status index.)
    */
   private touchingWhere(itemIds: readonly string[], conditions: string, params: Record<string, unknown>): RelationshipRecord[] {
     return this.sql
       .rows<RelationshipRow>(
         `SELECT r.* FROM (
-           SELECT id FROM relationships WHERE workspace = @ws AND from_item IN (SELECT value FROM json_each(@ids))
-           UNION SELECT id FROM relationships WHERE workspace = @ws AND to_item IN (SELECT value FROM json_each(@ids))
+           SELECT id FROM relationships INDEXED BY relationships_from WHERE workspace = @ws AND from_item IN (SELECT value FROM json_each(@ids))
+           UNION SELECT id FROM relationships INDEXED BY relationships_to WHERE workspace = @ws AND to_item IN (SELECT value FROM json_each(@ids))
          ) AS mine
          CROSS JOIN relationships r ON r.workspace = @ws AND r.id = mine.id
          WHERE ${LIVE_ENDS} ${conditions}

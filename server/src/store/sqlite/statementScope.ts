@@ -110,6 +110,8 @@ interface TableReference {
 
 const CLAUSE_ENDS = new Set(['where', 'group', 'having', 'window', 'order', 'limit', 'union', 'intersect', 'except', 'returning', 'on', 'using', 'set', 'values', 'do']);
 const JOIN_WORDS = new Set(['join', 'left', 'right', 'full', 'inner', 'outer', 'cross', 'natural']);
+/** `INDEXED BY name` and `NOT INDEXED` after a table reference. */
+const INDEX_HINTS = new Set(['indexed', 'not']);
 
 export class StatementScope {
   private readonly problems: string[] = [];
@@ -237,10 +239,13 @@ export class StatementScope {
       if (isWord(nodes[index], 'as')) index += 1;
       let name = table;
       const alias = word(nodes[index]);
-      if (alias && !CLAUSE_ENDS.has(alias) && !JOIN_WORDS.has(alias) && nodes[index]?.kind === 'word') {
+      if (alias && !CLAUSE_ENDS.has(alias) && !JOIN_WORDS.has(alias) && !INDEX_HINTS.has(alias) && nodes[index]?.kind === 'word') {
         name = alias;
         index += 1;
       }
+      // An index hint names an index, not a table or an alias: the reference is still the table.
+      if (isWord(nodes[index], 'indexed') && isWord(nodes[index + 1], 'by')) index += 3;
+      else if (isWord(nodes[index], 'not') && isWord(nodes[index + 1], 'indexed')) index += 2;
       if (table && !this.ctes.has(table)) references.push({ table, name: name ?? table });
       if (isWord(nodes[index], 'on')) {
         const end = findIndexFrom(nodes, index + 1, (node) => isSymbol(node, ',') || JOIN_WORDS.has(word(node) ?? '') || CLAUSE_ENDS.has(word(node) ?? ''));
