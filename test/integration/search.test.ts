@@ -121,30 +121,38 @@ test('without vectors, search works by words and says the vector path was unavai
 
 test('the query is handed to the model before the word paths read the store, so its embedding overlaps them', async () => {
   const events: string[] = [];
-  // The real model and the real store, each watched: what each call is, in the order made.
+  const wordPaths = new Set(['searchItemsLexical', 'searchChunksLexical', 'entityMentions', 'searchTitles']);
+  let allWordPathsAsked = () => {};
+  const wordPathsAsked = new Promise<void>((resolve) => (allWordPathsAsked = resolve));
+  // The real model and the real store, each watched: what each call is, in the order made. The
+  // model's answer is handed over once every word path has been asked (or after a minute, which
+  // only a search that waits for the embedding before asking them would take): how fast the
+  // model's thread answers on a busy machine decides nothing here.
   const watched: Embedder = {
     descriptor: demo.embedder.descriptor,
     countTokens: (text) => demo.embedder.countTokens(text),
     close: async () => {},
-    embed: (texts) => {
+    embed: async (texts) => {
       events.push('embed started');
-      return demo.embedder.embed(texts).finally(() => events.push('embed finished'));
+      const vectors = await demo.embedder.embed(texts);
+      await Promise.race([wordPathsAsked, new Promise((resolve) => setTimeout(resolve, 60_000).unref())]);
+      events.push('embed finished');
+      return vectors;
     },
   };
-  const wordPaths = new Set(['searchItemsLexical', 'searchChunksLexical', 'entityMentions', 'searchTitles']);
   const store = new Proxy(demo.index.store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver);
       if (typeof name !== 'string' || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         if (wordPaths.has(name)) events.push(name);
+        if ([...wordPaths].every((path) => events.includes(path))) allWordPathsAsked();
         return value.apply(target, args);
       };
     },
   });
   const response = await searchWorkspace(store, watched, 'cost of the gantry crane refurbishment', { limit: 5 });
-  // The model's answer arrives as a message from its thread, after this thread has run the word
-  // paths against the (synchronous) store: had the search waited for it, they would come after.
+  // Had the search waited for the query's vector before the word paths, they would come after it.
   assert.equal(events[0], 'embed started', events.join(', '));
   assert.equal(events.at(-1), 'embed finished', events.join(', '));
   // The spelling check asks the item index about each word too, also while the query is embedded.
