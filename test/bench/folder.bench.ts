@@ -36,6 +36,7 @@ import {
 import { discoverItem } from '../../server/src/discover/discoverItem.ts';
 import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
 import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
+import { PROPOSALS_PAGE_SIZE } from '../../shared/proposalPages.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
 import { notesGenerator } from '../support/folderOfNotes.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
@@ -116,7 +117,8 @@ async function ask(server: RunningServer, kind: Kind, n: number, queries: readon
       await server.connection.sendRequest(RelatedItemsRequest.type, { uri, limit: 10 });
       return { kind, ms: performance.now() - sent, error: null };
     }
-    await server.connection.sendRequest(RelationshipsRequest.type, { status: 'pending' });
+    // As the Proposals view asks: each group's and section's first page.
+    await server.connection.sendRequest(RelationshipsRequest.type, { pageSize: PROPOSALS_PAGE_SIZE });
     return { kind, ms: performance.now() - sent, error: null };
   } catch (error) {
     return { kind, ms: performance.now() - sent, error: (error as Error).message };
