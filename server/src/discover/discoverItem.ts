@@ -190,23 +190,36 @@ async function readPair(store: WorkspaceStore, a: ItemProfile, b: ItemProfile, v
  * holds the other) comes first too. A link reads from the file that wrote it, when
  * only one of the two links to the other. Otherwise an existing relationship keeps its
  * direction, so discovering the pair from its other end does not flip it, and a new one reads
- * from the item being discovered.
+ * from the file whose path sorts first: the same from either end, so two items discovered at
+ * once (two discovery lanes, two indexers) propose the pair the same way round.
  */
 function orient(subject: ItemProfile, other: ItemProfile, existing: RelationshipRecord | null, overlap: TextOverlap | null): [ItemProfile, ItemProfile] {
   if (subject.item.contentHash === other.item.contentHash) {
     if (other.item.duplicateOf === subject.item.id) return [other, subject];
     if (subject.item.duplicateOf === other.item.id) return [subject, other];
-    return subject.item.createdAt >= other.item.createdAt ? [subject, other] : [other, subject];
+    return laterFirst(subject, other);
   }
   const copy = overlap ? copyKind(overlap) : null;
   if (copy === 'draft') return overlap!.shorter === 'a' ? [subject, other] : [other, subject];
-  if (copy === 'near_copy') return subject.item.createdAt >= other.item.createdAt ? [subject, other] : [other, subject];
+  if (copy === 'near_copy') return laterFirst(subject, other);
   // A link reads from the file that wrote it: "a.md links_to b.md", whichever end is discovered.
   const forward = (subject.links ?? []).some((link) => link.toItemId === other.item.id);
   const backward = (other.links ?? []).some((link) => link.toItemId === subject.item.id);
   if (forward !== backward) return forward ? [subject, other] : [other, subject];
-  if (existing && existing.fromItemId === other.item.id) return [other, subject];
-  return [subject, other];
+  if (existing) return existing.fromItemId === other.item.id ? [other, subject] : [subject, other];
+  return byPath(subject.item, other.item) <= 0 ? [subject, other] : [other, subject];
+}
+
+/** The item stored later first; of two stored in the same millisecond, the one whose path sorts last. */
+function laterFirst(subject: ItemProfile, other: ItemProfile): [ItemProfile, ItemProfile] {
+  if (subject.item.createdAt !== other.item.createdAt) return subject.item.createdAt > other.item.createdAt ? [subject, other] : [other, subject];
+  return byPath(subject.item, other.item) > 0 ? [subject, other] : [other, subject];
+}
+
+/** Code-point order of the two paths (then ids, for two items of one path), the same on every machine. */
+function byPath(a: ItemRecord, b: ItemRecord): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** The item's names (not dates), the keys aliases can attach to. */

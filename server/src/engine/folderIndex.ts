@@ -21,7 +21,7 @@ import { defaultPipelineSettings, type PipelineSettings } from '../pipeline/sett
 import type { StageContext } from '../pipeline/stages/index.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
 import { rediscoverLinksToNewFiles } from '../discover/links/linksToNewFiles.ts';
-import { DiscoveryThread } from '../pipeline/threads/discoveryInThread.ts';
+import { DiscoveryLanes } from '../pipeline/threads/discoveryLanes.ts';
 import { StageThreads } from '../pipeline/threads/stageThreads.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
@@ -46,9 +46,9 @@ export interface FolderIndexOptions {
   /** The model stage of extraction, after the rules, on thin passages; none by default. */
   modelExtractor?: ModelExtractor | null;
   /**
-   * Discover items in a thread of their own (a SQLite store only), so discovery never holds this
-   * thread's event loop: the language server's, which reads every request. Off by default: a
-   * command line has nothing else to answer meanwhile.
+   * Discover items in threads of their own (a SQLite store only; settings.discoveryLanes of them,
+   * each item in one), so discovery never holds this thread's event loop: the language server's,
+   * which reads every request. Off by default: a command line has nothing else to answer meanwhile.
    */
   discoveryThread?: boolean;
 }
@@ -115,7 +115,9 @@ export class FolderIndex {
     this.location = location;
     this.store = store;
     this.context = stageContext(store, blobs, this.folder, options);
-    if (options.discoveryThread && location.backend === 'sqlite') this.context.discoveryThread = new DiscoveryThread({ location, workspace: store.workspace });
+    if (options.discoveryThread && location.backend === 'sqlite') {
+      this.context.discoveryLanes = new DiscoveryLanes({ location, workspace: store.workspace }, this.context.settings.discoveryLanes);
+    }
     this.rules = this.context.rules;
   }
 
@@ -446,7 +448,7 @@ export class FolderIndex {
 
   async close(): Promise<void> {
     await this.context.threads.close();
-    await this.context.discoveryThread?.close();
+    await this.context.discoveryLanes?.close();
     await this.context.embedder.close();
     await this.store.close();
   }

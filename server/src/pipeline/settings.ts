@@ -32,6 +32,8 @@ export interface PipelineSettings {
   parseTimeoutMs: number;
   /** Stage threads, hence files parsed, chunked or extracted at the same time (RELATA_PARSE_LANES; default: min(2, cores)). */
   parseLanes: number;
+  /** Items discovered at the same time where discovery runs in threads, the language server's SQLite store (RELATA_DISCOVERY_LANES; default: min(2, cores)). */
+  discoveryLanes: number;
   /**
    * The parsers' own caps: PDF pages read (RELATA_PDF_MAX_PAGES), DOCX inflated size (RELATA_DOCX_MAX_INFLATED_MB),
    * and OCR: on unless RELATA_OCR=0, pages per PDF (RELATA_OCR_MAX_PAGES), time per file on top of the parse limit (RELATA_OCR_TIME_MS).
@@ -54,6 +56,7 @@ export function defaultPipelineSettings(env: NodeJS.ProcessEnv = process.env): P
     parseMemoryMb: positiveNumber(env.RELATA_PARSE_MEMORY_MB) ?? 512,
     parseTimeoutMs: positiveNumber(env.RELATA_PARSE_TIMEOUT_MS) ?? 60_000,
     parseLanes: Math.floor(positiveNumber(env.RELATA_PARSE_LANES) ?? Math.min(2, availableParallelism())),
+    discoveryLanes: Math.floor(positiveNumber(env.RELATA_DISCOVERY_LANES) ?? Math.min(2, availableParallelism())),
     parserLimits: {
       maxPages: Math.floor(positiveNumber(env.RELATA_PDF_MAX_PAGES) ?? DEFAULT_PARSER_LIMITS.maxPages),
       maxInflatedBytes: (positiveNumber(env.RELATA_DOCX_MAX_INFLATED_MB) ?? DEFAULT_PARSER_LIMITS.maxInflatedBytes / MEBIBYTE) * MEBIBYTE,

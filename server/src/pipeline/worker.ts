@@ -20,11 +20,20 @@ import type { JobRecord } from '../store/contract.ts';
 import { isStoreFault } from '../store/storeFault.ts';
 import { isWorthRetrying } from '../store/transientFailure.ts';
 import { isDeadLocalOwner, newOwnerId } from './owner.ts';
+import { discoveryCapacity } from './stages/discover.ts';
 import { markParseFailed } from './stages/parse.ts';
 import { FAILURE_FAILS_ITEM, STAGES, type StageContext } from './stages/index.ts';
 
 /** The stages whose CPU-bound work runs in a stage thread, so they wait on a lane, not on this thread. */
 const THREADED_STAGES: ReadonlySet<PipelineStage> = new Set(['parse', 'chunk', 'extract']);
+
+/** How jobs share the worker: stage-thread lanes, discovery lanes, and one job of any other stage. */
+type JobKind = 'threaded' | 'discover' | 'other';
+
+function kindOf(stage: PipelineStage): JobKind {
+  if (THREADED_STAGES.has(stage)) return 'threaded';
+  return stage === 'discover' ? 'discover' : 'other';
+}
 
 export type WorkerEvent =
   | { type: 'job-started'; job: JobRecord }
@@ -62,9 +71,10 @@ export class Worker {
 
   /**
    * Process jobs until none is claimable (or the signal aborts). Returns the number run. Parse,
-   * chunk and extract jobs do their work in stage threads, so up to one per lane runs at once,
-   * beside one job of any other stage on this thread; the store's operations are each atomic, so
-   * interleaved jobs are as safe as two indexers sharing a folder.
+   * chunk and extract jobs do their work in stage threads, so up to one per lane runs at once; so
+   * do discover jobs where discovery has threads of its own (one per discovery lane); beside them
+   * one job of any other stage. The store's operations are each atomic, so interleaved jobs are as
+   * safe as two indexers sharing a folder.
    */
   async runUntilIdle(): Promise<number> {
     const running = new Set<Promise<void>>();
@@ -78,9 +88,13 @@ export class Worker {
   }
 
   private async runJobs(running: Set<Promise<void>>): Promise<number> {
-    const lanes = Math.max(1, this.context.threads.limits.lanes);
-    const busy = { threaded: 0, other: 0 };
-    const full = (kind: keyof typeof busy) => busy[kind] >= (kind === 'threaded' ? lanes : 1);
+    const capacity: Record<JobKind, number> = {
+      threaded: Math.max(1, this.context.threads.limits.lanes),
+      discover: discoveryCapacity(this.context),
+      other: 1,
+    };
+    const busy: Record<JobKind, number> = { threaded: 0, discover: 0, other: 0 };
+    const full = (kind: JobKind) => busy[kind] >= capacity[kind];
     let processed = 0;
     // The first job that could not reach its outcome through the store (handed back, see runJob)
     // stops the loop: claiming on would only hand the same jobs back again.
@@ -93,7 +107,7 @@ export class Worker {
     // while its threads boot, run after run, would otherwise spend the same job's attempts.
     let threadsStarted = threadedStages.length === 0;
     while (!this.options.signal?.aborted && !halted) {
-      if (full('threaded') && full('other')) {
+      if (full('threaded') && full('discover') && full('other')) {
         await Promise.race(running);
         continue;
       }
@@ -115,7 +129,7 @@ export class Worker {
         continue;
       }
       const renewal = this.keepLease(job);
-      const kind = THREADED_STAGES.has(job.stage) ? 'threaded' : 'other';
+      const kind = kindOf(job.stage);
       while (full(kind)) await Promise.race(running);
       busy[kind] += 1;
       const run: Promise<void> = this.runJob(job)

@@ -7,7 +7,7 @@ import type { ModelExtractor } from '../../extract/model/modelExtractor.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { WorkspaceStore } from '../../store/contract.ts';
 import type { FolderRules } from '../../workspace/folderRules.ts';
-import type { DiscoveryThread } from '../threads/discoveryInThread.ts';
+import type { DiscoveryLanes } from '../threads/discoveryLanes.ts';
 import type { StageThreads } from '../threads/stageThreads.ts';
 import type { PipelineSettings } from '../settings.ts';
 
@@ -23,8 +23,8 @@ export interface StageContext {
   embedder: LazyEmbedder;
   /** The threads files are parsed, chunked and extracted in, under the settings' memory and time limits. */
   threads: StageThreads;
-  /** Where discovery runs when it should not hold this thread (the language server's SQLite store); absent: here. */
-  discoveryThread?: DiscoveryThread | null;
+  /** The threads discovery runs in when it should not hold this thread (the language server's SQLite store); absent: here, one item at a time. */
+  discoveryLanes?: DiscoveryLanes | null;
   /** A language model's weak opinion on candidate pairs; absent unless a model is configured. */
   classifier?: RelationshipClassifier | null;
   /** The model stage of extraction (extract/model/); absent unless asked for and a model is configured. */

@@ -1,12 +1,17 @@
 // Discover: propose relationships between this item and a bounded set of candidates, scored under
 // the settings' relationship-score version (server/src/discover, server/src/scoring). Runs once the queue is idle, so
 // every item it weighs against has been extracted and embedded. In the language server it runs in
-// a discovery thread of its own (threads/discoveryInThread.ts) unless a classifier, which lives on
-// this thread, is asked about pairs.
+// discovery threads of its own (threads/discoveryLanes.ts), several items at once, unless a
+// classifier, which lives on this thread, is asked about pairs.
 
 import { discoverItem, DISCOVER_VERSION } from '../../discover/discoverItem.ts';
 import { extractionVersions } from '../../extract/versions.ts';
 import type { StageContext } from './context.ts';
+
+/** Discover jobs that may run at the same time: one per discovery lane, one when discovery runs on this thread. */
+export function discoveryCapacity(context: StageContext): number {
+  return context.discoveryLanes && !context.classifier ? context.discoveryLanes.lanes : 1;
+}
 
 export async function discover(context: StageContext, itemId: string): Promise<void> {
   const { store } = context;
@@ -14,7 +19,7 @@ export async function discover(context: StageContext, itemId: string): Promise<v
   if (!item || item.deletedAt || !item.contentHash) return;
   const modelId = await currentModelId(context);
   const options = { modelId, thresholds: context.settings.thresholds, version: context.settings.scoreVersion };
-  if (context.discoveryThread && !context.classifier) await context.discoveryThread.discover(itemId, options);
+  if (context.discoveryLanes && !context.classifier) await context.discoveryLanes.discover(itemId, options);
   else await discoverItem(store, itemId, { ...options, classifier: context.classifier ?? null });
   await store.recordDiscovery(itemId, item.contentHash, discoveryBasis(modelId, extractionVersions(context.modelExtractor?.version)));
 }

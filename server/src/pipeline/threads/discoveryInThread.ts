@@ -20,6 +20,11 @@ export class DiscoveryThread {
 
   constructor(private readonly data: DiscoveryThreadData) {}
 
+  /** Items sent to the thread and not yet answered. */
+  get inHand(): number {
+    return this.pending.size;
+  }
+
   /** discoverItem(store, itemId, options) as the thread runs it on its own connection; a classifier cannot cross, so there is none. */
   discover(itemId: string, options: Omit<DiscoverOptions, 'classifier'>): Promise<DiscoverOutcome> {
     if (this.closed) return Promise.reject(new Error('the discovery thread has stopped: the folder is closing'));
