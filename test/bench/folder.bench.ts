@@ -14,13 +14,22 @@
 // Peak memory is sampled for the server and every process below it (/proc VmRSS, VmHWM). Asserts
 // nothing; not part of `npm test`.
 //
+// A run of 100,000 notes takes longer than a working session (docs/PERFORMANCE.md), so a run given
+// --dir can be resumed: its progress is saved in bench-state.json there every 30 s, and the same
+// command after the machine or the session stopped it goes on where the pipeline left off: the
+// folder is not written again, the server opens the store as it was (its queue and leases survive
+// a kill, docs/RELIABILITY.md) and the cold index's time, requests and peak memory add up over the
+// parts, each restart's own cost included. Only the cold index resumes: a run stopped in a later
+// stage (which edits the folder) says so and is started again in a new directory.
+//
 //   --notes N            files in the folder (default 100000)
 //   --seed S             the generator's seed (default 32)
 //   --keep               leave the folder and the store in place
-//   RELATA_BENCH_DIR     where the folder and the store are written (default: the system's temp dir)
+//   --dir D              write the run into D (kept) and resume the run D holds, if any
+//   RELATA_BENCH_DIR     where the folder and the store are written without --dir (default: the system's temp dir)
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,13 +47,18 @@ import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
 import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
 import { PROPOSALS_PAGE_SIZE } from '../../shared/proposalPages.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
-import { notesGenerator } from '../support/folderOfNotes.ts';
+import { notesGenerator, type FolderOfNotes } from '../support/folderOfNotes.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
 import { launchServer, needsBuild, type RunningServer } from '../support/languageServer.ts';
 import { sampleTreeMemory, type TreeMemory } from '../support/processMemory.ts';
 
 const { values: args } = parseArgs({
-  options: { notes: { type: 'string', default: '100000' }, seed: { type: 'string', default: '32' }, keep: { type: 'boolean', default: false } },
+  options: {
+    notes: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '32' },
+    keep: { type: 'boolean', default: false },
+    dir: { type: 'string' },
+  },
 });
 const NOTES = Number(args.notes);
 const SEED = Number(args.seed);
@@ -93,6 +107,8 @@ function describeMemory(label: string, memory: TreeMemory): void {
   console.log(`   peak RSS, ${label}: all processes together ${mib(memory.peakTotal)}`);
   for (const [pid, { command, peak }] of memory.processes) console.log(`     pid ${pid} (${command}): VmHWM ${mib(peak)}`);
 }
+/** The higher of two parts' peaks; the processes of both (each part's server is a process of its own). */
+const higherPeak = (a: TreeMemory, b: TreeMemory): TreeMemory => ({ peakTotal: Math.max(a.peakTotal, b.peakTotal), processes: new Map([...a.processes, ...b.processes]) });
 
 // The scripted person ------------------------------------------------------------------------
 
@@ -169,26 +185,73 @@ function reportAsked(asked: readonly Asked[], phase: string): void {
   }
 }
 
+// What a resumed run carries over ------------------------------------------------------------
+
+/** The cold index so far, over every part of the run. */
+interface ColdProgress {
+  ms: number;
+  parts: number;
+  asked: Asked[];
+  /** When all files were read, and all embedded, in cold-index time. */
+  marks: Record<string, number>;
+  memory: { peakTotal: number; processes: [number, { command: string; peak: number }][] };
+}
+
+interface RunState {
+  notes: number;
+  seed: number;
+  /** Wall time of the run's earlier parts (generating the folder, the cold index until stopped). */
+  spentMs: number;
+  written?: FolderOfNotes;
+  cold?: ColdProgress;
+  /** A stage after the cold index began: it edits the folder, so the run cannot resume any more. */
+  pastColdIndex?: boolean;
+}
+
 // The run --------------------------------------------------------------------------------------
 
-const root = mkdtempSync(path.join(process.env.RELATA_BENCH_DIR ?? tmpdir(), 'relata-bench-folder-'));
+const root = args.dir ? path.resolve(args.dir) : mkdtempSync(path.join(process.env.RELATA_BENCH_DIR ?? tmpdir(), 'relata-bench-folder-'));
+mkdirSync(root, { recursive: true });
+const keep = args.keep || args.dir !== undefined;
+const statePath = path.join(root, 'bench-state.json');
+const state: RunState = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as RunState) : { notes: NOTES, seed: SEED, spentMs: 0 };
+const earlierPartsMs = state.spentMs;
+const totalStarted = performance.now();
+function saveState(): void {
+  state.spentMs = earlierPartsMs + performance.now() - totalStarted;
+  writeFileSync(statePath, JSON.stringify(state));
+}
+if (state.notes !== NOTES || state.seed !== SEED) {
+  console.error(`${statePath} is a run of ${state.notes} notes (seed ${state.seed}), not ${NOTES} (seed ${SEED}): choose another --dir`);
+  process.exit(1);
+}
+if (state.pastColdIndex) {
+  console.error(`${statePath}: that run stopped after its cold index, in a stage that edits the folder, which cannot be resumed; start again in a new --dir`);
+  process.exit(1);
+}
 const folder = path.join(root, 'folder');
 const dataLocation = path.join(root, 'data');
 const settings = { dataLocation, embeddingModel: 'default' };
 const dataDir = dataDirFor(folder, settings as ServerSettings);
-const totalStarted = performance.now();
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
     `load average (1, 5, 15 min) ${load()}`,
 );
 console.log(`folder of ${NOTES} files (seed ${SEED}) in ${folder}; ${EDITS} edits, renames and deletions in watch mode`);
+if (state.written) console.log(`resuming the run in ${root}: ${seconds(state.spentMs)} spent in ${state.cold?.parts ?? 0} earlier part(s)`);
 
 let server: RunningServer | undefined;
 try {
   const { generator, written } = await stage('generate the folder', async () => {
+    // A resumed run's folder is the one its first part wrote (the edits later are drawn afresh from the seed).
     const generator = notesGenerator(NOTES, SEED);
-    const written = await generator.write(folder);
-    console.log(`   ${written.files.length} files (${written.notes.length} notes, ${written.pdfs} PDF, ${written.docx} DOCX), ${mib(written.bytes)}`);
+    const written = state.written ?? (await generator.write(folder));
+    console.log(
+      `   ${written.files.length} files (${written.notes.length} notes, ${written.pdfs} PDF, ${written.docx} DOCX), ${mib(written.bytes)}` +
+        `${state.written ? ', written by the run\'s first part' : ''}`,
+    );
+    state.written = written;
+    saveState();
     return { generator, written };
   });
   const files = [...written.files];
@@ -196,15 +259,27 @@ try {
 
   // 2. Cold index with the scripted person asking throughout.
   const cold = await stage('cold index (language server, default embedding model)', async () => {
-    const started = performance.now();
+    // Earlier parts of a resumed run: their time counts, and each part's start is a restart's cost.
+    const before: ColdProgress = state.cold ?? { ms: 0, parts: 0, asked: [], marks: {}, memory: { peakTotal: 0, processes: [] } };
+    const started = performance.now() - before.ms;
     const launched = await launchServer({ folder, settings, workspace: WORKSPACE });
     server = launched;
     const memory = sampleTreeMemory(launched.pid);
     const latest = (): FolderStatus | undefined => launched.statuses.at(-1)?.folders[0];
     const person = scriptedPerson(launched, queries, () => files, folder, () => (latest()?.state === 'watching' ? 'after' : 'indexing'));
-    const marks: Record<string, number> = {};
-    let printed = 0;
-    // Marks are read every second (the status reports are throttled by the server anyway); a line is printed every 30 s.
+    const marks: Record<string, number> = { ...before.marks };
+    const progressSoFar = (): ColdProgress => {
+      const peak = higherPeak({ peakTotal: before.memory.peakTotal, processes: new Map(before.memory.processes) }, memory.read());
+      return {
+        ms: performance.now() - started,
+        parts: before.parts + 1,
+        asked: [...before.asked, ...person.asked],
+        marks,
+        memory: { peakTotal: peak.peakTotal, processes: [...peak.processes] },
+      };
+    };
+    let printed = before.ms;
+    // Marks are read every second (the status reports are throttled by the server anyway); a line is printed, and the run's state saved, every 30 s.
     const progress = setInterval(() => {
       const status = latest();
       if (!status) return;
@@ -214,6 +289,8 @@ try {
       if (marks.embedded === undefined && marks.read !== undefined && status.work.embedding === 0) marks.embedded = at;
       if (at - printed < 30_000) return;
       printed = at;
+      state.cold = progressSoFar();
+      saveState();
       console.log(
         `   ${seconds(at).padStart(8)}: ${status.state}, ${status.items.indexed} indexed, ${status.items.pending} pending, ` +
           `${status.chunks} chunks, queue ${status.queueDepth} ` +
@@ -225,10 +302,20 @@ try {
     clearInterval(progress);
     const indexedMs = performance.now() - started;
     const endedAt = new Date().toISOString();
-    const asked = await person.stop();
+    await person.stop();
     const status = latest()!;
-    return { indexedMs, endedAt, asked, status, marks, memory: memory.stop() };
+    const done = progressSoFar();
+    memory.stop();
+    // From here on the run edits the folder: it can no longer be resumed.
+    state.cold = done;
+    state.pastColdIndex = true;
+    saveState();
+    return { ...done, indexedMs, endedAt, status, memory: { peakTotal: done.memory.peakTotal, processes: new Map(done.memory.processes) } };
   });
+  if (cold.parts > 1) {
+    console.log(`   the cold index ran in ${cold.parts} parts, the server starting again on its store for each`);
+    stageTimes.find(([name]) => name.startsWith('cold index'))![1] = cold.indexedMs;
+  }
   console.log(
     `   watched after ${seconds(cold.indexedMs)}: ${cold.status.items.indexed} indexed, ${cold.status.items.failed} failed, ${cold.status.items.skipped} skipped, ` +
       `${cold.status.items.duplicate} duplicate; ${cold.status.chunks} chunks, ${cold.status.embeddedChunks} embedded`,
@@ -434,8 +521,8 @@ try {
   const p95 = (values: readonly number[]) => (values.length ? `${percentile(values, 95).toFixed(0)} ms` : 'none answered');
   console.log(`\n== summary: ${NOTES} files on ${cpus().length} cores, load ${load()}`);
   for (const [name, ms] of stageTimes) console.log(`   ${name.padEnd(60)} ${seconds(ms)}`);
-  console.log(`   ${'in all'.padEnd(60)} ${seconds(performance.now() - totalStarted)}`);
-  console.log(`   windows embedded ${discovery.windows}: ${(discovery.windows / (discovery.embedSpanMs / 1000)).toFixed(1)} windows/s from the first vector stored to the last (${seconds(discovery.embedSpanMs)}), ${(discovery.windows / (cold.indexedMs / 1000)).toFixed(1)} over the whole cold index`);
+  console.log(`   ${'in all'.padEnd(60)} ${seconds(earlierPartsMs + performance.now() - totalStarted)}${cold.parts > 1 ? ` (${cold.parts} parts)` : ''}`);
+  console.log(`   windows embedded ${discovery.windows}: ${(discovery.windows / (discovery.embedSpanMs / 1000)).toFixed(1)} windows/s from the first vector stored to the last (${seconds(discovery.embedSpanMs)}${cold.parts > 1 ? ', the pauses between parts included' : ''}), ${(discovery.windows / (cold.indexedMs / 1000)).toFixed(1)} over the whole cold index`);
   console.log('   | figure | goal (100,000 notes) | this run |');
   console.log('   |---|---|---|');
   console.log(`   | cold index, everything included | ≤ 60 min | ${seconds(cold.indexedMs)} |`);
@@ -449,6 +536,6 @@ try {
   console.log(`   | ${EDITS} edits in watch mode, until the store holds the folder | | ${Number.isNaN(storm.settledMs) ? 'not settled' : seconds(storm.settledMs)} |`);
 } finally {
   server?.kill();
-  if (args.keep) console.log(`\nkept: ${root}`);
+  if (keep) console.log(`\nkept: ${root}`);
   else rmSync(root, { recursive: true, force: true });
 }
