@@ -130,6 +130,12 @@ forEachBackend((backend) => {
     assert.equal(jonas.surface, 'Mr. Jonas Weber');
     assert.deepEqual([...jonas.itemIds].sort(), [memo.itemId, menu.itemId].sort());
     assert.equal(byKey.get('date:2025-03-12')?.frequency, 1);
+
+    // Asked for some types, the summaries of those keys alone, each exactly as in the whole list.
+    const people = await store.entitySummaries(['person', 'email']);
+    assert.ok(people.length > 0 && people.length < summaries.length, 'some names are people, some are not');
+    assert.deepEqual(people, summaries.filter((summary) => summary.type === 'person' || summary.type === 'email'));
+    assert.deepEqual(await store.entitySummaries([]), [], 'no type asked, no key');
   });
 
   backend.test('phrase document frequencies count the items whose key phrases include each key', async (t) => {

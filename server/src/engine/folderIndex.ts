@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { PipelineStage } from '../../../shared/types.ts';
 import { DEFAULT_EMBEDDING, embeddingChoiceFromEnv, LazyEmbedder, type EmbeddingChoice } from '../embed/choice.ts';
 import type { BlobStore } from '../store/blobs.ts';
-import { findAliasCandidates } from '../discover/aliases.ts';
+import { ALIAS_NAME_TYPES, findAliasCandidates } from '../discover/aliases.ts';
 import type { RelationshipClassifier } from '../discover/classifier.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
 import type { ModelExtractor } from '../extract/model/modelExtractor.ts';
@@ -356,7 +356,7 @@ export class FolderIndex {
       }
       // Names that may be the same person, offered for review: a pass over the workspace's names,
       // so only after a run that extracted something new.
-      if (extracted > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries()));
+      if (extracted > 0) await this.store.proposeAliases(findAliasCandidates(await this.store.entitySummaries(ALIAS_NAME_TYPES)));
       // forgetDeleted: what this drain tombstoned (and any tombstone an interrupted run left) is
       // forgotten now, and the files scrubbed once for the lot.
       if (this.context.settings.forgetDeleted) {

@@ -8,7 +8,7 @@
 
 import type { ModelExtractor } from '../extract/model/modelExtractor.ts';
 import type { PipelineStage } from '../../../shared/types.ts';
-import { findAliasCandidates } from '../discover/aliases.ts';
+import { ALIAS_NAME_TYPES, findAliasCandidates } from '../discover/aliases.ts';
 import type { EmbeddingChoice } from '../embed/choice.ts';
 import { extractionVersions } from '../extract/versions.ts';
 import type { PipelineSettings } from '../pipeline/settings.ts';
@@ -224,7 +224,7 @@ export class QueueWorker {
     this.needsDiscovery = false;
     if (this.extractedSinceDiscovery > 0) {
       this.extractedSinceDiscovery = 0;
-      await store.proposeAliases(findAliasCandidates(await store.entitySummaries()));
+      await store.proposeAliases(findAliasCandidates(await store.entitySummaries(ALIAS_NAME_TYPES)));
     }
     // A file that arrived may be what an earlier file's link named: that file is discovered again.
     await rediscoverLinksToNewFiles(store);

@@ -18,7 +18,7 @@ import type {
 } from '../../../shared/types.ts';
 import type { ProposalFilter, UnitMembers } from '../../../shared/proposalPages.ts';
 import type { ModelDescriptor } from '../embed/types.ts';
-import type { Entity, PhraseCount } from '../records/extraction.ts';
+import type { Entity, EntityType, PhraseCount } from '../records/extraction.ts';
 import type { DocumentLink, MetadataEntry, MetadataValue, ParsedDocument } from '../records/document.ts';
 import type { ExchangeRecord, ImportCounts } from './exchange/records.ts';
 import type { ItemRecord, ItemVersionRecord, ChunkRecord, StoredEntity, StoredClaim, RelationshipProposal, RelationshipRecord, DecisionBasis, RelationshipEvent } from './storedRecords.ts';
@@ -487,8 +487,12 @@ export interface WorkspaceStore {
    * search reads those, not every claim of every result.
    */
   claimsInPassages(passages: readonly PassageRef[]): Promise<StoredClaim[]>;
-  /** Every entity key of the workspace with its frequency, most frequent first. */
-  entitySummaries(): Promise<EntitySummary[]>;
+  /**
+   * Every entity key of the workspace with its frequency, most frequent first; only keys of the
+   * given types when they are given (the alias pass reads people and e-mail addresses alone, a
+   * small part of a large folder's names).
+   */
+  entitySummaries(types?: readonly EntityType[]): Promise<EntitySummary[]>;
   listPhrases(itemId: string): Promise<PhraseCount[]>;
   /** The language each item's current extraction detected (shared/languages.ts), for the items that have one. */
   itemLanguages(itemIds: readonly string[]): Promise<Map<string, string>>;

@@ -119,10 +119,10 @@ export class Extraction {
   }
 
   /** Every entity key of the scope with its frequency, most frequent first (as the SQLite store's, from mentions grouped by key, type, surface, item). */
-  async summaries(): Promise<EntitySummary[]> {
+  async summaries(types?: readonly EntityType[]): Promise<EntitySummary[]> {
     const rows = this.entities.aggregate<{ _id: { key: string; type: EntityType; surface: string; itemId: string }; mentions: number; ruleFound: boolean }>(
       [
-        { $match: this.entities.filter() },
+        { $match: this.entities.filter(types ? { type: { $in: [...types] } } : {}) },
         {
           $group: {
             _id: { key: '$key', type: '$type', surface: '$surface', itemId: '$itemId' },

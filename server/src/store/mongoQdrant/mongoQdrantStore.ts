@@ -18,7 +18,7 @@
 import type { UnitMembers } from '../../../../shared/proposalPages.ts';
 import type { EntityAliasView, ItemFlag, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
-import type { PhraseCount } from '../../records/extraction.ts';
+import type { EntityType, PhraseCount } from '../../records/extraction.ts';
 import type { DocumentLink, MetadataEntry, MetadataValue } from '../../records/document.ts';
 import type {
   AliasCandidate,
@@ -513,8 +513,8 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.with(({ extraction }) => extraction.claimsInPassages(passages));
   }
 
-  entitySummaries(): Promise<EntitySummary[]> {
-    return this.with(({ extraction }) => extraction.summaries());
+  entitySummaries(types?: readonly EntityType[]): Promise<EntitySummary[]> {
+    return this.with(({ extraction }) => extraction.summaries(types));
   }
 
   listPhrases(itemId: string): Promise<PhraseCount[]> {

@@ -1165,10 +1165,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return search.claimsInPassages(this.reader, passages);
   }
 
-  async entitySummaries(): Promise<EntitySummary[]> {
+  async entitySummaries(types?: readonly EntityType[]): Promise<EntitySummary[]> {
     const rows = this.rows<{ key: string; type: EntityType; surface: string; item_id: string; mentions: number; rule_found: number }>(
       `SELECT key, type, surface, item_id, COUNT(*) AS mentions, MAX(producer = 'deterministic') AS rule_found FROM entities
-       WHERE workspace = @ws GROUP BY key, type, surface, item_id`,
+       WHERE workspace = @ws ${types ? 'AND type IN (SELECT value FROM json_each(@types))' : ''} GROUP BY key, type, surface, item_id`,
+      types ? { types: JSON.stringify(types) } : {},
     );
     return summariseMentions(rows.map(({ item_id: itemId, rule_found: ruleFound, ...row }) => ({ ...row, itemId, ruleFound: ruleFound === 1 })));
   }
