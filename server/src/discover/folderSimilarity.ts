@@ -63,8 +63,8 @@ const remembered = new WeakMap<WorkspaceStore, Remembered>();
 
 /**
  * The baseline of each item, from one sample of the live items of its folder (the same for every
- * item and every run, chosen by a hash of the ids, so its vectors are read once per run; an item
- * is never in its own sample). Null for an item with no vectors or in a folder too small to say
+ * item and every run, chosen by a hash of their bytes, so its vectors are read once per run; an
+ * item is never in its own sample). Null for an item with no vectors or in a folder too small to say
  * what is ordinary (fewer than 4 other items).
  */
 export async function similarityBaselines(
@@ -139,13 +139,21 @@ export function folderSample(folder: readonly ItemRecord[]): FolderSample {
   return { live: live.length, sample, key: sample.map((item) => `${item.id}:${item.contentHash}`).join(',') };
 }
 
+/**
+ * Ranked by a hash of each item's bytes (then its path): the same folder gives the same sample in
+ * any store. Item ids are random, and a sample chosen by them made two indexes of one folder
+ * propose different pairs (SciFact's claims under relationship-score-v2: 23, 27 and 29 proposals
+ * in three fresh stores, docs/PERFORMANCE.md).
+ */
 function folderSampleOf(live: readonly ItemRecord[]): ItemRecord[] {
   return live
-    .map((item) => ({ item, rank: mix(item.id) }))
-    .sort((x, y) => x.rank - y.rank || x.item.id.localeCompare(y.item.id))
+    .map((item) => ({ item, rank: mix(item.contentHash ?? '') }))
+    .sort((x, y) => x.rank - y.rank || codePointOrder(x.item.path, y.item.path) || codePointOrder(x.item.id, y.item.id))
     .slice(0, BASELINE_SAMPLE + 1)
     .map((entry) => entry.item);
 }
+
+const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** FNV-1a: a cheap, stable hash, so the sample is spread over the folder and the same every run. */
 function mix(text: string): number {
