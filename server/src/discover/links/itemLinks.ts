@@ -44,9 +44,12 @@ export function folderLinkIndex(items: readonly ItemRecord[]): LinkIndex {
   return new LinkIndex(live.map((item) => ({ id: item.duplicateOf ?? item.id, path: item.path, title: item.title })));
 }
 
-/** Resolves the links of an item, read from its parsed document; an item stored by an older parser has none. */
-export async function itemLinks(store: WorkspaceStore, item: ItemRecord, byPath: LinkIndex): Promise<ItemLinks> {
-  const links = await store.listDocumentLinks(item.duplicateOf ?? item.id);
+/**
+ * Resolves the links of an item, read from its parsed document (or given, as read before from the
+ * same bytes); an item stored by an older parser has none.
+ */
+export async function itemLinks(store: WorkspaceStore, item: ItemRecord, byPath: LinkIndex, written?: readonly DocumentLink[]): Promise<ItemLinks> {
+  const links = written ?? (await itemDocumentLinks(store, item));
   if (links.length === 0) return NO_LINKS;
   // Paths first; the front-matter names are looked up only for what paths did not resolve.
   const first = links.map((link) => byPath.resolve(link.target, item.path, link.kind));
@@ -61,6 +64,11 @@ export async function itemLinks(store: WorkspaceStore, item: ItemRecord, byPath:
     else if (found.status === 'missing' || found.status === 'outside_folder') result.unresolved.push({ link, status: found.status });
   }
   return result;
+}
+
+/** The links an item's parsed document writes: a copy's are its original's. */
+export function itemDocumentLinks(store: WorkspaceStore, item: ItemRecord): Promise<DocumentLink[]> {
+  return store.listDocumentLinks(item.duplicateOf ?? item.id);
 }
 
 /**
