@@ -8,12 +8,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { discoverItem } from '../../discover/discoverItem.ts';
 import { openStore, type WorkspaceStore } from '../../store/index.ts';
+import { lowerThisThreadsPriority } from './backgroundPriority.ts';
 import { crossed, type DiscoveryThreadData, type FromDiscoveryThread, type ToDiscoveryThread } from './discoveryProtocol.ts';
 
 if (parentPort === null) throw new Error('discoveryThread must run in a worker thread');
 const port = parentPort;
 const data = workerData as DiscoveryThreadData;
 const send = (message: FromDiscoveryThread) => port.postMessage(message);
+lowerThisThreadsPriority();
 
 let store: WorkspaceStore | null = null;
 // One item at a time, in order: the stage runs one discovery at a time anyway.

@@ -10,6 +10,7 @@ import { ParseError, type Block } from '../../parse/types.ts';
 import { passagesOf } from '../stages/chunk.ts';
 import { EXTRACTION_CAPS } from '../../extract/caps.ts';
 import { extractionOf } from '../stages/extract.ts';
+import { lowerThisThreadsPriority } from './backgroundPriority.ts';
 import type { StageJob, StageReply, StageRequest, StageResults } from './protocol.ts';
 
 const WARM_UP_TEXT =
@@ -17,6 +18,7 @@ const WARM_UP_TEXT =
 
 const port = parentPort;
 if (port === null) throw new Error('stageThread must run in a worker thread');
+lowerThisThreadsPriority();
 
 port.on('message', (request: StageRequest) => void handle(request));
 
