@@ -4,10 +4,11 @@
 
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { checkpointInThread } from '../../server/src/store/sqlite/walCheckpoints.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,4 +75,38 @@ test('stopping after the thread has already ended returns at once, as does stopp
   await checkpoints.stop();
   await checkpoints.stop();
   assert.equal(autocheckpoint(db), 1_000);
+});
+
+/** A thread reading the whole table again and again, as a discovery or search thread reads the store. */
+function busyReader(t: TestContext, file: string): Worker {
+  const reader = new Worker(
+    `const Database = require('better-sqlite3');
+     const { parentPort, workerData } = require('node:worker_threads');
+     const db = new Database(workerData, { readonly: true });
+     const scan = db.prepare('SELECT count(*) AS n, sum(length(body)) AS bytes FROM pages');
+     let reading = true;
+     parentPort.on('message', () => { reading = false; });
+     (function again() { if (!reading) return db.close(); for (let n = 0; n < 20; n += 1) scan.get(); setImmediate(again); })();`,
+    { eval: true, workerData: file },
+  );
+  t.after(() => reader.terminate());
+  return reader;
+}
+
+const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+
+test('with readers always at work, the log is emptied once it passes its limit rather than growing for ever', async (t) => {
+  const { db, file } = writer(t);
+  db.exec('INSERT INTO pages (body) VALUES (randomblob(65536))');
+  const checkpoints = checkpointInThread(db, { file, busyMs: 5_000, intervalMs: 50, resetAfterPages: 256 }, () => undefined);
+  t.after(() => checkpoints.stop());
+  const readers = [busyReader(t, file), busyReader(t, file)];
+  // ~16 MB written in small transactions while the two readers scan: 4,000 pages of log, 15 times the limit.
+  for (let n = 0; n < 256; n += 1) {
+    db.prepare('INSERT INTO pages (body) VALUES (randomblob(65536))').run();
+    if (n % 16 === 15) await sleep(20);
+  }
+  // Readers keep reading; the log comes back under a few times its limit (256 pages, 1 MiB) while they do.
+  await eventually(() => walBytes(file) < 4 * 256 * 4096, `the log emptied while read (now ${walBytes(file)} bytes)`);
+  for (const reader of readers) reader.postMessage('stop');
 });
