@@ -25,7 +25,7 @@ export interface WalCheckpointThreadData {
 }
 
 /** 16,384 pages: 64 MiB of log at SQLite's 4 KiB pages. */
-export const RESET_AFTER_PAGES = 16_384;
+const RESET_AFTER_PAGES = 16_384;
 /** Longest a TRUNCATE checkpoint waits for the log's readers, holding back writers meanwhile. */
 const RESET_WAIT_MS = 200;
 
