@@ -172,6 +172,17 @@ function scriptedPerson(server: RunningServer, queries: readonly string[], files
   };
 }
 
+/** Asks one search until the server answers it (the store may still be opening): ms since `since`. */
+async function firstSearchAnswered(server: RunningServer, query: string, since: number): Promise<{ ms: number; results: number }> {
+  for (;;) {
+    const { folders } = await server.connection.sendRequest(SearchRequest.type, { query, limit: 10 });
+    const response = folders[0]?.response;
+    if (response) return { ms: performance.now() - since, results: response.results.length };
+    if (performance.now() - since > 10 * 60_000) return { ms: Number.NaN, results: 0 };
+    await sleep(50);
+  }
+}
+
 function reportAsked(asked: readonly Asked[], phase: string): void {
   for (const kind of ['search', 'related', 'relationships'] as const) {
     const mine = asked.filter((entry) => entry.kind === kind && entry.phase === phase);
@@ -261,10 +272,16 @@ try {
   const cold = await stage('cold index (language server, default embedding model)', async () => {
     // Earlier parts of a resumed run: their time counts, and each part's start is a restart's cost.
     const before: ColdProgress = state.cold ?? { ms: 0, parts: 0, asked: [], marks: {}, memory: { peakTotal: 0, processes: [] } };
-    const started = performance.now() - before.ms;
+    const spawnedAt = performance.now();
+    const started = spawnedAt - before.ms;
     const launched = await launchServer({ folder, settings, workspace: WORKSPACE });
     server = launched;
     const memory = sampleTreeMemory(launched.pid);
+    // A resumed part starts on the store the last one left mid-index: a restart while indexing.
+    if (before.parts > 0) {
+      const restarted = await firstSearchAnswered(launched, queries[0]!, spawnedAt);
+      console.log(`   this part's server: first search answered ${seconds(restarted.ms)} after spawn (${restarted.results} results), the store ${before.parts} part(s) in`);
+    }
     const latest = (): FolderStatus | undefined => launched.statuses.at(-1)?.folders[0];
     const person = scriptedPerson(launched, queries, () => files, folder, () => (latest()?.state === 'watching' ? 'after' : 'indexing'));
     const marks: Record<string, number> = { ...before.marks };
@@ -284,6 +301,7 @@ try {
       const status = latest();
       if (!status) return;
       const at = performance.now() - started;
+      if (marks.searchable === undefined && status.chunks > 0) marks.searchable = at;
       if (marks.read === undefined && status.items.pending === 0 && status.items.indexed > 0) marks.read = at;
       // The embedding queue empty once everything is read: every chunk has its vectors.
       if (marks.embedded === undefined && marks.read !== undefined && status.work.embedding === 0) marks.embedded = at;
@@ -321,7 +339,8 @@ try {
       `${cold.status.items.duplicate} duplicate; ${cold.status.chunks} chunks, ${cold.status.embeddedChunks} embedded`,
   );
   console.log(
-    `   all files read (nothing pending) at ${cold.marks.read === undefined ? '?' : seconds(cold.marks.read)}, ` +
+    `   first passages searchable at ${cold.marks.searchable === undefined ? '?' : seconds(cold.marks.searchable)}, ` +
+      `all files read (nothing pending) at ${cold.marks.read === undefined ? '?' : seconds(cold.marks.read)}, ` +
       `no file waiting for its vectors at ${cold.marks.embedded === undefined ? '?' : seconds(cold.marks.embedded)}`,
   );
   console.log('   requests while indexing:');
@@ -439,18 +458,7 @@ try {
     server = launched;
     const memory = sampleTreeMemory(launched.pid);
     const initialized = performance.now() - started;
-    let firstAnswerMs = Number.NaN;
-    let results = 0;
-    for (;;) {
-      const { folders } = await launched.connection.sendRequest(SearchRequest.type, { query: queries[0]!, limit: 10 });
-      if (folders[0]?.response) {
-        firstAnswerMs = performance.now() - started;
-        results = folders[0].response.results.length;
-        break;
-      }
-      if (performance.now() - started > 10 * 60_000) break;
-      await sleep(50);
-    }
+    const { ms: firstAnswerMs, results } = await firstSearchAnswered(launched, queries[0]!, started);
     await launched.watching(HOUR);
     const watchedMs = performance.now() - started;
     const asked: Asked[] = [];

@@ -5,6 +5,8 @@
 // is asserted, never a duration: the run has hundreds of files left when the answers arrive.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
@@ -13,16 +15,21 @@ import { ReindexFileRequest, SearchRequest, StatusRequest } from '../../shared/p
 import { eventually } from '../support/eventually.ts';
 import { writeCorpus } from '../support/generateCorpus.ts';
 import { needsBuild, startServer, type RunningServer } from '../support/languageServer.ts';
-import { tempDir } from '../support/tempFolder.ts';
 
 const FILES = 600;
 
 async function serverIndexing(t: import('node:test').TestContext): Promise<{ server: RunningServer; folder: string }> {
-  const root = tempDir(t);
+  // Not tempDir: its removal would run before a later hook shuts the server down, and the server is
+  // still reading files (and writing their bytes into the data folder) when a test ends.
+  const root = mkdtempSync(path.join(tmpdir(), 'relata-test-'));
+  let server: RunningServer | undefined;
+  t.after(async () => {
+    await server?.shutdown().catch(() => undefined);
+    rmSync(root, { recursive: true, force: true });
+  });
   const folder = path.join(root, 'folder');
   writeCorpus(folder, FILES, 3);
-  const server = await startServer(t, { folder, workspace: 'during', settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } });
-  t.after(() => server.shutdown().catch(() => undefined));
+  server = await startServer(t, { folder, workspace: 'during', settings: { dataLocation: path.join(root, 'data'), embeddingModel: 'none' } });
   // Under way: some passages are stored (so a search finds something), most files are still ahead.
   await eventually(async () => {
     const status = (await server.connection.sendRequest(StatusRequest.type, {})).folders[0];

@@ -29,7 +29,7 @@ const EXACT: Partial<VectorIndexSettings> = { exactBelow: 1_000_000_000 };
 
 interface Stores {
   dataDir: string;
-  open(workspace: string, settings: Partial<VectorIndexSettings>): { store: WorkspaceStore; log: string[] };
+  open(workspace: string, settings: Partial<VectorIndexSettings>, holdVectors?: boolean): { store: WorkspaceStore; log: string[] };
 }
 
 /** A data folder whose stores are closed (saving their graphs) before the folder is removed. */
@@ -42,9 +42,9 @@ function dataFolder(t: TestContext): Stores {
   });
   return {
     dataDir,
-    open(workspace, settings) {
+    open(workspace, settings, holdVectors) {
       const log: string[] = [];
-      const store = openSqliteStore({ dataDir, workspace, vectorIndex: { ...settings, log: (message) => log.push(message) } });
+      const store = openSqliteStore({ dataDir, workspace, holdVectors, vectorIndex: { ...settings, log: (message) => log.push(message) } });
       open.push(store);
       return { store, log };
     },
@@ -153,17 +153,25 @@ test('with every window a candidate, the graph path returns exactly what exact s
   };
   const approximate = stores.open('alice', everyWindow).store;
   await sameAsExact(approximate, 'graph built in this process');
+  // Discovery's threads keep no copy of the vectors beside the graph and re-score from the database.
+  const unheld = stores.open('alice', everyWindow, false).store;
+  await sameAsExact(unheld, 'graph built in this process, vectors not held');
 
   const doomed = data.documentOf[0]!;
   await writer.tombstone(`${MODEL.id}-s43-doc-${doomed}.md`);
   await addDocument(writer, 'newcomer', [data.query(), data.query(), data.query()]);
   await sameAsExact(approximate, 'after a removal and an addition');
+  await sameAsExact(unheld, 'after a removal and an addition, vectors not held');
   await approximate.close();
+  await unheld.close();
 
   const restarted = stores.open('alice', everyWindow);
   await sameAsExact(restarted.store, 'graph loaded from its file, vectors read on first use');
   await sameAsExact(restarted.store, 'graph loaded from its file, vectors held since');
   assert.deepEqual(restarted.log, [], 'the saved graph was used, nothing rebuilt');
+  const restartedUnheld = stores.open('alice', everyWindow, false);
+  await sameAsExact(restartedUnheld.store, 'graph loaded from its file, vectors not held');
+  assert.deepEqual(restartedUnheld.log, []);
 
   const readAhead = stores.open('alice', everyWindow);
   await readAhead.store.searchVectors(MODEL.id, queries[0]!, 1);

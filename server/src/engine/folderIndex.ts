@@ -141,6 +141,9 @@ export class FolderIndex {
       location,
       workspace: options.workspace ?? defaultWorkspace(),
       checkpointInThread: options.discoveryThread,
+      // Where discovery has threads of its own (the language server, whose searches have theirs too)
+      // this thread looks vectors up only for Related: no copy of every vector is kept for it.
+      holdVectors: !options.discoveryThread,
     });
     try {
       const recorded = await store.getMeta(ROOT_KEY);

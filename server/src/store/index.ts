@@ -18,6 +18,8 @@ export interface OpenStoreOptions {
   access?: StoreAccess;
   /** SQLite: WAL checkpoints in a thread of their own (sqlite/walCheckpoints.ts). */
   checkpointInThread?: boolean;
+  /** SQLite: false to re-score vector look-ups from the database rather than a copy in memory (SqliteStoreOptions). */
+  holdVectors?: boolean;
 }
 
 export interface OpenedStore {
@@ -42,6 +44,7 @@ export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
       workspace: options.workspace,
       access: options.access,
       checkpointInThread: options.checkpointInThread,
+      holdVectors: options.holdVectors,
     }),
     blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
   };

@@ -24,7 +24,9 @@ let queue: Promise<void> = Promise.resolve();
 async function discover(message: Extract<ToDiscoveryThread, { type: 'discover' }>): Promise<void> {
   try {
     // Opened on the first item and kept: discovery remembers per store what it read for the run (folderSimilarity.ts).
-    store ??= openStore({ location: data.location, workspace: data.workspace });
+    // Discovery re-scores a few hundred candidates an item from the database (a few milliseconds of
+    // the item's hundreds), rather than keeping every vector twice in each lane's memory.
+    store ??= openStore({ location: data.location, workspace: data.workspace, holdVectors: false });
     send({ type: 'done', job: message.job, outcome: await discoverItem(store, message.itemId, message.options) });
   } catch (error) {
     send({ type: 'failed', job: message.job, error: crossed(error) });

@@ -132,6 +132,12 @@ export interface SqliteStoreOptions {
    * requests, the language server's.
    */
   checkpointInThread?: boolean;
+  /**
+   * Keep a copy of the vectors beside the vector graph, so re-scoring a look-up's candidates reads
+   * memory rather than the database (true unless given): a search's milliseconds against 2 KiB a
+   * window (vectorIndex.ts, WorkspaceVectorIndex's holdVectors).
+   */
+  holdVectors?: boolean;
 }
 
 /** Every stage, for look-ups by the jobs' (stage, subject) key. */
@@ -195,6 +201,7 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
       { ...VECTOR_INDEX_SETTINGS, ...settings },
       log,
       !reading,
+      options.holdVectors ?? true,
     );
     const checkpoints =
       options.checkpointInThread && !reading ? checkpointInThread(db, { file, busyMs: BUSY_WAIT_MS }, log) : null;

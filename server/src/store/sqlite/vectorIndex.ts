@@ -98,8 +98,8 @@ interface Manifest {
 interface ModelGraph {
   model: VectorModel;
   graph: HierarchicalNSW;
-  /** The stored vectors of the windows in the graph, for re-scoring. */
-  vectors: VectorSlots;
+  /** The stored vectors of the windows in the graph, for re-scoring; null where they are read from sqlite-vec (holdVectors). */
+  vectors: VectorSlots | null;
   /** vector_indexes.generation when the graph was built or loaded (undefined: none was recorded yet). */
   generation: string | undefined;
   vectorSeq: number;
@@ -213,6 +213,13 @@ export class WorkspaceVectorIndex {
     private readonly log: (message: string) => void,
     /** False for a store opened to read: graphs are built and caught up in memory, never saved. */
     private readonly persist = true,
+    /**
+     * False where a look-up's milliseconds matter less than memory (discovery's threads, the
+     * language server's main thread): candidates are re-scored from sqlite-vec (~20 µs each, some
+     * 300 an item discovered) instead of from a second copy of every vector beside the graph's
+     * (2 KiB a window at 512 dimensions: ~1.7 GiB a thread at 100,000 notes).
+     */
+    private readonly holdVectors = true,
   ) {
     // One folder per workspace, named by a digest because a workspace name may hold any character.
     this.directory = path.join(indexRoot, digest(sql.workspace));
@@ -277,7 +284,7 @@ export class WorkspaceVectorIndex {
       if (typeof loaded === 'string') this.reportOnce(model, loaded);
       graph = typeof loaded === 'string' ? this.emptyGraph(model) : loaded;
       this.graphs.set(model.id, graph);
-      if (typeof loaded !== 'string') this.holdVectorsInBackground(graph);
+      if (typeof loaded !== 'string' && graph.vectors) this.holdVectorsInBackground(graph, graph.vectors);
     }
     try {
       this.applyRemovals(graph);
@@ -336,7 +343,7 @@ export class WorkspaceVectorIndex {
     graph.initIndex(capacity, this.settings.m, this.settings.efConstruction, RANDOM_SEED, true);
     // Removals before this point concern rows that are gone already; the rows are read afterwards.
     const { last } = this.removalState(model);
-    const vectors = new VectorSlots(model.dims, capacity);
+    const vectors = this.holdVectors ? new VectorSlots(model.dims, capacity) : null;
     return { model, graph, vectors, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null };
   }
 
@@ -356,13 +363,13 @@ export class WorkspaceVectorIndex {
       // A row added and removed since the graph last looked was never in it (a search may have
       // held its vector, as one of the tail's).
       if (removal.vector_seq <= graph.vectorSeq) this.markDeleted(graph, removal.vector_seq);
-      else graph.vectors.delete(removal.vector_seq);
+      else graph.vectors?.delete(removal.vector_seq);
       graph.removalSeq = removal.seq;
     }
   }
 
   private markDeleted(graph: ModelGraph, label: number): void {
-    graph.vectors.delete(label);
+    graph.vectors?.delete(label);
     try {
       graph.graph.markDelete(label);
       graph.unsaved += 1;
@@ -422,7 +429,7 @@ export class WorkspaceVectorIndex {
       graph.graph.resizeIndex(Math.ceil(graph.graph.getMaxElements() * 1.25) + 1024);
     }
     graph.graph.addPoint(point, label, true);
-    graph.vectors.set(label, toFloats(embedding));
+    graph.vectors?.set(label, toFloats(embedding));
     graph.unsaved += 1;
   }
 
@@ -459,8 +466,8 @@ export class WorkspaceVectorIndex {
    * Reads the stored vectors of a graph loaded from its file into the array beside it, in slices of
    * at most holdSliceMs (~1.4 s in all at 100k windows); until then a search reads the ones it needs.
    */
-  private holdVectorsInBackground(graph: ModelGraph): void {
-    const { model, vectors } = graph;
+  private holdVectorsInBackground(graph: ModelGraph, vectors: VectorSlots): void {
+    const { model } = graph;
     const run = async () => {
       for (let after = 0; ; ) {
         await yieldToEventLoop();
@@ -602,7 +609,7 @@ export class WorkspaceVectorIndex {
         model,
         graph,
         // Filled in the background (holdVectorsInBackground) and by searches meanwhile.
-        vectors: new VectorSlots(model.dims, graph.getCurrentCount()),
+        vectors: this.holdVectors ? new VectorSlots(model.dims, graph.getCurrentCount()) : null,
         generation: manifest.generation,
         vectorSeq: manifest.vectorSeq,
         removalSeq: manifest.removalSeq,
