@@ -25,24 +25,30 @@ export function embeddingChoiceFromEnv(env: NodeJS.ProcessEnv = process.env): Em
   return parseEmbeddingChoice(env.RELATA_EMBEDDING_MODEL, Number.isInteger(threads) && threads > 0 ? threads : undefined);
 }
 
-export async function createEmbedder(choice: EmbeddingChoice): Promise<Embedder | null> {
+export interface EmbedderUse {
+  /** An indexing pipeline's model: its threads run below those that answer a person (UseLiteOptions.background). */
+  background?: boolean;
+}
+
+export async function createEmbedder(choice: EmbeddingChoice, use: EmbedderUse = {}): Promise<Embedder | null> {
   switch (choice.kind) {
     case 'none':
       return null;
     case 'use-lite': {
       const { createUseLiteEmbedder } = await import('./useLite/index.ts');
-      return createUseLiteEmbedder({ threads: choice.threads });
+      return createUseLiteEmbedder({ threads: choice.threads, background: use.background });
     }
     case 'onnx': {
       const { createOnnxEmbedder } = await import('./onnx/index.ts');
-      return createOnnxEmbedder(choice.modelDir, { threads: choice.threads });
+      return createOnnxEmbedder(choice.modelDir, { threads: choice.threads, background: use.background });
     }
   }
 }
 
 /**
- * Loads the embedder on first use and keeps it: a model costs a second and hundreds of MB per
- * thread, so folders with nothing to embed never pay for it.
+ * The indexing pipeline's embedder, loaded on first use and kept: a model costs a second and
+ * hundreds of MB per thread, so folders with nothing to embed never pay for it. Its threads run at
+ * the pipeline's lower priority (queries have their own model: ranking/queryEmbedder.ts).
  */
 export class LazyEmbedder {
   private loading: Promise<Embedder | null> | null = null;
@@ -60,7 +66,7 @@ export class LazyEmbedder {
   }
 
   get(): Promise<Embedder | null> {
-    this.loading ??= createEmbedder(this.choice).then((embedder) => (this.loaded = embedder));
+    this.loading ??= createEmbedder(this.choice, { background: true }).then((embedder) => (this.loaded = embedder));
     return this.loading;
   }
 

@@ -32,6 +32,7 @@ import { AnswerProviders } from './answerProviders.ts';
 import { FolderSessions, uriToPath } from './folderSessions.ts';
 import { registerRequests } from './requests.ts';
 import { reportEventLoopDelay } from './eventLoopReport.ts';
+import { statusDelayMs } from './statusPacing.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
@@ -51,9 +52,6 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   forgetDeleted: false,
 };
 
-/** How often, at most, a busy server sends `relata/status`. */
-const STATUS_INTERVAL_MS = 400;
-
 export function startServer(connection: Connection): void {
   const sessions = new FolderSessions();
   const indexing = serialQueue();
@@ -61,16 +59,19 @@ export function startServer(connection: Connection): void {
   let progressSupported = false;
   const log = (message: string) => connection.console.log(message);
 
-  // Status: sent at once on a state change, at most every STATUS_INTERVAL_MS while counts move.
+  // Status: sent at once on a state change; while counts move, spaced by what the last one cost (statusPacing.ts).
   let statusTimer: NodeJS.Timeout | undefined;
   let statusDirty = false;
+  let lastStatusMs = 0;
   const statusReport = async (): Promise<StatusReport> => ({
     folders: await Promise.all(sessions.all().map((session) => session.status())),
   });
   const sendStatus = async () => {
     statusDirty = false;
     try {
+      const counting = performance.now();
       const report = await statusReport();
+      lastStatusMs = performance.now() - counting;
       for (const folder of report.folders) if (folder.state === 'indexing') reportWork(folder);
       await connection.sendNotification(StatusNotification.type, report);
     } catch (error) {
@@ -82,7 +83,7 @@ export function startServer(connection: Connection): void {
     statusTimer ??= setTimeout(() => {
       statusTimer = undefined;
       if (statusDirty) void sendStatus();
-    }, STATUS_INTERVAL_MS);
+    }, statusDelayMs(lastStatusMs));
   };
 
   /** Said in the log and to the person; a notification, not showWarningMessage's request: a client need not answer it. */

@@ -26,6 +26,8 @@ export interface OnnxEmbedderOptions {
   batchSize?: number;
   /** Threads one inference uses (default: the available cores; onnxruntime scales nearly linearly). */
   threads?: number;
+  /** The indexing pipeline's model: see UseLiteOptions.background. */
+  background?: boolean;
 }
 
 const DEFAULT_BATCH_SIZE = 32;
@@ -43,7 +45,14 @@ export async function createOnnxEmbedder(modelDir: string, options: OnnxEmbedder
   if (maxTokens < 1) throw new ModelFolderError(folder.dir, `a maximum input of ${folder.maxLength} tokens leaves no room for text`);
 
   const fingerprint = modelFingerprint(folder.modelFile);
-  const thread = new SessionThread({ dir: folder.dir, modelFile: folder.modelFile, padId: tokenizer.padId, threads, pooling: folder.pooling });
+  const thread = new SessionThread({
+    dir: folder.dir,
+    modelFile: folder.modelFile,
+    padId: tokenizer.padId,
+    threads,
+    pooling: folder.pooling,
+    background: options.background ?? false,
+  });
   try {
     const pooledByModel = await thread.ready;
     // One real inference now, so a graph with an unexpected output fails at load, not mid-index,

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ModelFolderError } from './modelFolder.ts';
 import { ModelSession } from './modelSession.ts';
 import type { EmbedderRequest, Failure, SessionSpec, WorkerMessage } from './protocol.ts';
+import { lowerThisThreadsPriority } from '../../pipeline/threads/backgroundPriority.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('onnxWorker must run in a worker thread');
@@ -16,6 +17,8 @@ function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
 }
 
 const spec = workerData as SessionSpec;
+// Before the session opens: onnxruntime's pool threads, started by this one, inherit its priority.
+if (spec.background) lowerThisThreadsPriority();
 const opening = ModelSession.open(spec.dir, spec.modelFile, spec.padId, { threads: spec.threads, pooling: spec.pooling });
 opening.then(
   (session) => send({ kind: 'ready', pooledByModel: session.pooledByModel }),

@@ -12,6 +12,8 @@ export interface SessionSpec {
   padId: number;
   threads: number;
   pooling: TokenPooling;
+  /** The indexing pipeline's model: its thread (and onnxruntime's, started from it) runs at the pipeline's lower priority. */
+  background?: boolean;
 }
 
 export type EmbedderRequest =

@@ -44,4 +44,6 @@ export interface UseLiteWorkerData {
   fastKernels?: boolean;
   /** onnxruntime's intra-op threads per worker (default 1: the embedder's threads are the parallelism). */
   onnxThreads?: number;
+  /** The indexing pipeline's model: its thread runs below the threads that answer a person (backgroundPriority.ts). */
+  background?: boolean;
 }

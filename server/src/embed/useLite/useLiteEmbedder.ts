@@ -12,7 +12,7 @@ import { USE_LITE_DESCRIPTOR, USE_LITE_DIMS } from './descriptor.ts';
 import { loadVocabulary } from './modelFiles.ts';
 import type { EngineName } from './graphEngine.ts';
 import { holdOnnxRuntime } from './onnxRuntimeHold.ts';
-import type { ConnectRequest, EmbedRequest, WorkerMessage } from './protocol.ts';
+import type { ConnectRequest, EmbedRequest, UseLiteWorkerData, WorkerMessage } from './protocol.ts';
 import { UseLiteTokenizer } from './tokenizer.ts';
 import { startUseLiteWorker } from './workerScript.ts';
 
@@ -26,6 +26,12 @@ export interface UseLiteOptions {
   batchSize?: number;
   /** Starts one worker thread; tests replace it to simulate threads that fail. */
   startWorker?: () => Worker;
+  /**
+   * The indexing pipeline's model (not a query's): its threads run at the pipeline's lower priority,
+   * so on two cores a search's query model and search thread are not kept waiting behind a folder's
+   * embedding.
+   */
+  background?: boolean;
   /** Where a thread's fallback from onnxruntime to TF.js is reported (default: stderr). */
   log?: (line: string) => void;
 }
@@ -74,7 +80,8 @@ export class UseLiteEmbedder implements Embedder {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
     const log = options.log ?? ((line: string) => process.stderr.write(`relata: ${line}\n`));
     const embedder = new UseLiteEmbedder(new UseLiteTokenizer(loadVocabulary()), batchSize, log);
-    const startWorker = options.startWorker ?? (() => startUseLiteWorker());
+    const workerData: UseLiteWorkerData = { background: options.background ?? false };
+    const startWorker = options.startWorker ?? (() => startUseLiteWorker({ workerData }));
     try {
       // onnxruntime loaded here first: loaded first by a worker, it could not load in any other
       // thread of the process afterwards (onnxRuntimeHold.ts).

@@ -7,6 +7,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { ModelPortReply } from '../modelPort.ts';
 import type { EmbedRequest, UseLiteWorkerData, WorkerMessage, WorkerRequest } from './protocol.ts';
 import { UseLiteModel } from './useLiteModel.ts';
+import { lowerThisThreadsPriority } from '../../pipeline/threads/backgroundPriority.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('useLiteWorker must run in a worker thread');
@@ -17,6 +18,8 @@ function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
 
 const started = performance.now();
 const data = (workerData ?? {}) as UseLiteWorkerData;
+// Before the model loads: onnxruntime's threads, started by this one, inherit its priority.
+if (data.background) lowerThisThreadsPriority();
 const loading = UseLiteModel.load(undefined, {
   engine: data.engine ?? 'onnx',
   fastKernels: data.fastKernels ?? true,

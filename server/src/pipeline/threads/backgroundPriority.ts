@@ -1,4 +1,4 @@
-// The pipeline's threads (parsing, chunking, extraction, discovery) run at a lower scheduling
+// The pipeline's threads (parsing, chunking, embedding, extraction, discovery) run at a lower scheduling
 // priority than the threads that answer a person (the main thread, the search threads, the
 // query's model thread): on a two-core machine a search made while two items are discovered
 // otherwise waits its turn for a core behind them. Linux keeps a nice value per thread, so
