@@ -49,6 +49,7 @@ const cli = {
     walCheckpointThread: 'server/src/store/sqlite/walCheckpointThread.ts',
     searchThread: 'server/src/ranking/searchThread.ts',
     discoveryThread: 'server/src/pipeline/threads/discoveryThread.ts',
+    watchThread: 'server/src/workspace/watchThread.ts',
   },
   outdir: 'dist',
   splitting: true,

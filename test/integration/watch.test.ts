@@ -63,3 +63,22 @@ test('changes made after the run and before the watcher is ready reach the store
   assert.deepEqual(await index.store.searchChunksLexical('bravo', 5), [], 'the removal is tombstoned');
   assert.ok(batches.flat().includes('edited.md') && batches.flat().includes('removed.md'));
 });
+
+test('the watch settles in a thread of its own: this thread holds none of its file watches, and a change still arrives', async (t) => {
+  const root = tempDir(t);
+  const files = Object.fromEntries(Array.from({ length: 300 }, (_, n) => [`group-${n % 6}/note-${n}.md`, `# Note ${n}\n\nsierra text ${n}\n`]));
+  const folder = writeFiles(path.join(root, 'folder'), files);
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
+  t.after(() => index.close());
+  await index.index();
+  const watches = () => process.getActiveResourcesInfo().filter((resource) => resource === 'FSEventWrap').length;
+  const before = watches();
+  const watch = watchFolder(index, { debounceMs: 100 });
+  t.after(() => watch.close());
+  await watch.ready();
+  // chokidar opens a watch per file and directory (306 here): on this thread they would be its handles.
+  assert.equal(watches() - before, 0, 'no file watch on the thread that answers requests');
+
+  writeFileSync(path.join(folder, 'group-3/note-3.md'), '# Note 3\n\ntango text\n');
+  await eventually(async () => (await index.store.searchChunksLexical('tango', 5)).length === 1, 'the edit is searchable');
+});

@@ -19,7 +19,11 @@ export class FolderRules {
   private readonly excludes: Ignore;
   private readonly gitignores = new Map<string, Ignore | null>();
 
-  constructor(root: string, excludePatterns: readonly string[]) {
+  constructor(
+    root: string,
+    /** The configured exclude patterns, as given: what another thread builds the same rules from. */
+    readonly excludePatterns: readonly string[],
+  ) {
     this.root = path.resolve(root);
     this.excludes = ignore().add([...excludePatterns]);
   }

@@ -12,14 +12,18 @@
 // file changed or added since the watch began (its mtime or ctime, which a move into the folder
 // sets, is that late), and every stored file no longer there, is queued like a change. From
 // `ready()` on, nothing goes unseen; the command line says "watching" only then.
+//
+// chokidar runs in a thread of its own (watchThread.ts): settling into 100,000 files is seconds of
+// work that on this thread kept the language server's first answers waiting.
 
-import chokidar, { type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderIndex, Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs } from '../engine/storeRetry.ts';
+import { startWorkerThread } from '../embed/workerThread.ts';
 import { insideUnreadable, scanFolder } from './scan.ts';
+import type { FromWatchThread, ToWatchThread, WatchThreadData } from './watchThreadProtocol.ts';
 
 /**
  * How much earlier than the watch's start a file's time may read and still count as changed
@@ -129,12 +133,8 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     if (failures === 0 && !pass) schedule(debounceMs);
   };
 
-  const watcher: FSWatcher = chokidar.watch(realFolder, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
-    ignored: (candidate, stats) => index.rules.isIgnored(inFolder(candidate), stats ? stats.isDirectory() : true),
-  });
+  const workerData: WatchThreadData = { folder: index.folder, realFolder, exclude: index.rules.excludePatterns };
+  const watcher = startWorkerThread({ source: new URL('./watchThread.ts', import.meta.url), bundled: 'watchThread.js' }, { workerData });
   // What changed before chokidar watched it: files newer than the watch, stored files now gone.
   const rescan = async () => {
     const scan = await scanFolder(index.folder, index.rules);
@@ -154,14 +154,18 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     for (const relative of [...changed, ...gone]) pending.add(relative);
     if (pending.size > 0 && failures === 0 && !pass) schedule(debounceMs);
   };
+  let watcherReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => {
-    watcher.once('ready', () => {
+    let once = false;
+    watcherReady = () => {
+      if (once) return;
+      once = true;
       if (closed) return resolve();
       rescan().then(resolve, (error: unknown) => {
         options.onError?.(new Error(`the folder could not be scanned again once the watcher was ready, so changes made while it started may be missed until the next run: ${(error as Error).message}`));
         resolve();
       });
-    });
+    };
   });
   // close() before ready: whoever waits for ready() is let go.
   let resolveClosing: () => void = () => undefined;
@@ -169,12 +173,23 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     resolveClosing = resolve;
   });
 
-  for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) {
-    watcher.on(event, (absolute: string | Error) => {
-      if (typeof absolute === 'string') note(absolute);
-    });
-  }
-  watcher.on('error', (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+  let closedByThread: () => void = () => undefined;
+  const threadClosed = new Promise<void>((resolve) => (closedByThread = resolve));
+  watcher.on('message', (message: FromWatchThread) => {
+    if (message.type === 'change') note(message.path);
+    else if (message.type === 'ready') watcherReady();
+    else if (message.type === 'error') options.onError?.(new Error(message.message));
+    else closedByThread();
+  });
+  // A thread that stops on its own sees no more changes: said, and whoever waits for ready() is let go.
+  const stopped = (reason: string) => {
+    closedByThread();
+    if (closed) return;
+    options.onError?.(new Error(`the folder's watch stopped (${reason}): changes are no longer seen until the folder is opened again`));
+    watcherReady();
+  };
+  watcher.on('error', (error) => stopped(error.message));
+  watcher.on('exit', (code) => stopped(`its thread exited with code ${code}`));
 
   return {
     ready: () => Promise.race([ready, closing]),
@@ -190,7 +205,10 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
       resolveClosing();
       if (timer) clearTimeout(timer);
       timer = undefined;
-      await watcher.close();
+      const request: ToWatchThread = { type: 'close' };
+      watcher.postMessage(request);
+      await threadClosed;
+      await watcher.terminate();
       await pass;
       if (pending.size > 0) {
         options.onError?.(
