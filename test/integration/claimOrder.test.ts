@@ -1,6 +1,6 @@
 // Each kind of job claims its own (pipeline/worker.ts): the stage-thread lanes do not wait for a
-// long ingest queue to be claimed, and a file already on its way is finished before another is
-// started, while files wait to be read. In a folder of
+// long ingest queue to be claimed, a file already on its way is finished before another is
+// started, and files are read no further ahead of embedding than READ_AHEAD. In a folder of
 // 100,000 files the oldest-job-first order made the first file searchable only after nine minutes,
 // once every file had been hashed and every file parsed (docs/PERFORMANCE.md).
 
@@ -51,5 +51,37 @@ test('a worker moves each file on through its stages while others wait to be rea
   assert.ok(position('chunk') < position('parse', 2), `a parsed file is chunked before a third file is parsed: ${started.slice(0, 12).join(', ')}`);
   const items = await store.listItems();
   assert.equal(items.filter((item) => item.status === 'indexed').length, FILES);
+  assert.equal(await store.pendingJobs(), 0);
+});
+
+test('a worker reads no further ahead of embedding than it is allowed, and reads every file', async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), notes());
+  const { store, blobs } = openStoreWithBlobs({ location: { backend: 'sqlite', dataDir: path.join(root, 'data') }, workspace: 'alice' });
+  const context = stageContext(store, blobs, folder, { embedding: { kind: 'use-lite', threads: 1 }, settings: { parseLanes: 2 } });
+  t.after(async () => {
+    await context.threads.close();
+    await context.embedder.close();
+    await store.close();
+  });
+  await context.embedder.get(); // loaded before the run, so embedding is as slow as it is, no slower
+  const readAhead = 2;
+  let awaiting = 0;
+  let mostAwaiting = 0;
+  const worker = new Worker(context, {
+    readAhead,
+    onEvent: (event) => {
+      if (event.type !== 'job-finished') return;
+      if (event.job.stage === 'chunk') awaiting += 1;
+      if (event.job.stage === 'embed') awaiting -= 1;
+      mostAwaiting = Math.max(mostAwaiting, awaiting);
+    },
+  });
+  await store.enqueueMany('ingest', Object.keys(notes()));
+  await worker.runUntilIdle();
+
+  // Past the allowance, at most what was on its way already: a file being read, one per stage lane.
+  assert.ok(mostAwaiting <= readAhead + 3, `at most ${readAhead + 3} files chunked and waiting for their vectors at once, not ${mostAwaiting}`);
+  assert.equal((await store.listItems()).filter((item) => item.status === 'indexed').length, FILES);
   assert.equal(await store.pendingJobs(), 0);
 });

@@ -109,3 +109,34 @@ test('a job that lost its lease runs with no other job beside it', async (t) => 
   const parseJobs = (await store.listJobs()).filter((job) => job.stage === 'parse');
   assert.ok(parseJobs.every((job) => job.status === 'done' && job.lostLeases === 0 && job.attempts === 1), JSON.stringify(parseJobs));
 });
+
+test('a job that lost its lease is not kept waiting behind a stream of embed jobs, which are claimed first', async (t) => {
+  const { index, folder, dataDir } = await openFolder(t, 8);
+  await index.index();
+  const items = (await index.store.listItems()).sort((a, b) => a.path.localeCompare(b.path));
+  await index.close();
+
+  const { store, blobs } = openStoreWithBlobs({ location: { backend: 'sqlite', dataDir }, workspace: 'alice' });
+  const context = stageContext(store, blobs, folder, { embedding: { kind: 'use-lite', threads: 1 }, settings: { parseLanes: 2 } });
+  t.after(async () => {
+    await context.threads.close();
+    await context.embedder.close();
+    await store.close();
+  });
+  // Every item waits to be embedded; the holder of the first item's extraction dies.
+  await store.enqueueMany('embed', items.map((item) => item.id));
+  await store.enqueue('extract', items[0]!.id);
+  const suspect = (await store.claim(deadOwner(), 60_000, ['extract']))!;
+  const started: string[] = [];
+  const worker = new Worker(context, {
+    onEvent: (event: WorkerEvent) => {
+      if (event.type === 'job-started') started.push(`${event.job.stage} ${event.job.id}`);
+    },
+  });
+  assert.equal(await worker.reclaimDeadLeases(), 1);
+  await worker.runUntilIdle();
+  const suspectAt = started.indexOf(`extract ${suspect.id}`);
+  const embeds = started.flatMap((entry, at) => (entry.startsWith('embed ') ? [at] : []));
+  assert.equal(embeds.length, items.length, 'every item was embedded');
+  assert.ok(suspectAt >= 0 && suspectAt < embeds[1]!, `the suspect ran once the first embed job was done, not after all of them: ${started.join(', ')}`);
+});

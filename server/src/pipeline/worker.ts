@@ -34,14 +34,26 @@ type JobKind = 'threaded' | 'discover' | 'embed' | 'other';
 /**
  * Each kind's stages in the order it claims them: a later stage first, so a file already on its
  * way is finished before another is started, and is searchable minutes sooner in a large folder.
+ * The kinds in the order their free lanes are filled: embedding, the longest stage, first, so that
+ * stage-thread jobs that finish in milliseconds (and so always leave a lane free) cannot keep it
+ * from being claimed.
  */
 const STAGES_OF_KIND: Record<JobKind, readonly PipelineStage[]> = {
-  threaded: ['extract', 'chunk', 'parse'],
-  discover: ['discover'],
   embed: ['embed'],
+  discover: ['discover'],
+  threaded: ['extract', 'chunk', 'parse'],
   other: ['ingest'],
 };
 const KINDS = Object.keys(STAGES_OF_KIND) as JobKind[];
+
+/**
+ * Files read (parsed and chunked) ahead of their embedding, at most, before no new file is read
+ * until one is embedded. Reading is mostly this thread's work, and embedding the pipeline's longest
+ * stage, which this thread feeds: in a 100,000-file cold index, reading unchecked kept this thread
+ * saturated (76 files read a second) while the model's threads waited on it (about 5 files
+ * embedded a second, against 16 with this thread free).
+ */
+export const READ_AHEAD = 256;
 
 function kindOf(stage: PipelineStage): JobKind {
   return KINDS.find((kind) => STAGES_OF_KIND[kind].includes(stage))!;
@@ -66,6 +78,8 @@ export interface WorkerOptions {
   stages?: readonly PipelineStage[];
   /** Claim only jobs of these subjects (a file's path, its item's id); see WorkspaceStore.claim. */
   subjects?: readonly string[];
+  /** Files read ahead of their embedding, at most (default READ_AHEAD). */
+  readAhead?: number;
 }
 
 export class Worker {
@@ -107,6 +121,19 @@ export class Worker {
       other: 1,
     };
     const busy: Record<JobKind, number> = { threaded: 0, discover: 0, embed: 0, other: 0 };
+    // Chunked in this run and not embedded yet (each chunked file has an embed job queued).
+    let awaitingVectors = 0;
+    const readAhead = this.options.readAhead ?? READ_AHEAD;
+    // A new file is read (ingested, or parsed) while fewer than readAhead wait for their vectors,
+    // and ingested only while none waits to be parsed, so reading cannot run ahead of the stage
+    // threads either.
+    const stagesToClaim = async (free: readonly JobKind[]): Promise<PipelineStage[]> => {
+      const reading = awaitingVectors < readAhead;
+      const ingesting = reading && free.includes('other') && !(await this.context.store.hasClaimableJob(['parse'], this.options.subjects));
+      return free
+        .flatMap(stagesOf)
+        .filter((stage) => (stage === 'parse' ? reading : stage === 'ingest' ? ingesting : true));
+    };
     let processed = 0;
     // The first job that could not reach its outcome through the store (handed back, see runJob)
     // stops the loop: claiming on would only hand the same jobs back again.
@@ -124,23 +151,28 @@ export class Worker {
         threadsStarted = true;
         await this.context.threads.warmUp();
       }
-      const job = await this.claimFor(KINDS.filter((kind) => busy[kind] < capacity[kind]).flatMap(stagesOf));
+      const free = KINDS.filter((kind) => busy[kind] < capacity[kind]);
+      let job = await this.claimFor(await stagesToClaim(free));
+      // Reading held back with nothing else running (the embed jobs another indexer holds): read on.
+      if (!job && running.size === 0) job = await this.claimFor(free.flatMap(stagesOf));
       if (!job) {
         if (running.size === 0) break;
         await Promise.race(running); // a running job frees a lane, and may queue the next job
         continue;
       }
-      // A job whose holder died runs alone: handed back (no attempt spent) until nothing else runs.
+      // A job whose holder died runs alone: held (its lease renewed) while what else runs finishes,
+      // and nothing more is claimed until it is done. (Handed back instead, it lost the race for
+      // the next claim to an embed job, whose kind is claimed first, again and again.)
       const alone = job.lostLeases > 0;
-      if (alone && running.size > 0) {
-        await this.context.store.handBack(job, this.owner);
-        await Promise.allSettled(running);
-        continue;
-      }
       const renewal = this.keepLease(job);
+      if (alone) await Promise.allSettled(running);
       const kind = kindOf(job.stage);
       busy[kind] += 1;
       const run: Promise<void> = this.runJob(job)
+        .then((done) => {
+          if (done && job.stage === 'chunk') awaitingVectors += 1;
+          if (job.stage === 'embed') awaitingVectors -= 1;
+        })
         .catch((error: unknown) => {
           halted ??= { error };
         })
@@ -182,16 +214,21 @@ export class Worker {
     }, Math.max(50, settings.leaseMs / 3));
   }
 
-  private async runJob(job: JobRecord): Promise<void> {
+  /** Runs the job to its outcome in the store; true when it was done (not failed or given up). */
+  private async runJob(job: JobRecord): Promise<boolean> {
     const { store, settings } = this.context;
     const emit = this.options.onEvent ?? (() => undefined);
-    if (job.lostLeases > settings.maxLostLeases) return this.giveUp(job);
+    if (job.lostLeases > settings.maxLostLeases) {
+      await this.giveUp(job);
+      return false;
+    }
     emit({ type: 'job-started', job });
     const started = performance.now();
     try {
       await runStage(job.stage, this.context, job.subject);
       await store.complete(job, this.owner);
       emit({ type: 'job-finished', job, elapsedMs: performance.now() - started });
+      return true;
     } catch (error) {
       if (isWorthRetrying(error)) {
         // The store could not be reached (a lock held too long, a server down) or the disk is
@@ -208,6 +245,7 @@ export class Worker {
         failsItem: FAILURE_FAILS_ITEM[job.stage],
       });
       emit({ type: 'job-failed', job, error: reason, gaveUp: outcome.gaveUp, storeFault: isStoreFault(error) });
+      return false;
     }
   }
 
