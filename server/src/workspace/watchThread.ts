@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThisThreadsPriority } from '../pipeline/threads/backgroundPriority.ts';
 import { FolderRules } from './folderRules.ts';
+import { watchErrorReporter } from './watchErrors.ts';
 import type { FromWatchThread, ToWatchThread, WatchThreadData } from './watchThreadProtocol.ts';
 
 if (parentPort === null) throw new Error('watchThread must run in a worker thread');
@@ -39,7 +40,11 @@ for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) {
   });
 }
 watcher.once('ready', () => send({ type: 'ready' }));
-watcher.on('error', (error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
+const describeError = watchErrorReporter();
+watcher.on('error', (error: unknown) => {
+  const message = describeError(error);
+  if (message !== null) send({ type: 'error', message });
+});
 
 port.on('message', (message: ToWatchThread) => {
   if (message.type !== 'close') return;
