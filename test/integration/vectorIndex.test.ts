@@ -10,7 +10,7 @@ import { test, type TestContext } from 'node:test';
 import type { ModelDescriptor } from '../../server/src/embed/types.ts';
 import type { VectorHit, WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
-import type { VectorIndexSettings } from '../../server/src/store/sqlite/vectorIndex.ts';
+import type { VectorIndexSettings, VectorLookupPath } from '../../server/src/store/sqlite/vectorIndex.ts';
 import { clusteredVectors } from '../support/clusteredVectors.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
 
@@ -331,6 +331,42 @@ test('a small workspace is searched exactly and leaves no graph behind', async (
   await store.close();
   assert.deepEqual(indexFiles(stores.dataDir), []);
   assert.deepEqual(log, []);
+});
+
+test('while its graph catches up, a search store answers from the graph and the newer vectors, and a discovery store exactly: both the exact hits', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  await addClustered(writer, 400, MODEL.dims, 13);
+  // Catch-up slices of one batch of insertions each, so that a catch-up lasts many turns of the event loop.
+  const slow: Partial<VectorIndexSettings> = { exactBelow: 0, inlineCatchUp: 0, exactTail: 10_000, sliceMs: 0 };
+  const lookups = { search: [] as VectorLookupPath[], discovery: [] as VectorLookupPath[] };
+  const readerFor = (kind: keyof typeof lookups, exactWhileCatchingUp: boolean) => {
+    const store = openSqliteStore({ dataDir: stores.dataDir, workspace: 'alice', access: 'read', exactWhileCatchingUp, vectorIndex: { ...slow, onLookup: (way) => lookups[kind].push(way) } });
+    t.after(() => store.close());
+    return store;
+  };
+  const search = readerFor('search', false);
+  const discovery = readerFor('discovery', true);
+  const exact = stores.open('alice', EXACT).store;
+  const probes = [distinct(MODEL.dims, 6), distinct(MODEL.dims, 7), distinct(MODEL.dims, 20, 0.3)];
+  const expected = await exact.searchVectorsMany(MODEL.id, probes, 8);
+
+  // The first look-up finds the graph empty and starts its catch-up; the next ones come while it runs.
+  for (const store of [search, discovery]) {
+    assertSameHits(await store.searchVectorsMany(MODEL.id, probes, 8), expected);
+    assertSameHits(await store.searchVectorsMany(MODEL.id, probes, 8), expected);
+  }
+  assert.deepEqual(lookups.search, ['graph', 'graph']);
+  assert.deepEqual(lookups.discovery, ['graph', 'exact']);
+
+  // Caught up, both answer from their graphs.
+  for (let turns = 0; turns < 10_000 && lookups.discovery.at(-1) !== 'graph'; turns += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+    assertSameHits(await discovery.searchVectorsMany(MODEL.id, probes, 8), expected);
+  }
+  assert.equal(lookups.discovery.at(-1), 'graph');
+  assertSameHits(await search.searchVectorsMany(MODEL.id, probes, 8), expected);
+  assert.equal(lookups.search.at(-1), 'graph');
 });
 
 test('vectors the graph does not hold yet are compared exactly while it catches up, found at once and the same as an exact search', async (t) => {

@@ -142,8 +142,10 @@ export class FolderIndex {
       workspace: options.workspace ?? defaultWorkspace(),
       checkpointInThread: options.discoveryThread,
       // Where discovery has threads of its own (the language server, whose searches have theirs too)
-      // this thread looks vectors up only for Related: no copy of every vector is kept for it.
+      // this thread looks vectors up only for Related: no copy of every vector is kept for it, and
+      // a look-up while its graph catches up is not exact (1.4 s of this thread at 110,000 windows).
       holdVectors: !options.discoveryThread,
+      exactWhileCatchingUp: !options.discoveryThread,
     });
     try {
       const recorded = await store.getMeta(ROOT_KEY);

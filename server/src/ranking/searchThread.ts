@@ -57,7 +57,8 @@ async function search(message: Extract<ToSearchThread, { type: 'search' }>): Pro
   running.set(message.id, controller);
   try {
     // Opened on the first search; a failed open is tried again by the next one.
-    store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read' });
+    // A search's answer need not be the same whenever it is asked, but it must come quickly.
+    store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read', exactWhileCatchingUp: false });
     const embedder = message.model && embedderFor(message.id, message.model);
     const response = await searchWorkspace(store, embedder, message.query, { ...message.options, signal: controller.signal });
     send({ type: 'answer', id: message.id, response });

@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   checkpointInThread?: boolean;
   /** SQLite: false to re-score vector look-ups from the database rather than a copy in memory (SqliteStoreOptions). */
   holdVectors?: boolean;
+  /** SQLite: false to answer vector look-ups from a graph that is catching up, not exactly (SqliteStoreOptions). */
+  exactWhileCatchingUp?: boolean;
 }
 
 export interface OpenedStore {
@@ -45,6 +47,7 @@ export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
       access: options.access,
       checkpointInThread: options.checkpointInThread,
       holdVectors: options.holdVectors,
+      exactWhileCatchingUp: options.exactWhileCatchingUp,
     }),
     blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
   };

@@ -82,7 +82,7 @@ import { itemIndexTextSql, loadedDocument, registerIndexedText, storedDocument }
 import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadataIndex.ts';
 import { blobReferences } from './storeWideSql.ts';
 import { checkpointInThread, type WalCheckpoints } from './walCheckpoints.ts';
-import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexSettings } from './vectorIndex.ts';
+import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexOptions, type VectorIndexSettings } from './vectorIndex.ts';
 import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
 import { DATABASE_FILE } from '../dataDir.ts';
 import { settleInterruptedRebuild } from './rebuildFiles.ts';
@@ -119,7 +119,7 @@ export interface SqliteStoreOptions {
   /** Page cache size in MiB; vector and FTS look-ups are much faster with a warm cache. */
   cacheMiB?: number;
   /** Approximate vector search (vectorIndex.ts): settings other than the measured defaults, e.g. for tests. */
-  vectorIndex?: Partial<VectorIndexSettings> & { log?: (message: string) => void };
+  vectorIndex?: Partial<VectorIndexSettings> & Partial<Pick<VectorIndexOptions, 'log' | 'onLookup'>>;
   /** 'write' (the default) or 'read': see StoreAccess in contract.ts. */
   access?: StoreAccess;
   /** The database file's name in the data directory: relata.sqlite unless a rebuild builds another beside it. */
@@ -135,9 +135,15 @@ export interface SqliteStoreOptions {
   /**
    * Keep a copy of the vectors beside the vector graph, so re-scoring a look-up's candidates reads
    * memory rather than the database (true unless given): a search's milliseconds against 2 KiB a
-   * window (vectorIndex.ts, WorkspaceVectorIndex's holdVectors).
+   * window (vectorIndex.ts, VectorIndexOptions.holdVectors).
    */
   holdVectors?: boolean;
+  /**
+   * Vector look-ups exact while a graph catches up in the background (true unless given), so that
+   * what they find does not depend on how far it got: discovery's; false for the language server's
+   * searches and Related (vectorIndex.ts, VectorIndexOptions.exactWhileCatchingUp).
+   */
+  exactWhileCatchingUp?: boolean;
 }
 
 /** Every stage, for look-ups by the jobs' (stage, subject) key. */
@@ -194,15 +200,14 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
       ensureWorkspaceIndexes(sql);
     }
     const lexicalIndexReady = workspaceIndexesExist(sql);
-    const { log = (message: string) => console.error(`relata: ${message}`), ...settings } = options.vectorIndex ?? {};
-    const vectorIndex = new WorkspaceVectorIndex(
-      sql,
-      path.join(options.dataDir, 'vector-index'),
-      { ...VECTOR_INDEX_SETTINGS, ...settings },
+    const { log = (message: string) => console.error(`relata: ${message}`), onLookup, ...settings } = options.vectorIndex ?? {};
+    const vectorIndex = new WorkspaceVectorIndex(sql, path.join(options.dataDir, 'vector-index'), { ...VECTOR_INDEX_SETTINGS, ...settings }, {
       log,
-      !reading,
-      options.holdVectors ?? true,
-    );
+      persist: !reading,
+      holdVectors: options.holdVectors,
+      exactWhileCatchingUp: options.exactWhileCatchingUp,
+      onLookup,
+    });
     const checkpoints =
       options.checkpointInThread && !reading ? checkpointInThread(db, { file, busyMs: BUSY_WAIT_MS }, log) : null;
     const store = new SqliteWorkspaceStore(db, options.workspace, workspaceIndexNames(options.workspace), vectorIndex, reading, lexicalIndexReady, checkpoints);

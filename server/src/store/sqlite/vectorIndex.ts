@@ -64,6 +64,11 @@ export const VECTOR_INDEX_SETTINGS = {
 
 export type VectorIndexSettings = { -readonly [K in keyof typeof VECTOR_INDEX_SETTINGS]: number };
 
+/**
+ * Insertions between two looks at a catch-up slice's clock: at 110,000 windows one costs ~0.5 ms
+ * (more on a loaded machine), so 64 held a slice at 30-150 ms against its 20.
+ */
+const CATCH_UP_BATCH = 8;
 /** Bump when the saved file's meaning changes; an older file is then rebuilt. */
 const FORMAT = 1;
 /** hnswlib-node takes labels as unsigned 32-bit integers. */
@@ -199,6 +204,33 @@ function sha256OfFile(file: string): string {
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
+/** How a look-up was answered: sqlite-vec over every vector, or a graph (with the vectors newer than it compared exactly). */
+export type VectorLookupPath = 'exact' | 'graph';
+
+export interface VectorIndexOptions {
+  log: (message: string) => void;
+  /** False for a store opened to read: graphs are built and caught up in memory, never saved. */
+  persist?: boolean;
+  /**
+   * False where a look-up's milliseconds matter less than memory (discovery's threads, the
+   * language server's main thread): candidates are re-scored from sqlite-vec (~20 µs each, some
+   * 300 an item discovered) instead of from a second copy of every vector beside the graph's
+   * (2 KiB a window at 512 dimensions: ~1.7 GiB a thread at 100,000 notes).
+   */
+  holdVectors?: boolean;
+  /**
+   * True (the default) where a look-up's answer must not depend on how far a background catch-up
+   * had got when it was asked (discovery proposes from its neighbours): while a graph catches up,
+   * search is exact, linear in the workspace (1.4 s at 110,000 windows on a loaded machine). False
+   * where the answer's milliseconds matter more (the language server's searches and Related while
+   * a folder is embedded): the graph as far as it got, and the vectors newer than it compared
+   * exactly, as before a catch-up starts.
+   */
+  exactWhileCatchingUp?: boolean;
+  /** Told how each look-up was answered (tests, benchmarks). */
+  onLookup?: (path: VectorLookupPath) => void;
+}
+
 export class WorkspaceVectorIndex {
   private readonly graphs = new Map<string, ModelGraph>();
   /** Models whose missing or unusable file was already reported by this process. */
@@ -206,23 +238,25 @@ export class WorkspaceVectorIndex {
   private closed = false;
   private readonly directory: string;
 
+  private readonly log: (message: string) => void;
+  private readonly persist: boolean;
+  private readonly holdVectors: boolean;
+  private readonly exactWhileCatchingUp: boolean;
+  private readonly onLookup: ((path: VectorLookupPath) => void) | undefined;
+
   constructor(
     private readonly sql: ScopedSql,
     indexRoot: string,
     private readonly settings: VectorIndexSettings,
-    private readonly log: (message: string) => void,
-    /** False for a store opened to read: graphs are built and caught up in memory, never saved. */
-    private readonly persist = true,
-    /**
-     * False where a look-up's milliseconds matter less than memory (discovery's threads, the
-     * language server's main thread): candidates are re-scored from sqlite-vec (~20 µs each, some
-     * 300 an item discovered) instead of from a second copy of every vector beside the graph's
-     * (2 KiB a window at 512 dimensions: ~1.7 GiB a thread at 100,000 notes).
-     */
-    private readonly holdVectors = true,
+    options: VectorIndexOptions,
   ) {
     // One folder per workspace, named by a digest because a workspace name may hold any character.
     this.directory = path.join(indexRoot, digest(sql.workspace));
+    this.log = options.log;
+    this.persist = options.persist ?? true;
+    this.holdVectors = options.holdVectors ?? true;
+    this.exactWhileCatchingUp = options.exactWhileCatchingUp ?? true;
+    this.onLookup = options.onLookup;
   }
 
   /** The k nearest windows to each query among this model's vectors in this workspace. */
@@ -231,6 +265,7 @@ export class WorkspaceVectorIndex {
     if (queries.length === 0) return [];
     if (k <= 0) return queries.map(() => []);
     const ready = this.readyGraph(model);
+    this.onLookup?.(ready ? 'graph' : 'exact');
     if (!ready) return queries.map((query) => this.exact(model, query, k));
     const { graph, tail } = ready;
     const depth = Math.min(Math.max(k, this.settings.efSearch), graph.graph.getMaxElements());
@@ -298,14 +333,16 @@ export class WorkspaceVectorIndex {
         return null;
       }
       if (pending.length === 0) return { graph, tail: [] };
-      // While it catches up, a graph's contents depend on how far the slices got: answering from it
-      // made discovery's neighbours, and so its proposals, depend on when it asked.
-      if (graph.catchingUp) return null;
-      if (pending.length <= this.settings.inlineCatchUp) {
+      if (graph.catchingUp) {
+        // While it catches up, a graph's contents depend on how far the slices got: answering from
+        // it made discovery's neighbours, and so its proposals, depend on when it asked.
+        if (this.exactWhileCatchingUp) return null;
+      } else if (pending.length <= this.settings.inlineCatchUp) {
         this.addNext(graph, pending.length);
         return { graph, tail: [] };
+      } else {
+        this.catchUpInBackground(graph);
       }
-      this.catchUpInBackground(graph);
       return pending.length <= this.settings.exactTail ? { graph, tail: pending.map((row) => row.seq) } : null;
     } catch (error) {
       this.graphs.delete(model.id);
@@ -437,16 +474,19 @@ export class WorkspaceVectorIndex {
   private catchUpInBackground(graph: ModelGraph): void {
     const run = async () => {
       try {
+        // Not one slice inside the query that found the graph behind: it compares the newer vectors
+        // exactly, and a slice held it 30-150 ms at 110,000 windows.
+        await yieldToEventLoop();
         for (;;) {
+          if (this.closed || this.graphs.get(graph.model.id) !== graph) return;
           const started = performance.now();
-          let added = 1;
-          while (added > 0 && performance.now() - started < this.settings.sliceMs) {
+          let added: number;
+          do {
             this.applyRemovals(graph);
-            added = this.addNext(graph, 64);
-          }
+            added = this.addNext(graph, CATCH_UP_BATCH);
+          } while (added > 0 && performance.now() - started < this.settings.sliceMs);
           if (added === 0) break;
           await yieldToEventLoop();
-          if (this.closed || this.graphs.get(graph.model.id) !== graph) return;
         }
         // Saving holds the event loop (~1 s at 100k windows): worth it after a build, not after
         // every catch-up while another process indexes; close() saves the rest.
