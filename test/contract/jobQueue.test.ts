@@ -375,6 +375,21 @@ forEachBackend((backend) => {
     assert.equal(done?.attempts, 1, 'the lost lease spent no attempt');
   });
 
+  backend.test('a scan of 5,000 files is queued once each, and the calling thread answers others while it is', async (t) => {
+    const { store } = await backend.site(t).open();
+    const subjects = Array.from({ length: 5_000 }, (_, n) => `notes/${n}.md`);
+    // A request arriving during the scan: it is answered before the queueing is done, not after.
+    let answeredDuring = false;
+    let queued = false;
+    setImmediate(() => (answeredDuring = !queued));
+    await store.enqueueMany('ingest', [...subjects, subjects[0]!]);
+    queued = true;
+    assert.ok(answeredDuring, 'the event loop turned while the subjects were queued');
+    const jobs = await store.listJobs();
+    assert.equal(jobs.length, subjects.length);
+    assert.deepEqual(new Set(jobs.map((job) => job.subject)), new Set(subjects));
+  });
+
   backend.test('two handles on one store claiming at once never get the same job', async (t) => {
     const site = backend.site(t);
     const { store: first } = await site.open();

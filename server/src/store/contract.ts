@@ -619,7 +619,7 @@ export interface WorkspaceStore {
   // Leased job queue ------------------------------------------------------
   /** Queue a stage for a subject (a path for ingest, an item id otherwise). Re-queuing an existing job bumps its generation. */
   enqueue(stage: PipelineStage, subject: string): Promise<void>;
-  /** Many subjects in one transaction (a folder scan). */
+  /** Many subjects (a folder scan) in a few transactions, letting the calling thread answer others between them. */
   enqueueMany(stage: PipelineStage, subjects: readonly string[]): Promise<void>;
   /**
    * Atomically lease the oldest claimable job: queued, or leased with an expired lease. With

@@ -10,6 +10,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
 import type { ModelDescriptor } from '../../embed/types.ts';
@@ -145,6 +146,13 @@ export interface SqliteStoreOptions {
    */
   exactWhileCatchingUp?: boolean;
 }
+
+/**
+ * Jobs queued in one transaction, at most: ~7 µs each, so a batch holds the calling thread ~15 ms,
+ * where one transaction for a 100,000-file folder's scan held the language server's main thread
+ * (and every request) for 0.7 s.
+ */
+const ENQUEUE_BATCH = 2_000;
 
 /** Every stage, for look-ups by the jobs' (stage, subject) key. */
 const EVERY_STAGE: readonly PipelineStage[] = ['ingest', 'parse', 'chunk', 'embed', 'extract', 'discover'];
@@ -1247,7 +1255,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async enqueueMany(stage: PipelineStage, subjects: readonly string[]): Promise<void> {
-    this.db.transaction(() => subjects.forEach((subject) => this.enqueueNow(stage, subject))).immediate();
+    for (let start = 0; start < subjects.length; start += ENQUEUE_BATCH) {
+      if (start > 0) await yieldToEventLoop();
+      const batch = subjects.slice(start, start + ENQUEUE_BATCH);
+      this.db.transaction(() => batch.forEach((subject) => this.enqueueNow(stage, subject))).immediate();
+    }
   }
 
   /**
