@@ -9,10 +9,11 @@ import { parseEmbeddingChoice } from '../embed/choice.ts';
 import type { Embedder } from '../embed/types.ts';
 import { queryEmbedder } from '../ranking/queryEmbedder.ts';
 import { searchWorkspace } from '../ranking/search.ts';
-import type { ThreadSearchOptions } from '../ranking/searchThreadProtocol.ts';
+import type { ThreadRelatedOptions, ThreadSearchOptions } from '../ranking/searchThreadProtocol.ts';
 import { SearchThreads } from '../ranking/searchThreads.ts';
 import { offerSearches, type SearchOffer } from '../searchSocket/offer.ts';
 import { FileExcludedError, FolderIndex, type Progress } from '../engine/folderIndex.ts';
+import { relatedTo } from '../engine/related.ts';
 import { describeRetry, retryDelayMs, unreachableReason } from '../engine/storeRetry.ts';
 import { isStoreUnreachable, isWorthRetrying } from '../store/transientFailure.ts';
 import { defaultPipelineSettings, MEBIBYTE } from '../pipeline/settings.ts';
@@ -26,7 +27,7 @@ import { checkStoreInThread } from '../store/sqlite/checkInThread.ts';
 import { damageSummary } from '../store/sqlite/storeCheck.ts';
 import { watchFolder, type FolderWatch } from '../workspace/watch.ts';
 import type { FolderState, FolderStatus, FolderStore, FolderWork, ModelExtractionStatus, ServerSettings } from '../../../shared/protocol.ts';
-import type { PipelineStage, SearchResponse } from '../../../shared/types.ts';
+import type { PipelineStage, RelatedView, SearchResponse } from '../../../shared/types.ts';
 import type { StageCounts } from '../store/contract.ts';
 import type { AnswerProvider } from '../answer/provider.ts';
 import { describeModelProgress, everyFewSeconds, ModelExtractor } from '../extract/model/modelExtractor.ts';
@@ -175,6 +176,12 @@ export class FolderSession {
   private searchWith(index: FolderIndex, embedder: Embedder | null, query: string, options: ThreadSearchOptions, signal?: AbortSignal): Promise<SearchResponse> {
     if (this.searchThreads) return this.searchThreads.search(query, options, embedder, signal);
     return searchWorkspace(index.store, embedder, query, { ...options, signal });
+  }
+
+  /** Related for the item at a folder-relative path, answered beside indexing as searches are; RelatedItemError when it is no indexed item. */
+  related(index: FolderIndex, relative: string, options: ThreadRelatedOptions, signal?: AbortSignal): Promise<RelatedView> {
+    if (this.searchThreads) return this.searchThreads.related(relative, options, signal);
+    return relatedTo(index.store, relative, options);
   }
 
   /** The folder's index once its store is open; null if it could not be opened. */

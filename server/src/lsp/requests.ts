@@ -36,7 +36,7 @@ import { retrieveForAnswer } from '../answer/retrieval.ts';
 import { itemDetail, itemMetadata, itemViews, viewedItem, withBrokenLinks } from '../engine/itemViews.ts';
 import { copyGroupsAmong, relationshipsShownOnce } from '../engine/copyGroups.ts';
 import { parsedTextOf } from '../engine/parsedText.ts';
-import { relatedTo, RelatedItemError } from '../engine/related.ts';
+import { RelatedItemError } from '../engine/related.ts';
 import type { FolderIndex } from '../engine/folderIndex.ts';
 import { NO_FILTER } from '../../../shared/proposalPages.ts';
 import { relationshipPages, type PageRequest } from '../engine/relationshipPages.ts';
@@ -238,16 +238,13 @@ export function registerRequests(connection: Connection, sessions: FolderSession
   handle(
     connection,
     RelatedItemsRequest,
-    async (params) => {
+    async (params, signal) => {
       const found = sessions.byFile(params.uri);
       if (!found) return null;
-      const { store } = await openIndex(found.session);
+      const index = await openIndex(found.session);
       try {
-        const related = await relatedTo(store, found.relative, {
-          limit: params.limit,
-          onlyUnlinked: params.onlyUnlinked,
-          minPendingScore: thresholds().storeScore,
-        });
+        const options = { limit: params.limit, onlyUnlinked: params.onlyUnlinked, minPendingScore: thresholds().storeScore };
+        const related = await found.session.related(index, found.relative, options, signal);
         return { folder: found.session.uri, related };
       } catch (error) {
         // Not an indexed item (yet): the view says so, as the hover does.

@@ -1,4 +1,4 @@
-// A search thread: answers searches with its own read-only connection to the store (in WAL mode a
+// A search thread: answers searches and Related with its own read-only connection to the store (in WAL mode a
 // reader never waits for the indexer's writes), so the language server's main thread, which runs
 // the indexing pipeline and reads every request, only passes messages. The query is embedded by
 // the main thread's query model, loaded once for all threads: the first query is asked of the
@@ -6,6 +6,7 @@
 // later queries go straight there, never waiting for the main thread's event loop.
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { RelatedItemError, relatedTo } from '../engine/related.ts';
 import { ModelPortClosedError, portEmbedder } from '../embed/modelPort.ts';
 import type { Embedder, ModelDescriptor } from '../embed/types.ts';
 import { openStore, type WorkspaceStore } from '../store/index.ts';
@@ -52,15 +53,19 @@ function embedderFor(id: number, descriptor: ModelDescriptor): Embedder {
   };
 }
 
+/** The thread's connection, opened by the first request; a failed open is tried again by the next one. */
+function openedStore(): WorkspaceStore {
+  // An answer need not be the same whenever it is asked (vectorIndex.ts), but it must come quickly.
+  store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read', exactWhileCatchingUp: false });
+  return store;
+}
+
 async function search(message: Extract<ToSearchThread, { type: 'search' }>): Promise<void> {
   const controller = new AbortController();
   running.set(message.id, controller);
   try {
-    // Opened on the first search; a failed open is tried again by the next one.
-    // A search's answer need not be the same whenever it is asked, but it must come quickly.
-    store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read', exactWhileCatchingUp: false });
     const embedder = message.model && embedderFor(message.id, message.model);
-    const response = await searchWorkspace(store, embedder, message.query, { ...message.options, signal: controller.signal });
+    const response = await searchWorkspace(openedStore(), embedder, message.query, { ...message.options, signal: controller.signal });
     send({ type: 'answer', id: message.id, response });
   } catch (error) {
     send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error), cancelled: controller.signal.aborted });
@@ -69,10 +74,23 @@ async function search(message: Extract<ToSearchThread, { type: 'search' }>): Pro
   }
 }
 
+/** Related reads the item's own vectors and looks up their neighbours: this thread's graph, not one more on the main thread. */
+async function related(message: Extract<ToSearchThread, { type: 'related' }>): Promise<void> {
+  try {
+    send({ type: 'related', id: message.id, view: await relatedTo(openedStore(), message.path, message.options) });
+  } catch (error) {
+    const notRelatable = error instanceof RelatedItemError;
+    send({ type: 'failed', id: message.id, message: error instanceof Error ? error.message : String(error), cancelled: false, notRelatable });
+  }
+}
+
 port.on('message', (message: ToSearchThread) => {
   switch (message.type) {
     case 'search':
       void search(message);
+      return;
+    case 'related':
+      void related(message);
       return;
     case 'cancel':
       running.get(message.id)?.abort();

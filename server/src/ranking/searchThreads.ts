@@ -1,4 +1,4 @@
-// The language server's searches, answered by a small pool of search threads (searchThread.ts),
+// The language server's searches and Related, answered by a small pool of search threads (searchThread.ts),
 // each with its own read-only connection to the store. On the main thread a search competed with
 // the indexing pipeline and with every other search for one event loop: 200 concurrent searches
 // during a run waited 17 s at the median (issue 33). Here they wait in a SearchQueue (identical
@@ -7,11 +7,16 @@
 // later ones never wait for this thread's event loop, which indexing keeps busy.
 
 import type { MessagePort, Worker } from 'node:worker_threads';
-import type { SearchResponse } from '../../../shared/types.ts';
+import type { RelatedView, SearchResponse } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
+import { RelatedItemError } from '../engine/related.ts';
 import { startWorkerThread } from '../embed/workerThread.ts';
 import { SearchQueue } from './searchQueue.ts';
-import type { FromSearchThread, SearchThreadData, ThreadSearchOptions, ToSearchThread } from './searchThreadProtocol.ts';
+import type { FromSearchThread, SearchThreadData, ThreadRelatedOptions, ThreadSearchOptions, ToSearchThread } from './searchThreadProtocol.ts';
+
+type ThreadAnswer = SearchResponse | RelatedView;
+/** A request to a thread, given the id it is known by there. */
+type ThreadRequest = (id: number) => Extract<ToSearchThread, { type: 'search' | 'related' }>;
 
 /** Threads per folder: one per core of the two-core machine the goals are measured on (docs/PERFORMANCE.md). */
 export const SEARCH_THREADS = 2;
@@ -27,11 +32,11 @@ export interface EmbeddingsAsked {
   portsHandedOver: number;
 }
 
-/** One search thread: a search at a time, with the embedder its query is embedded by. */
+/** One search thread: a search (or Related) at a time, with the embedder its query is embedded by. */
 class SearchThread {
   private readonly worker: Worker;
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve(response: SearchResponse): void; reject(error: Error): void; embedder: Embedder | null }>();
+  private readonly pending = new Map<number, { resolve(answer: ThreadAnswer): void; reject(error: Error): void; embedder: Embedder | null }>();
   /** Why the thread can no longer answer, once it stopped. */
   stopped: Error | null = null;
   constructor(
@@ -44,14 +49,14 @@ class SearchThread {
     this.worker.on('exit', (code) => this.stop(new Error(`the search thread stopped (exit code ${code})`)));
   }
 
-  search(query: string, options: ThreadSearchOptions, embedder: Embedder | null, signal: AbortSignal): Promise<SearchResponse> {
+  ask(request: ThreadRequest, embedder: Embedder | null, signal: AbortSignal): Promise<ThreadAnswer> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     const cancel = () => this.post({ type: 'cancel', id });
     signal.addEventListener('abort', cancel, { once: true });
-    return new Promise<SearchResponse>((resolve, reject) => {
+    return new Promise<ThreadAnswer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, embedder });
-      this.post({ type: 'search', id, query, options, model: embedder?.descriptor ?? null });
+      this.post(request(id));
     }).finally(() => signal.removeEventListener('abort', cancel));
   }
 
@@ -78,7 +83,8 @@ class SearchThread {
     }
     this.pending.delete(message.id);
     if (message.type === 'answer') waiting.resolve(message.response);
-    else waiting.reject(new Error(message.message));
+    else if (message.type === 'related') waiting.resolve(message.view);
+    else waiting.reject(message.notRelatable ? new RelatedItemError(message.message) : new Error(message.message));
   }
 
   private async embed(embedder: Embedder | null, embedId: number, texts: string[]): Promise<void> {
@@ -105,7 +111,7 @@ class SearchThread {
 }
 
 export class SearchThreads {
-  private readonly queue = new SearchQueue<SearchResponse>(SEARCH_THREADS);
+  private readonly queue = new SearchQueue<ThreadAnswer>(SEARCH_THREADS);
   private readonly idle: SearchThread[] = [];
   private readonly started = new Set<SearchThread>();
   private closed = false;
@@ -116,8 +122,21 @@ export class SearchThreads {
 
   /** The search's answer from a thread; rejected with the signal's reason once the asker cancels. */
   search(query: string, options: ThreadSearchOptions, embedder: Embedder | null, signal?: AbortSignal): Promise<SearchResponse> {
-    const key = JSON.stringify([query, options, embedder?.descriptor.id ?? null]);
-    return this.queue.run(key, (cancelled) => this.inThread(query, options, embedder, cancelled), signal);
+    const key = JSON.stringify(['search', query, options, embedder?.descriptor.id ?? null]);
+    const request: ThreadRequest = (id) => ({ type: 'search', id, query, options, model: embedder?.descriptor ?? null });
+    // A search key only ever runs a search request, so its answer is a SearchResponse.
+    return this.queue.run(key, (cancelled) => this.inThread(request, embedder, cancelled), signal) as Promise<SearchResponse>;
+  }
+
+  /**
+   * Related for the item at a folder-relative path, from a thread; rejected with a RelatedItemError
+   * when the path is no indexed item. On the main thread its vector look-ups kept a graph of every
+   * window there too, caught up as the folder was embedded (12% of that thread at 100,000 notes).
+   */
+  related(relative: string, options: ThreadRelatedOptions, signal?: AbortSignal): Promise<RelatedView> {
+    const key = JSON.stringify(['related', relative, options]);
+    const request: ThreadRequest = (id) => ({ type: 'related', id, path: relative, options });
+    return this.queue.run(key, (cancelled) => this.inThread(request, null, cancelled), signal) as Promise<RelatedView>;
   }
 
   async close(): Promise<void> {
@@ -125,7 +144,7 @@ export class SearchThreads {
     await Promise.all([...this.started].map((thread) => thread.close()));
   }
 
-  private async inThread(query: string, options: ThreadSearchOptions, embedder: Embedder | null, signal: AbortSignal): Promise<SearchResponse> {
+  private async inThread(request: ThreadRequest, embedder: Embedder | null, signal: AbortSignal): Promise<ThreadAnswer> {
     if (this.closed) throw new Error('the folder is closing');
     // The queue runs at most SEARCH_THREADS searches, so at most that many threads start; one that stopped is replaced.
     let thread = this.idle.pop();
@@ -135,7 +154,7 @@ export class SearchThreads {
       this.started.add(thread);
     }
     try {
-      return await thread.search(query, options, embedder, signal);
+      return await thread.ask(request, embedder, signal);
     } finally {
       if (thread.stopped) this.started.delete(thread);
       else this.idle.push(thread);
