@@ -141,9 +141,10 @@ export class FolderIndex {
       location,
       workspace: options.workspace ?? defaultWorkspace(),
       checkpointInThread: options.discoveryThread,
-      // Where discovery has threads of its own (the language server, whose searches have theirs too)
-      // this thread looks vectors up only for Related: no copy of every vector is kept for it, and
-      // a look-up while its graph catches up is not exact (1.4 s of this thread at 110,000 windows).
+      // Where discovery has threads of its own (the language server, whose searches and Related have
+      // theirs too) this thread looks vectors up only for answers and agent tools: no copy of every
+      // vector is kept for them, and a look-up while its graph catches up is not exact (it took 1.4 s
+      // of this thread at 110,000 windows, when Related was answered here).
       holdVectors: !options.discoveryThread,
       exactWhileCatchingUp: !options.discoveryThread,
     });

@@ -53,10 +53,15 @@ function embedderFor(id: number, descriptor: ModelDescriptor): Embedder {
   };
 }
 
-/** The thread's connection, opened by the first request; a failed open is tried again by the next one. */
+/**
+ * The thread's connection, opened by the first request; a failed open is tried again by the next
+ * one. An answer need not be the same whenever it is asked, but it must come quickly: a graph that
+ * is catching up answers (vectorIndex.ts). Each of the two threads keeps a graph of every window;
+ * a copy of every vector beside it as well (2 KiB a window, ~1.7 GiB a thread at 100,000 notes)
+ * would save re-reading a search's few hundred candidates from sqlite-vec, ~20 µs each.
+ */
 function openedStore(): WorkspaceStore {
-  // An answer need not be the same whenever it is asked (vectorIndex.ts), but it must come quickly.
-  store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read', exactWhileCatchingUp: false });
+  store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read', exactWhileCatchingUp: false, holdVectors: false });
   return store;
 }
 

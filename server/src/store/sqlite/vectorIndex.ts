@@ -212,10 +212,10 @@ export interface VectorIndexOptions {
   /** False for a store opened to read: graphs are built and caught up in memory, never saved. */
   persist?: boolean;
   /**
-   * False where a look-up's milliseconds matter less than memory (discovery's threads, the
-   * language server's main thread): candidates are re-scored from sqlite-vec (~20 µs each, some
-   * 300 an item discovered) instead of from a second copy of every vector beside the graph's
-   * (2 KiB a window at 512 dimensions: ~1.7 GiB a thread at 100,000 notes).
+   * False where a look-up's milliseconds matter less than memory (every thread of the language
+   * server: discovery's, the searches', the main one): candidates are re-scored from sqlite-vec
+   * (~20 µs each, some 300 an item discovered or a search) instead of from a second copy of every
+   * vector beside the graph's (2 KiB a window at 512 dimensions: ~1.7 GiB a thread at 100,000 notes).
    */
   holdVectors?: boolean;
   /**
