@@ -369,6 +369,45 @@ test('while its graph catches up, a search store answers from the graph and the 
   assert.equal(lookups.search.at(-1), 'graph');
 });
 
+test('a store opened to read saves the graph it caught up, to its file only, and the next store loads it', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  const exact = stores.open('alice', EXACT).store;
+  const data = await addClustered(writer, 400, MODEL.dims, 17);
+  await writer.searchVectors(MODEL.id, data.query(), 5);
+  await writer.close(); // saves the graph, recording its generation
+  const more = stores.open('alice', EXACT).store;
+  await addClustered(more, 5_000, MODEL.dims, 19);
+  const manifestFile = () => indexFiles(stores.dataDir).find((name) => name.endsWith('.json'))!;
+  const covered = () => (JSON.parse(readFileSync(path.join(stores.dataDir, 'vector-index', manifestFile()), 'utf8')) as { vectorSeq: number }).vectorSeq;
+  const savedByWriter = covered();
+
+  // A search thread's store: it loads the writer's graph, catches up 5,000 windows in the
+  // background, then saves without writing to the database (opened to read, a write would fail).
+  const readerLog: string[] = [];
+  const reader = openSqliteStore({
+    dataDir: stores.dataDir,
+    workspace: 'alice',
+    access: 'read',
+    saveGraphsWhenReading: true,
+    vectorIndex: { exactBelow: 0, inlineCatchUp: 0, exactTail: 100_000, log: (line) => readerLog.push(line) },
+  });
+  t.after(() => reader.close());
+  const queries = Array.from({ length: 6 }, () => data.query());
+  assertSameHits(await reader.searchVectorsMany(MODEL.id, queries, 8), await exact.searchVectorsMany(MODEL.id, queries, 8));
+  for (let waited = 0; covered() === savedByWriter && waited < 120_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(covered() >= savedByWriter + 5_000, `the manifest covers the reader's catch-up (${savedByWriter} → ${covered()})`);
+  assert.deepEqual(readerLog, []);
+  assert.equal(indexFiles(stores.dataDir).filter((name) => name.endsWith('.hnsw')).length, 1, 'the file it replaced is gone');
+
+  // The next store loads the reader's file: nothing left to catch up, the exact hits.
+  const lookups: VectorLookupPath[] = [];
+  const next = openSqliteStore({ dataDir: stores.dataDir, workspace: 'alice', access: 'read', vectorIndex: { exactBelow: 0, inlineCatchUp: 0, exactTail: 0, onLookup: (way) => lookups.push(way) } });
+  t.after(() => next.close());
+  assertSameHits(await next.searchVectorsMany(MODEL.id, queries, 8), await exact.searchVectorsMany(MODEL.id, queries, 8));
+  assert.deepEqual(lookups, ['graph'], 'with no tail allowed, only a graph already caught up answers from the graph');
+});
+
 test('vectors the graph does not hold yet are compared exactly while it catches up, found at once and the same as an exact search', async (t) => {
   const stores = dataFolder(t);
   const writer = stores.open('alice', APPROXIMATE).store;

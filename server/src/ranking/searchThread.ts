@@ -58,10 +58,18 @@ function embedderFor(id: number, descriptor: ModelDescriptor): Embedder {
  * one. An answer need not be the same whenever it is asked, but it must come quickly: a graph that
  * is catching up answers (vectorIndex.ts). Each of the two threads keeps a graph of every window;
  * a copy of every vector beside it as well (2 KiB a window, ~1.7 GiB a thread at 100,000 notes)
- * would save re-reading a search's few hundred candidates from sqlite-vec, ~20 µs each.
+ * would save re-reading a search's few hundred candidates from sqlite-vec, ~20 µs each. Until
+ * discovery runs these threads hold the folder's only graphs, so they save them, off the thread.
  */
 function openedStore(): WorkspaceStore {
-  store ??= openStore({ location: data.location, workspace: data.workspace, access: 'read', exactWhileCatchingUp: false, holdVectors: false });
+  store ??= openStore({
+    location: data.location,
+    workspace: data.workspace,
+    access: 'read',
+    exactWhileCatchingUp: false,
+    holdVectors: false,
+    saveGraphsWhenReading: true,
+  });
   return store;
 }
 

@@ -22,6 +22,8 @@ export interface OpenStoreOptions {
   holdVectors?: boolean;
   /** SQLite: false to answer vector look-ups from a graph that is catching up, not exactly (SqliteStoreOptions). */
   exactWhileCatchingUp?: boolean;
+  /** SQLite, opened to read: save the vector graphs it builds to their files (SqliteStoreOptions). */
+  saveGraphsWhenReading?: boolean;
 }
 
 export interface OpenedStore {
@@ -48,6 +50,7 @@ export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
       checkpointInThread: options.checkpointInThread,
       holdVectors: options.holdVectors,
       exactWhileCatchingUp: options.exactWhileCatchingUp,
+      saveGraphsWhenReading: options.saveGraphsWhenReading,
     }),
     blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
   };

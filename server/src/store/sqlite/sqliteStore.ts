@@ -145,6 +145,8 @@ export interface SqliteStoreOptions {
    * searches and Related (vectorIndex.ts, VectorIndexOptions.exactWhileCatchingUp).
    */
   exactWhileCatchingUp?: boolean;
+  /** Opened to read, still save the vector graphs it builds, to their files only (VectorIndexOptions.saveWhenReading). */
+  saveGraphsWhenReading?: boolean;
 }
 
 /**
@@ -214,6 +216,7 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
       persist: !reading,
       holdVectors: options.holdVectors,
       exactWhileCatchingUp: options.exactWhileCatchingUp,
+      saveWhenReading: reading && options.saveGraphsWhenReading,
       onLookup,
     });
     const checkpoints =

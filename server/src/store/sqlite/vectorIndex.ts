@@ -14,7 +14,7 @@
 
 import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
 import { createHash, randomUUID } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, createReadStream, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { VectorHit } from '../contract.ts';
@@ -111,6 +111,8 @@ interface ModelGraph {
   removalSeq: number;
   unsaved: number;
   catchingUp: Promise<void> | null;
+  /** Written to its file off the thread (saveFromReader): nothing may change it meanwhile. */
+  saving: boolean;
 }
 
 interface CandidateRow {
@@ -202,6 +204,13 @@ function sha256OfFile(file: string): string {
   return hash.digest('hex');
 }
 
+/** The same digest read as a stream, so the thread goes on meanwhile (a graph file is ~2.2 KiB a window). */
+async function sha256OfFileInBackground(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 22 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /** How a look-up was answered: sqlite-vec over every vector, or a graph (with the vectors newer than it compared exactly). */
@@ -227,6 +236,12 @@ export interface VectorIndexOptions {
    * exactly, as before a catch-up starts.
    */
   exactWhileCatchingUp?: boolean;
+  /**
+   * A store opened to read saves its graphs too, to their files only (saveFromReader): the language
+   * server's search threads, the only holders of a graph there until discovery runs, so that a
+   * restart in the middle of a cold index loads a recent graph instead of catching up from an old one.
+   */
+  saveWhenReading?: boolean;
   /** Told how each look-up was answered (tests, benchmarks). */
   onLookup?: (path: VectorLookupPath) => void;
 }
@@ -242,6 +257,7 @@ export class WorkspaceVectorIndex {
   private readonly persist: boolean;
   private readonly holdVectors: boolean;
   private readonly exactWhileCatchingUp: boolean;
+  private readonly saveWhenReading: boolean;
   private readonly onLookup: ((path: VectorLookupPath) => void) | undefined;
 
   constructor(
@@ -256,6 +272,7 @@ export class WorkspaceVectorIndex {
     this.persist = options.persist ?? true;
     this.holdVectors = options.holdVectors ?? true;
     this.exactWhileCatchingUp = options.exactWhileCatchingUp ?? true;
+    this.saveWhenReading = options.saveWhenReading ?? false;
     this.onLookup = options.onLookup;
   }
 
@@ -322,7 +339,7 @@ export class WorkspaceVectorIndex {
       if (typeof loaded !== 'string' && graph.vectors) this.holdVectorsInBackground(graph, graph.vectors);
     }
     try {
-      this.applyRemovals(graph);
+      if (!graph.saving) this.applyRemovals(graph);
       const limit = Math.max(this.settings.inlineCatchUp, this.settings.exactTail);
       const pending = this.sql.rows<{ seq: number }>(
         `SELECT seq FROM vectors WHERE workspace = @ws AND model_id = @modelId AND seq > @after ORDER BY seq LIMIT @limit`,
@@ -381,7 +398,7 @@ export class WorkspaceVectorIndex {
     // Removals before this point concern rows that are gone already; the rows are read afterwards.
     const { last } = this.removalState(model);
     const vectors = this.holdVectors ? new VectorSlots(model.dims, capacity) : null;
-    return { model, graph, vectors, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null };
+    return { model, graph, vectors, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null, saving: false };
   }
 
   /** Marks removed vectors deleted; after the log was pruned past this graph, compares ids instead. */
@@ -488,9 +505,17 @@ export class WorkspaceVectorIndex {
           if (added === 0) break;
           await yieldToEventLoop();
         }
-        // Saving holds the event loop (~1 s at 100k windows): worth it after a build, not after
-        // every catch-up while another process indexes; close() saves the rest.
-        if (this.persist && graph.unsaved >= Math.max(5_000, graph.graph.getCurrentCount() / 4)) this.trySave(graph);
+        // A writer's save holds the event loop (~1 s at 100k windows): worth it after a build, not
+        // after every catch-up while another process indexes; close() saves the rest.
+        if (graph.unsaved >= Math.max(5_000, graph.graph.getCurrentCount() / 4)) {
+          if (this.persist) this.trySave(graph);
+          else if (this.saveWhenReading) {
+            // A graph that could not be saved still serves this thread from memory.
+            await this.saveFromReader(graph).catch((error: unknown) => {
+              if (!this.closed) this.log(`vector index for model ${graph.model.id} could not be saved (${(error as Error).message}); it will be caught up next time`);
+            });
+          }
+        }
       } catch (error) {
         if (this.closed) return;
         this.graphs.delete(graph.model.id);
@@ -655,6 +680,7 @@ export class WorkspaceVectorIndex {
         removalSeq: manifest.removalSeq,
         unsaved: 0,
         catchingUp: null,
+        saving: false,
       };
     } catch (error) {
       return `${file} could not be read (${(error as Error).message})`;
@@ -715,31 +741,9 @@ export class WorkspaceVectorIndex {
       return;
     }
     graph.generation = generation;
-    const stem = digest(model.id);
-    const fileName = `${stem}.${process.pid}-${randomUUID().slice(0, 8)}.hnsw`;
-    const file = path.join(this.directory, fileName);
+    const { fileName, file } = this.newGraphFile(model);
     graph.graph.writeIndexSync(file);
-    // hnswlib creates the file with the umask's mode; the directory is already owner-only.
-    chmodSync(file, PRIVATE_FILE_MODE);
-    const manifest: Manifest = {
-      format: FORMAT,
-      workspace: this.sql.workspace,
-      modelId: model.id,
-      dims: model.dims,
-      m: this.settings.m,
-      efConstruction: this.settings.efConstruction,
-      generation,
-      vectorSeq: graph.vectorSeq,
-      removalSeq: graph.removalSeq,
-      file: fileName,
-      bytes: statSync(file).size,
-      sha256: sha256OfFile(file),
-    };
-    const manifestPath = this.manifestPath(model);
-    const previous = this.previousFile(manifestPath);
-    const temporary = `${manifestPath}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(manifest, null, 2), { mode: PRIVATE_FILE_MODE });
-    renameSync(temporary, manifestPath);
+    this.publish(model, { generation, vectorSeq: graph.vectorSeq, removalSeq: graph.removalSeq }, fileName, sha256OfFile(file));
     graph.unsaved = 0;
     this.sql.write(() => {
       this.sql.run('DELETE FROM vector_removals WHERE workspace = @ws AND model_id = @modelId AND seq <= @through', {
@@ -752,7 +756,65 @@ export class WorkspaceVectorIndex {
         { modelId: model.id, through: graph.removalSeq },
       );
     });
-    this.removeOldFiles(stem, fileName, previous);
+  }
+
+  /**
+   * A reader's save (the language server's search threads, which open the store to read): the
+   * file and its manifest only, never the database, written off the thread (hnswlib's asynchronous
+   * write) while the graph is held still: no insertion (the catch-up that calls this is still under
+   * way, so no other starts) and no removal marked (readyGraph skips them meanwhile; removed
+   * vectors are never returned in any case, hits being read back from SQLite). Only a graph of the
+   * generation the database records is saved: one built before documents were forgotten, or
+   * before any writer recorded a generation, may hold forgotten vectors and stays in memory.
+   */
+  private async saveFromReader(graph: ModelGraph): Promise<void> {
+    const { model, generation, vectorSeq, removalSeq } = graph;
+    if (generation === undefined || this.generation(model) !== generation) return;
+    mkdirSync(this.directory, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const { fileName, file } = this.newGraphFile(model);
+    graph.saving = true;
+    try {
+      await graph.graph.writeIndex(file);
+    } finally {
+      graph.saving = false;
+    }
+    graph.unsaved = 0;
+    const sha256 = await sha256OfFileInBackground(file);
+    if (this.closed) {
+      rmSync(file, { force: true });
+      return;
+    }
+    this.publish(model, { generation, vectorSeq, removalSeq }, fileName, sha256);
+  }
+
+  private newGraphFile(model: VectorModel): { fileName: string; file: string } {
+    const fileName = `${digest(model.id)}.${process.pid}-${randomUUID().slice(0, 8)}.hnsw`;
+    return { fileName, file: path.join(this.directory, fileName) };
+  }
+
+  /** Points the model's manifest at a graph file just written, and removes the files it replaces. */
+  private publish(model: VectorModel, covers: Pick<Manifest, 'generation' | 'vectorSeq' | 'removalSeq'>, fileName: string, sha256: string): void {
+    const file = path.join(this.directory, fileName);
+    // hnswlib creates the file with the umask's mode; the directory is already owner-only.
+    chmodSync(file, PRIVATE_FILE_MODE);
+    const manifest: Manifest = {
+      format: FORMAT,
+      workspace: this.sql.workspace,
+      modelId: model.id,
+      dims: model.dims,
+      m: this.settings.m,
+      efConstruction: this.settings.efConstruction,
+      ...covers,
+      file: fileName,
+      bytes: statSync(file).size,
+      sha256,
+    };
+    const manifestPath = this.manifestPath(model);
+    const previous = this.previousFile(manifestPath);
+    const temporary = `${manifestPath}.${process.pid}-${randomUUID().slice(0, 8)}.tmp`;
+    writeFileSync(temporary, JSON.stringify(manifest, null, 2), { mode: PRIVATE_FILE_MODE });
+    renameSync(temporary, manifestPath);
+    this.removeOldFiles(digest(model.id), fileName, previous);
   }
 
   private previousFile(manifestPath: string): string | null {
