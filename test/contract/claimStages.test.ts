@@ -1,6 +1,7 @@
 // Claims limited to some stages, on every backend: `relata worker` asks for every stage but ingest
 // (which must run where the files are) and `relata index --ingest-only` for ingest alone. Each gets
-// the oldest claimable job of its stages, whatever other stages have waiting ahead of it.
+// the oldest claimable job of its stages, whatever other stages have waiting ahead of it. The
+// worker's loop claims with its stages in order of preference (claimFirst).
 
 import assert from 'node:assert/strict';
 import { forEachBackend } from './backends.ts';
@@ -22,6 +23,24 @@ forEachBackend((backend) => {
     const ingest = (await store.listJobs()).filter((job) => job.stage === 'ingest');
     assert.deepEqual(ingest.map((job) => [job.status, job.attempts]), [['queued', 0], ['queued', 0], ['queued', 0]], 'ingest jobs untouched');
     assert.equal((await store.claim('indexer', 60_000, ['ingest']))?.subject, 'a.md');
+  });
+
+  backend.test('claimFirst takes the first stage in the order given that has a job, however old the others are', async (t) => {
+    const { store } = await backend.open(t);
+    await store.enqueueMany('ingest', ['a.md']);
+    await store.enqueue('parse', 'item-1');
+    await store.enqueue('embed', 'item-2');
+    await store.enqueue('embed', 'item-3');
+    const order: string[] = [];
+    for (let job = await store.claimFirst('worker', 60_000, ['embed', 'parse', 'ingest']); job; job = await store.claimFirst('worker', 60_000, ['embed', 'parse', 'ingest'])) {
+      order.push(`${job.stage} ${job.subject}`);
+    }
+    assert.deepEqual(order, ['embed item-2', 'embed item-3', 'parse item-1', 'ingest a.md'], 'the stages in the order asked, each stage oldest first');
+    assert.ok((await store.listJobs()).every((job) => job.status === 'leased' && job.attempts === 1), 'each job leased once');
+    assert.equal(await store.claimFirst('worker', 60_000, []), null);
+    await store.enqueue('parse', 'item-4');
+    await store.enqueue('parse', 'item-5');
+    assert.equal((await store.claimFirst('worker', 60_000, ['chunk', 'parse'], ['item-5']))?.subject, 'item-5', 'only the subjects asked for');
   });
 
   backend.test('an expired lease is reclaimed only by a claim for its stage', async (t) => {

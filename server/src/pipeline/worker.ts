@@ -195,11 +195,8 @@ export class Worker {
 
   /** The oldest claimable job of the first of these stages that has one (none when every lane is busy). */
   private async claimFor(stages: readonly PipelineStage[]): Promise<JobRecord | null> {
-    for (const stage of stages) {
-      const job = await this.context.store.claim(this.owner, this.context.settings.leaseMs, [stage], this.options.subjects);
-      if (job) return job;
-    }
-    return null;
+    if (stages.length === 0) return null;
+    return this.context.store.claimFirst(this.owner, this.context.settings.leaseMs, stages, this.options.subjects);
   }
 
   /**

@@ -632,6 +632,13 @@ export interface WorkspaceStore {
    */
   claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null>;
   /**
+   * As `claim`, with the stages in order of preference: the oldest claimable job of the first stage
+   * that has one. The worker's loop asks this for every free lane's stages at once; one claim per
+   * stage in turn was up to six write transactions a job (8% of the language server's main thread
+   * while a restart re-checked 100,000 files).
+   */
+  claimFirst(owner: string, leaseMs: number, stagesInOrder: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null>;
+  /**
    * Whether `claim` with these stages (and subjects) would find a job now, without leasing it: a
    * worker starts its stage threads only once a job of their stages is waiting.
    */

@@ -228,6 +228,15 @@ export class MongoJobQueue implements JobMaintenance {
     }
   }
 
+  /** The first stage with a claimable job wins; a claim per stage, each atomic on its own (a stage another worker empties meanwhile just yields to the next). */
+  async claimFirst(owner: string, leaseMs: number, stagesInOrder: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
+    for (const stage of stagesInOrder) {
+      const job = await this.claim(owner, leaseMs, [stage], subjects);
+      if (job) return job;
+    }
+    return null;
+  }
+
   async hasClaimableJob(stages: readonly PipelineStage[], subjects?: readonly string[]): Promise<boolean> {
     return (await this.nextClaimable(Date.now(), stages, subjects)) !== null;
   }

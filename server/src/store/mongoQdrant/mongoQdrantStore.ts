@@ -675,6 +675,10 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.writing('queue jobs', ({ jobs }) => jobs.enqueueMany(stage, subjects));
   }
 
+  claimFirst(owner: string, leaseMs: number, stagesInOrder: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
+    return this.writing('claim a job', ({ jobs }) => jobs.claimFirst(owner, leaseMs, stagesInOrder, subjects));
+  }
+
   claim(owner: string, leaseMs: number, stages?: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
     return this.writing('claim a job', ({ jobs }) => jobs.claim(owner, leaseMs, stages, subjects));
   }

@@ -1292,20 +1292,37 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       .transaction(() => {
         const clock = Date.now();
         const row = this.nextClaimable(clock, stages, subjects);
-        if (!row) return null;
-        // A lease that ran out was lost by its holder (stopped, or stuck): its attempt is not the
-        // file's, so it passes to this claim, and the loss is counted instead (see lostLeases).
-        const lost = row.status === 'leased' ? 1 : 0;
-        const attempts = row.attempts + 1 - lost;
-        const lostLeases = row.lost_leases + lost;
-        this.run(
-          `UPDATE jobs SET status = 'leased', owner = @owner, lease_expires_at = @expires, attempts = @attempts,
-             lost_leases = @lostLeases, updated_at = @now WHERE workspace = @ws AND id = @id`,
-          { owner, expires: clock + leaseMs, attempts, lostLeases, now: now(), id: row.id },
-        );
-        return toJob({ ...row, status: 'leased', owner, lease_expires_at: clock + leaseMs, attempts, lost_leases: lostLeases });
+        return row ? this.lease(row, owner, leaseMs, clock) : null;
       })
       .immediate();
+  }
+
+  async claimFirst(owner: string, leaseMs: number, stagesInOrder: readonly PipelineStage[], subjects?: readonly string[]): Promise<JobRecord | null> {
+    return this.db
+      .transaction(() => {
+        const clock = Date.now();
+        for (const stage of stagesInOrder) {
+          const row = this.nextClaimable(clock, [stage], subjects);
+          if (row) return this.lease(row, owner, leaseMs, clock);
+        }
+        return null;
+      })
+      .immediate();
+  }
+
+  /** Leases a claimable job (inside the claim's transaction). */
+  private lease(row: JobRow, owner: string, leaseMs: number, clock: number): JobRecord {
+    // A lease that ran out was lost by its holder (stopped, or stuck): its attempt is not the
+    // file's, so it passes to this claim, and the loss is counted instead (see lostLeases).
+    const lost = row.status === 'leased' ? 1 : 0;
+    const attempts = row.attempts + 1 - lost;
+    const lostLeases = row.lost_leases + lost;
+    this.run(
+      `UPDATE jobs SET status = 'leased', owner = @owner, lease_expires_at = @expires, attempts = @attempts,
+         lost_leases = @lostLeases, updated_at = @now WHERE workspace = @ws AND id = @id`,
+      { owner, expires: clock + leaseMs, attempts, lostLeases, now: now(), id: row.id },
+    );
+    return toJob({ ...row, status: 'leased', owner, lease_expires_at: clock + leaseMs, attempts, lost_leases: lostLeases });
   }
 
   async hasClaimableJob(stages: readonly PipelineStage[], subjects?: readonly string[]): Promise<boolean> {
