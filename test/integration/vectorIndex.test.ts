@@ -351,15 +351,13 @@ test('while its graph catches up, a search store answers from the graph and the 
   const probes = [distinct(MODEL.dims, 6), distinct(MODEL.dims, 7), distinct(MODEL.dims, 20, 0.3)];
   const expected = await exact.searchVectorsMany(MODEL.id, probes, 8);
 
-  // The first look-up finds no saved graph (the search store reads one off the thread, answering
-  // exactly meanwhile) and starts a catch-up from empty; the next ones come while it runs.
+  // The first look-up finds the graph empty and starts its catch-up; the next ones come while it runs.
   for (const store of [search, discovery]) {
     assertSameHits(await store.searchVectorsMany(MODEL.id, probes, 8), expected);
     assertSameHits(await store.searchVectorsMany(MODEL.id, probes, 8), expected);
-    assertSameHits(await store.searchVectorsMany(MODEL.id, probes, 8), expected);
   }
-  assert.deepEqual(lookups.search, ['exact', 'graph', 'graph']);
-  assert.deepEqual(lookups.discovery, ['graph', 'exact', 'exact']);
+  assert.deepEqual(lookups.search, ['graph', 'graph']);
+  assert.deepEqual(lookups.discovery, ['graph', 'exact']);
 
   // Caught up, both answer from their graphs.
   for (let turns = 0; turns < 10_000 && lookups.discovery.at(-1) !== 'graph'; turns += 1) {
@@ -408,39 +406,6 @@ test('a store opened to read saves the graph it caught up, to its file only, and
   t.after(() => next.close());
   assertSameHits(await next.searchVectorsMany(MODEL.id, queries, 8), await exact.searchVectorsMany(MODEL.id, queries, 8));
   assert.deepEqual(lookups, ['graph'], 'with no tail allowed, only a graph already caught up answers from the graph');
-});
-
-test('a search store reads its saved graph off the thread, answering exactly meanwhile; a discovery store reads it before its first look-up', async (t) => {
-  const stores = dataFolder(t);
-  const writer = stores.open('alice', APPROXIMATE).store;
-  const data = await addClustered(writer, 600, MODEL.dims, 23);
-  await writer.searchVectors(MODEL.id, data.query(), 5);
-  await writer.close(); // saves the graph
-  const exact = stores.open('alice', EXACT).store;
-  const queries = Array.from({ length: 5 }, () => data.query());
-  const expected = await exact.searchVectorsMany(MODEL.id, queries, 8);
-  const lookups = { search: [] as VectorLookupPath[], discovery: [] as VectorLookupPath[] };
-  const open = (kind: keyof typeof lookups, exactWhileCatchingUp: boolean) => {
-    const log: string[] = [];
-    const store = openSqliteStore({ dataDir: stores.dataDir, workspace: 'alice', access: 'read', exactWhileCatchingUp, vectorIndex: { exactBelow: 0, onLookup: (way) => lookups[kind].push(way), log: (line) => log.push(line) } });
-    t.after(() => store.close());
-    return { store, log };
-  };
-  const search = open('search', false);
-  const discovery = open('discovery', true);
-
-  assertSameHits(await search.store.searchVectorsMany(MODEL.id, queries, 8), expected);
-  assert.deepEqual(lookups.search, ['exact'], 'answered before the file was read');
-  for (let turns = 0; turns < 2_000 && lookups.search.at(-1) !== 'graph'; turns += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    assertSameHits(await search.store.searchVectorsMany(MODEL.id, queries, 8), expected);
-  }
-  assert.equal(lookups.search.at(-1), 'graph', 'then from the saved graph');
-  assert.deepEqual(search.log, [], 'the saved graph was read, not rebuilt');
-
-  assertSameHits(await discovery.store.searchVectorsMany(MODEL.id, queries, 8), expected);
-  assert.deepEqual(lookups.discovery, ['graph']);
-  assert.deepEqual(discovery.log, []);
 });
 
 test('vectors the graph does not hold yet are compared exactly while it catches up, found at once and the same as an exact search', async (t) => {

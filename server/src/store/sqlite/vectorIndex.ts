@@ -230,11 +230,10 @@ export interface VectorIndexOptions {
   /**
    * True (the default) where a look-up's answer must not depend on how far a background catch-up
    * had got when it was asked (discovery proposes from its neighbours): while a graph catches up,
-   * search is exact, linear in the workspace (1.4 s at 110,000 windows on a loaded machine), and a
-   * saved graph is read before the first look-up. False where the answer's milliseconds matter more
-   * (the language server's searches and Related while a folder is embedded): the graph as far as
-   * it got, and the vectors newer than it compared exactly, as before a catch-up starts; and the
-   * saved graph is read off the thread, look-ups being exact until it is in (loadInBackground).
+   * search is exact, linear in the workspace (1.4 s at 110,000 windows on a loaded machine). False
+   * where the answer's milliseconds matter more (the language server's searches and Related while
+   * a folder is embedded): the graph as far as it got, and the vectors newer than it compared
+   * exactly, as before a catch-up starts.
    */
   exactWhileCatchingUp?: boolean;
   /**
@@ -249,8 +248,6 @@ export interface VectorIndexOptions {
 
 export class WorkspaceVectorIndex {
   private readonly graphs = new Map<string, ModelGraph>();
-  /** Saved graphs being read off the thread (loadInBackground), by model id. */
-  private readonly loading = new Map<string, Promise<void>>();
   /** Models whose missing or unusable file was already reported by this process. */
   private readonly reported = new Set<string>();
   private closed = false;
@@ -335,12 +332,11 @@ export class WorkspaceVectorIndex {
     }
     if (!graph) {
       if (this.countUpTo(model, this.settings.exactBelow) < this.settings.exactBelow) return null;
-      // Where answers must come quickly, they are exact until the saved graph is read.
-      if (!this.exactWhileCatchingUp) {
-        this.loadInBackground(model);
-        return null;
-      }
-      graph = this.install(model, this.load(model));
+      const loaded = this.load(model);
+      if (typeof loaded === 'string') this.reportOnce(model, loaded);
+      graph = typeof loaded === 'string' ? this.emptyGraph(model) : loaded;
+      this.graphs.set(model.id, graph);
+      if (typeof loaded !== 'string' && graph.vectors) this.holdVectorsInBackground(graph, graph.vectors);
     }
     try {
       if (!graph.saving) this.applyRemovals(graph);
@@ -660,67 +656,6 @@ export class WorkspaceVectorIndex {
 
   /** The saved graph if it is usable for this database; otherwise why not. */
   private load(model: VectorModel): ModelGraph | string {
-    const saved = this.savedManifest(model);
-    if (typeof saved === 'string') return saved;
-    const { manifest, file } = saved;
-    try {
-      if (statSync(file).size !== manifest.bytes || sha256OfFile(file) !== manifest.sha256) return `${file} does not match its checksum`;
-      const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
-      graph.readIndexSync(file, true);
-      return this.loadedGraph(model, graph, manifest);
-    } catch (error) {
-      return `${file} could not be read (${(error as Error).message})`;
-    }
-  }
-
-  /**
-   * As load, with the file read and checked off the thread, so that the look-ups made meanwhile
-   * (searched exactly) are not held: reading and checking a graph of 320,000 windows (708 MB) held
-   * a restarted language server's first search for some 4 s, and the time grows with the folder.
-   */
-  private loadInBackground(model: VectorModel): void {
-    if (this.loading.has(model.id)) return;
-    const run = async () => {
-      let loaded: ModelGraph | string;
-      const saved = this.savedManifest(model);
-      if (typeof saved === 'string') loaded = saved;
-      else {
-        const { manifest, file } = saved;
-        try {
-          if (statSync(file).size !== manifest.bytes || (await sha256OfFileInBackground(file)) !== manifest.sha256) {
-            loaded = `${file} does not match its checksum`;
-          } else {
-            const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
-            await graph.readIndex(file, true);
-            loaded = this.loadedGraph(model, graph, manifest);
-          }
-        } catch (error) {
-          loaded = `${file} could not be read (${(error as Error).message})`;
-        }
-      }
-      if (this.closed || this.graphs.has(model.id)) return;
-      this.install(model, loaded);
-    };
-    this.loading.set(
-      model.id,
-      run()
-        .catch((error: unknown) => {
-          if (!this.closed) this.log(`vector index for model ${model.id} could not be loaded (${(error as Error).message}); searching exactly`);
-        })
-        .finally(() => this.loading.delete(model.id)),
-    );
-  }
-
-  /** The graph loaded, or an empty one to build when none could be (reported once, with why). */
-  private install(model: VectorModel, loaded: ModelGraph | string): ModelGraph {
-    if (typeof loaded === 'string') this.reportOnce(model, loaded);
-    const graph = typeof loaded === 'string' ? this.emptyGraph(model) : loaded;
-    this.graphs.set(model.id, graph);
-    if (typeof loaded !== 'string' && graph.vectors) this.holdVectorsInBackground(graph, graph.vectors);
-    return graph;
-  }
-
-  private savedManifest(model: VectorModel): { manifest: Manifest; file: string } | string {
     const manifestPath = this.manifestPath(model);
     let manifest: Manifest;
     try {
@@ -730,22 +665,26 @@ export class WorkspaceVectorIndex {
     }
     const problem = this.manifestProblem(model, manifest);
     if (problem) return `${manifestPath} was ${problem}`;
-    return { manifest, file: path.join(this.directory, manifest.file) };
-  }
-
-  private loadedGraph(model: VectorModel, graph: HierarchicalNSW, manifest: Manifest): ModelGraph {
-    return {
-      model,
-      graph,
-      // Filled in the background (holdVectorsInBackground) and by searches meanwhile.
-      vectors: this.holdVectors ? new VectorSlots(model.dims, graph.getCurrentCount()) : null,
-      generation: manifest.generation,
-      vectorSeq: manifest.vectorSeq,
-      removalSeq: manifest.removalSeq,
-      unsaved: 0,
-      catchingUp: null,
-      saving: false,
-    };
+    const file = path.join(this.directory, manifest.file);
+    try {
+      if (statSync(file).size !== manifest.bytes || sha256OfFile(file) !== manifest.sha256) return `${file} does not match its checksum`;
+      const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
+      graph.readIndexSync(file, true);
+      return {
+        model,
+        graph,
+        // Filled in the background (holdVectorsInBackground) and by searches meanwhile.
+        vectors: this.holdVectors ? new VectorSlots(model.dims, graph.getCurrentCount()) : null,
+        generation: manifest.generation,
+        vectorSeq: manifest.vectorSeq,
+        removalSeq: manifest.removalSeq,
+        unsaved: 0,
+        catchingUp: null,
+        saving: false,
+      };
+    } catch (error) {
+      return `${file} could not be read (${(error as Error).message})`;
+    }
   }
 
   private manifestProblem(model: VectorModel, manifest: Manifest): string | null {
