@@ -408,6 +408,49 @@ test('a store opened to read saves the graph it caught up, to its file only, and
   assert.deepEqual(lookups, ['graph'], 'with no tail allowed, only a graph already caught up answers from the graph');
 });
 
+test('far behind its vectors, a search store answers from its graph and the oldest newer ones; a discovery store searches every vector', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  await addClustered(writer, 400, MODEL.dims, 29);
+  await writer.searchVectors(MODEL.id, distinct(MODEL.dims, 2), 1);
+  await writer.close(); // saves the graph
+  const more = stores.open('alice', EXACT).store;
+  await addDocument(more, 'crowd', Array.from({ length: 20 }, (_, n) => distinct(MODEL.dims, 6, 0.02 * n)));
+  await addDocument(more, 'late', Array.from({ length: 20 }, (_, n) => distinct(MODEL.dims, 7, 0.02 * n)));
+  const nearCrowd = distinct(MODEL.dims, 6, 0.1);
+  const nearLate = distinct(MODEL.dims, 7, 0.1);
+  const exactHits = async (probe: Float32Array) => more.searchVectors(MODEL.id, probe, 8);
+
+  // 40 windows newer than the saved graph, 20 compared exactly at most.
+  const behind: Partial<VectorIndexSettings> = { exactBelow: 0, inlineCatchUp: 0, exactTail: 20, sliceMs: 0 };
+  const lookups = { search: [] as VectorLookupPath[], discovery: [] as VectorLookupPath[] };
+  const open = (kind: keyof typeof lookups, exactWhileCatchingUp: boolean) => {
+    const store = openSqliteStore({ dataDir: stores.dataDir, workspace: 'alice', access: 'read', exactWhileCatchingUp, vectorIndex: { ...behind, onLookup: (way) => lookups[kind].push(way) } });
+    t.after(() => store.close());
+    return store;
+  };
+  const search = open('search', false);
+  const discovery = open('discovery', true);
+
+  assertSameHits([await search.searchVectors(MODEL.id, nearCrowd, 8)], [await exactHits(nearCrowd)]);
+  const lateFromSearch = await search.searchVectors(MODEL.id, nearLate, 8);
+  assert.ok(!ids(lateFromSearch).some((id) => id.startsWith('alice-late-')), 'the newest windows wait for the catch-up');
+  assert.ok(lateFromSearch.length === 8, 'the graph still answers');
+  assert.deepEqual(lookups.search, ['graph', 'graph']);
+  assertSameHits([await discovery.searchVectors(MODEL.id, nearLate, 8)], [await exactHits(nearLate)]);
+  assert.deepEqual(lookups.discovery, ['exact']);
+
+  // Once its catch-up reaches them, the search store finds them too.
+  const expected = await exactHits(nearLate);
+  let hits: VectorHit[] = [];
+  for (let turns = 0; turns < 2_000; turns += 1) {
+    hits = await search.searchVectors(MODEL.id, nearLate, 8);
+    if (ids(hits).join() === ids(expected).join()) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assertSameHits([hits], [expected]);
+});
+
 test('vectors the graph does not hold yet are compared exactly while it catches up, found at once and the same as an exact search', async (t) => {
   const stores = dataFolder(t);
   const writer = stores.open('alice', APPROXIMATE).store;

@@ -233,7 +233,8 @@ export interface VectorIndexOptions {
    * search is exact, linear in the workspace (1.4 s at 110,000 windows on a loaded machine). False
    * where the answer's milliseconds matter more (the language server's searches and Related while
    * a folder is embedded): the graph as far as it got, and the vectors newer than it compared
-   * exactly, as before a catch-up starts.
+   * exactly, as before a catch-up starts; when more than exactTail are newer, the oldest exactTail
+   * of them, the rest being found as the catch-up reaches them.
    */
   exactWhileCatchingUp?: boolean;
   /**
@@ -360,7 +361,12 @@ export class WorkspaceVectorIndex {
       } else {
         this.catchUpInBackground(graph);
       }
-      return pending.length <= this.settings.exactTail ? { graph, tail: pending.map((row) => row.seq) } : null;
+      if (pending.length <= this.settings.exactTail) return { graph, tail: pending.map((row) => row.seq) };
+      // Far behind (a restart that loaded an older saved graph: 40,000-170,000 windows at 100,000
+      // notes). An exact search of every window took 2-6 s there, and Related, which looks up
+      // several windows, 11-14 s. Where answers must come quickly the graph and the oldest
+      // exactTail newer vectors answer, and the rest are found as the catch-up reaches them.
+      return this.exactWhileCatchingUp ? null : { graph, tail: pending.slice(0, this.settings.exactTail).map((row) => row.seq) };
     } catch (error) {
       this.graphs.delete(model.id);
       this.log(`vector index for model ${model.id} failed (${(error as Error).message}); searching exactly and rebuilding`);
