@@ -107,6 +107,21 @@ function assertSameHits(actual: VectorHit[][], expected: VectorHit[][]): void {
   actual.flat().forEach((hit, n) => assert.ok(Math.abs(hit.similarity - expected.flat()[n]!.similarity) < 1e-6));
 }
 
+/**
+ * Two stores reading alice's vectors with the same settings: one as a search thread opens it (a
+ * graph that is catching up answers), one as discovery's (exact while it catches up), each
+ * recording how its look-ups were answered.
+ */
+function searchAndDiscoveryReaders(t: TestContext, dataDir: string, settings: Partial<VectorIndexSettings>) {
+  const lookups = { search: [] as VectorLookupPath[], discovery: [] as VectorLookupPath[] };
+  const reader = (kind: keyof typeof lookups, exactWhileCatchingUp: boolean) => {
+    const store = openSqliteStore({ dataDir, workspace: 'alice', access: 'read', exactWhileCatchingUp, vectorIndex: { ...settings, onLookup: (way) => lookups[kind].push(way) } });
+    t.after(() => store.close());
+    return store;
+  };
+  return { search: reader('search', false), discovery: reader('discovery', true), lookups };
+}
+
 function indexFiles(dataDir: string): string[] {
   const root = path.join(dataDir, 'vector-index');
   if (!existsSync(root)) return [];
@@ -339,14 +354,7 @@ test('while its graph catches up, a search store answers from the graph and the 
   await addClustered(writer, 400, MODEL.dims, 13);
   // Catch-up slices of one batch of insertions each, so that a catch-up lasts many turns of the event loop.
   const slow: Partial<VectorIndexSettings> = { exactBelow: 0, inlineCatchUp: 0, exactTail: 10_000, sliceMs: 0 };
-  const lookups = { search: [] as VectorLookupPath[], discovery: [] as VectorLookupPath[] };
-  const readerFor = (kind: keyof typeof lookups, exactWhileCatchingUp: boolean) => {
-    const store = openSqliteStore({ dataDir: stores.dataDir, workspace: 'alice', access: 'read', exactWhileCatchingUp, vectorIndex: { ...slow, onLookup: (way) => lookups[kind].push(way) } });
-    t.after(() => store.close());
-    return store;
-  };
-  const search = readerFor('search', false);
-  const discovery = readerFor('discovery', true);
+  const { search, discovery, lookups } = searchAndDiscoveryReaders(t, stores.dataDir, slow);
   const exact = stores.open('alice', EXACT).store;
   const probes = [distinct(MODEL.dims, 6), distinct(MODEL.dims, 7), distinct(MODEL.dims, 20, 0.3)];
   const expected = await exact.searchVectorsMany(MODEL.id, probes, 8);
@@ -423,14 +431,7 @@ test('far behind its vectors, a search store answers from its graph and the olde
 
   // 40 windows newer than the saved graph, 20 compared exactly at most.
   const behind: Partial<VectorIndexSettings> = { exactBelow: 0, inlineCatchUp: 0, exactTail: 20, sliceMs: 0 };
-  const lookups = { search: [] as VectorLookupPath[], discovery: [] as VectorLookupPath[] };
-  const open = (kind: keyof typeof lookups, exactWhileCatchingUp: boolean) => {
-    const store = openSqliteStore({ dataDir: stores.dataDir, workspace: 'alice', access: 'read', exactWhileCatchingUp, vectorIndex: { ...behind, onLookup: (way) => lookups[kind].push(way) } });
-    t.after(() => store.close());
-    return store;
-  };
-  const search = open('search', false);
-  const discovery = open('discovery', true);
+  const { search, discovery, lookups } = searchAndDiscoveryReaders(t, stores.dataDir, behind);
 
   assertSameHits([await search.searchVectors(MODEL.id, nearCrowd, 8)], [await exactHits(nearCrowd)]);
   const lateFromSearch = await search.searchVectors(MODEL.id, nearLate, 8);
