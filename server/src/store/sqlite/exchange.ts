@@ -424,9 +424,9 @@ class RecordLoader {
   }
 
   /**
-   * The metadata index and the item-level lexical index, built once every item, text and chunk is in: the stores keep an
-   * item's row exactly while it has passages or is indexed (replaceChunks writes both, dropChunks
-   * removes both), from its title and the text its index receives (itemIndexTextSql).
+   * The metadata index and the item-level lexical and title indexes, built once every item, text and chunk is in: the stores keep an
+   * item's row exactly while it has passages or is indexed (replaceChunks writes them, dropChunks
+   * removes them), from its title and the text its index receives (itemIndexTextSql).
    */
   finish(): void {
     indexAllItemMetadata(this.sql);
@@ -436,6 +436,13 @@ class RecordLoader {
          COALESCE((SELECT ${itemIndexTextSql('texts')} FROM item_texts AS texts WHERE texts.workspace = @ws AND texts.item_id = items.id), '')
        FROM items
        WHERE items.workspace = @ws AND items.deleted_at IS NULL
+         AND (items.status = 'indexed' OR EXISTS (SELECT 1 FROM chunks c WHERE c.workspace = @ws AND c.item_id = items.id))
+       ORDER BY items.seq`,
+    );
+    this.sql.run(
+      `INSERT INTO ${this.fts.titles} (rowid, title)
+       SELECT items.seq, items.title FROM items
+       WHERE items.workspace = @ws AND items.deleted_at IS NULL AND items.title IS NOT NULL
          AND (items.status = 'indexed' OR EXISTS (SELECT 1 FROM chunks c WHERE c.workspace = @ws AND c.item_id = items.id))
        ORDER BY items.seq`,
     );

@@ -19,7 +19,7 @@ export function scopeRulesFor(db: Database.Database, workspace: string): ScopeRu
   const own = workspaceIndexNames(workspace);
   return {
     workspaceTables: workspaceTablesOf(db),
-    ownTables: new Set([own.items, own.chunks, ...statisticsTables(own)]),
+    ownTables: new Set([own.items, own.chunks, own.titles, ...statisticsTables(own)]),
     isPerWorkspaceTable: (name) => PER_WORKSPACE_INDEX.test(name),
     isRowidKeyed: (name) => ROWID_KEYED.test(name),
   };

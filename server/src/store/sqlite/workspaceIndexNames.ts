@@ -7,15 +7,17 @@ import { createHash } from 'node:crypto';
 export interface WorkspaceIndexNames {
   items: string;
   chunks: string;
+  /** Each item's title in trigrams: what the title path's substring look-up reads (search/titlePath.ts). */
+  titles: string;
 }
 
 /** Any workspace's index, or one of FTS5's shadow tables behind it: the statement guard refuses another workspace's. */
-export const PER_WORKSPACE_INDEX = /^(item|chunk)_fts_[0-9a-f]{16}(_\w+)?$/;
+export const PER_WORKSPACE_INDEX = /^(item|chunk|title)_fts_[0-9a-f]{16}(_\w+)?$/;
 
 export function workspaceIndexNames(workspace: string): WorkspaceIndexNames {
   // A digest, not the name itself: table names cannot be bound as parameters.
   const key = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-  return { items: `item_fts_${key}`, chunks: `chunk_fts_${key}` };
+  return { items: `item_fts_${key}`, chunks: `chunk_fts_${key}`, titles: `title_fts_${key}` };
 }
 
 /**

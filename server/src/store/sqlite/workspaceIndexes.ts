@@ -30,6 +30,14 @@ export function ensureWorkspaceIndexes(sql: ScopedSql): WorkspaceIndexNames {
         title, text, content = '', contentless_delete = 1, tokenize = 'porter unicode61')`);
       fillItemIndex(sql, names);
     }
+    if (!tableExists(sql, names.titles)) {
+      // Trigrams answer "which titles contain this text" from the index (any text of three
+      // characters or more) instead of reading every title: at 100,000 items the scan took ~50 ms
+      // of every search. Folded case, so it finds a superset of what the title path keeps.
+      db.exec(`CREATE VIRTUAL TABLE ${names.titles} USING fts5 (
+        title, content = '', contentless_delete = 1, tokenize = 'trigram')`);
+      fillTitleIndex(sql, names);
+    }
   });
   return names;
 }
@@ -49,10 +57,19 @@ export function fillItemIndex(sql: ScopedSql, names: WorkspaceIndexNames): void 
   );
 }
 
+/** Indexes the title of every item the item index holds (into an empty index). */
+export function fillTitleIndex(sql: ScopedSql, names: WorkspaceIndexNames): void {
+  sql.run(
+    `INSERT INTO ${names.titles} (rowid, title)
+     SELECT items.seq, items.title FROM items
+     WHERE items.workspace = @ws AND items.status = 'indexed' AND items.deleted_at IS NULL AND items.title IS NOT NULL`,
+  );
+}
+
 /** Whether the workspace's lexical indexes exist: a store opened to read uses them only if so (it cannot create them). */
 export function workspaceIndexesExist(sql: ScopedSql): boolean {
   const names = workspaceIndexNames(sql.workspace);
-  return tableExists(sql, names.chunks) && tableExists(sql, names.items);
+  return tableExists(sql, names.chunks) && tableExists(sql, names.items) && tableExists(sql, names.titles);
 }
 
 // A pragma, not a statement: whether a table exists is about the schema, not any workspace's rows.
