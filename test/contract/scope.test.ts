@@ -77,7 +77,8 @@ async function assertSeesNothing(other: WorkspaceStore, seeded: Seeded): Promise
 
   // Extraction and discovery look-ups.
   assert.deepEqual(await other.entitySummaries(), []);
-  assert.deepEqual(await other.entityMentions(['person:carla mendes'], ['person:', 'organisation:']), []);
+  assert.deepEqual(await other.entityMentions(['person:carla mendes']), []);
+  assert.deepEqual(await other.entityKeysStartingWith(['person:', 'organisation:']), []);
   assert.deepEqual(await other.listEntities(report.itemId), []);
   assert.deepEqual(await other.listClaims(report.itemId), []);
   assert.deepEqual(await other.listPhrases(report.itemId), []);

@@ -7,7 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { ModelDescriptor } from '../../server/src/embed/types.ts';
+import type { Embedder, ModelDescriptor } from '../../server/src/embed/types.ts';
+import { vectorPath } from '../../server/src/ranking/vectorPath.ts';
 import type { VectorHit, WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
 import type { VectorIndexSettings, VectorLookupPath } from '../../server/src/store/sqlite/vectorIndex.ts';
@@ -471,4 +472,54 @@ test('vectors the graph does not hold yet are compared exactly while it catches 
   // A tail vector removed before the graph caught up is never returned.
   await writer.tombstone('crowd.md');
   assert.ok(!ids(await reader.searchVectors(MODEL.id, distinct(MODEL.dims, 6), 20)).some((id) => id.startsWith('alice-crowd-')));
+});
+
+test('a store that reads its saved graph off the thread is not ready until the graph is in: searches answer without it, look-ups wait for it', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  const data = await addClustered(writer, 600, MODEL.dims, 21);
+  const queries = [data.query(), data.query()];
+  const expected = await stores.open('alice', EXACT).store.searchVectorsMany(MODEL.id, queries, 10);
+  const builder = stores.open('alice', APPROXIMATE).store;
+  await builder.searchVectors(MODEL.id, queries[0]!, 1);
+  await builder.close();
+  const opened = () => {
+    const log: string[] = [];
+    const lookups: VectorLookupPath[] = [];
+    const store = openSqliteStore({
+      dataDir: stores.dataDir, workspace: 'alice', access: 'read', loadGraphsInBackground: true,
+      vectorIndex: { ...APPROXIMATE, log: (message) => log.push(message), onLookup: (way) => lookups.push(way) },
+    });
+    t.after(() => store.close());
+    return { store, log, lookups };
+  };
+
+  const reader = opened();
+  assert.equal(await reader.store.vectorLookupReady(MODEL.id), false, 'the saved graph is being read');
+  // What a search does meanwhile: its vector path says why it is missing, and the others answer.
+  // (The query's embedding stands in for the model's: the store is what is tested here.)
+  const embedder: Embedder = {
+    descriptor: MODEL, countTokens: () => 1, close: async () => {}, embed: async () => [queries[0]!],
+  };
+  const outcome = await vectorPath(reader.store, embedder, 'a query', 10);
+  assert.equal(outcome.available, false);
+  assert.match(outcome.available ? '' : outcome.reason, /index of the vectors is being read after a restart/);
+  assert.deepEqual(reader.lookups, [], 'no look-up was made, exact or otherwise');
+  // A look-up waits for the graph, and answers from it.
+  assertSameHits(await reader.store.searchVectorsMany(MODEL.id, queries, 10), expected);
+  assert.deepEqual(reader.lookups, ['graph']);
+  assert.equal(await reader.store.vectorLookupReady(MODEL.id), true);
+  assert.equal((await vectorPath(reader.store, embedder, 'a query', 10)).available, true);
+  assert.deepEqual(reader.log, [], 'the saved graph was used, nothing rebuilt');
+
+  // A damaged file is found by its checksum, read off the thread too, reported once and rebuilt.
+  const graphFile = path.join(stores.dataDir, 'vector-index', indexFiles(stores.dataDir).find((name) => name.endsWith('.hnsw'))!);
+  const bytes = readFileSync(graphFile);
+  bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
+  writeFileSync(graphFile, bytes);
+  const damaged = opened();
+  assert.equal(await damaged.store.vectorLookupReady(MODEL.id), false);
+  assertSameHits(await damaged.store.searchVectorsMany(MODEL.id, queries, 10), expected);
+  assert.equal(damaged.log.length, 1);
+  assert.match(damaged.log[0]!, /does not match its checksum; building it from the store/);
 });

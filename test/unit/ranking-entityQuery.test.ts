@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { isLegalFormChain } from '../../server/src/extract/entities/legalSuffixes.ts';
 import { queryEntityKeys } from '../../server/src/ranking/entityPath.ts';
 
 test('an organisation named with a legal form reaches the key the extractor stores, in any spelling', () => {
@@ -28,4 +29,11 @@ test('dates and e-mail addresses in the query are read as the extractor reads th
 test('short and function words are never tried as names on their own', () => {
   const { prefixes } = queryEntityKeys('the cost of it');
   assert.deepEqual(prefixes.filter((prefix) => /^organisation:(the|of|it) $/.test(prefix)), []);
+});
+
+test('only legal forms may follow a name typed without one: another word makes it another name', () => {
+  for (const tail of ['ltd', 'gmbh', 'ltd co', 'pty ltd', 'gmbh co kg', 'sa de cv', 'inc ltd']) assert.ok(isLegalFormChain(tail), tail);
+  for (const tail of ['', 'holdings ltd', 'biotech gmbh', 'of ashford systems inc', 'ltd holdings', 'pty', 'co kg extra']) {
+    assert.ok(!isLegalFormChain(tail), tail);
+  }
 });

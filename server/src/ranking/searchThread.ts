@@ -59,7 +59,8 @@ function embedderFor(id: number, descriptor: ModelDescriptor): Embedder {
  * is catching up answers (vectorIndex.ts). Each of the two threads keeps a graph of every window;
  * a copy of every vector beside it as well (2 KiB a window, ~1.7 GiB a thread at 100,000 notes)
  * would save re-reading a search's few hundred candidates from sqlite-vec, ~20 µs each. Until
- * discovery runs these threads hold the folder's only graphs, so they save them, off the thread.
+ * discovery runs these threads hold the folder's only graphs, so they save them, off the thread; and
+ * a saved graph is read off the thread too, searches answering from their other paths meanwhile.
  */
 function openedStore(): WorkspaceStore {
   store ??= openStore({
@@ -69,6 +70,7 @@ function openedStore(): WorkspaceStore {
     exactWhileCatchingUp: false,
     holdVectors: false,
     saveGraphsWhenReading: true,
+    loadGraphsInBackground: true,
   });
   return store;
 }

@@ -33,6 +33,9 @@ export async function vectorPath(store: WorkspaceStore, embedder: Embedder | nul
       reason: `no passage has a vector from ${modelId} yet: vectors are still being computed, or the folder was indexed without embedding`,
     };
   }
+  if (!(await store.vectorLookupReady(modelId))) {
+    return { available: false, reason: `${modelId}'s index of the vectors is being read after a restart: similar passages are found again in a few seconds` };
+  }
   const queryLanguage = detectLanguage(query).language;
   if (!modelReadsLanguage(modelId, queryLanguage)) {
     return { available: false, reason: `the query is in ${languageName(queryLanguage)}, which ${modelId} does not read (it reads ${modelLanguagesInWords(modelId)})` };

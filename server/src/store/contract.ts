@@ -465,6 +465,12 @@ export interface WorkspaceStore {
   itemsNeedingVectors(modelId: string): Promise<string[]>;
   /** Nearest windows by cosine similarity, among this model's vectors only. */
   searchVectors(modelId: string, query: Float32Array, k: number): Promise<VectorHit[]>;
+  /**
+   * False while the look-ups would first wait to read a saved index of the vectors (the embedded
+   * store's search threads after a restart: seconds at 100,000 notes), which this starts reading;
+   * a search then answers from its other paths and says so.
+   */
+  vectorLookupReady(modelId: string): Promise<boolean>;
   /** searchVectors for several queries at once (e.g. every window of an item), in query order. */
   searchVectorsMany(modelId: string, queries: readonly Float32Array[], k: number): Promise<VectorHit[][]>;
   /** Vectors and chunks covered per model. */
@@ -552,8 +558,10 @@ export interface WorkspaceStore {
   // Search ------------------------------------------------------------------
   /** Live indexed items whose title contains the text (case-insensitive for ASCII), shortest title first. */
   searchTitles(text: string, limit: number): Promise<string[]>;
-  /** Mentions in live items of entities whose key is one of `keys` or starts with one of `keyPrefixes`. */
-  entityMentions(keys: readonly string[], keyPrefixes: readonly string[]): Promise<EntityMention[]>;
+  /** Mentions in live items of entities whose key is one of `keys`. */
+  entityMentions(keys: readonly string[]): Promise<EntityMention[]>;
+  /** The distinct entity keys of the workspace that start with one of `prefixes`, in no set order. */
+  entityKeysStartingWith(prefixes: readonly string[]): Promise<string[]>;
   /** Path, title and version date of the live indexed items among these ids. */
   searchItemInfo(itemIds: readonly string[]): Promise<SearchItemInfo[]>;
   getChunks(chunkIds: readonly string[]): Promise<ChunkRecord[]>;

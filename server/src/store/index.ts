@@ -24,6 +24,8 @@ export interface OpenStoreOptions {
   exactWhileCatchingUp?: boolean;
   /** SQLite, opened to read: save the vector graphs it builds to their files (SqliteStoreOptions). */
   saveGraphsWhenReading?: boolean;
+  /** SQLite: read saved vector graphs off the thread, look-ups not ready meanwhile (SqliteStoreOptions). */
+  loadGraphsInBackground?: boolean;
 }
 
 export interface OpenedStore {
@@ -51,6 +53,7 @@ export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
       holdVectors: options.holdVectors,
       exactWhileCatchingUp: options.exactWhileCatchingUp,
       saveGraphsWhenReading: options.saveGraphsWhenReading,
+      loadGraphsInBackground: options.loadGraphsInBackground,
     }),
     blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
   };

@@ -181,6 +181,26 @@ export function normaliseName(name: string): string {
     .replace(/^the /, '');
 }
 
+/** Every family a key can end with, as keys write them ("ltd", "pty ltd", "gmbh co kg"). */
+const FAMILIES = new Set(FORMS.map((form) => form.family));
+/** The most words one family has ("sa de cv"). */
+const LONGEST_FAMILY = Math.max(...[...FAMILIES].map((family) => family.split(' ').length));
+
+/**
+ * Whether the end of an organisation's key, after its name, is only legal forms: "ltd", or a chain
+ * such as "ltd co" ("Ltd. Co."). "holdings ltd" is not: "Example Holdings Ltd" is another name than "Example Ltd".
+ */
+export function isLegalFormChain(keyTail: string): boolean {
+  const words = keyTail.split(' ');
+  // Whether words[from..] splits into families, trying each length of family at `from`.
+  const splits = (from: number): boolean =>
+    from === words.length ||
+    Array.from({ length: Math.min(LONGEST_FAMILY, words.length - from) }, (_, n) => n + 1).some(
+      (length) => FAMILIES.has(words.slice(from, from + length).join(' ')) && splits(from + length),
+    );
+  return keyTail !== '' && splits(0);
+}
+
 /** The key shared by every spelling of one registered name: "organisation:example ltd". */
 export function organisationKey(name: string, families: string[]): string {
   return `organisation:${normaliseName(name)} ${families.join(' ')}`;

@@ -441,6 +441,11 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.withVectors((vectors) => vectors.searchVectorsMany(modelId, queries, k));
   }
 
+  /** Qdrant keeps its index on its server: there is nothing here to read first. */
+  async vectorLookupReady(): Promise<boolean> {
+    return true;
+  }
+
   modelUsage(): Promise<ModelUsage[]> {
     return this.withVectors((vectors) => vectors.modelUsage());
   }
@@ -581,8 +586,12 @@ export class MongoQdrantStore implements WorkspaceStore {
     return this.with(({ itemDocuments }) => search.titleMatches(itemDocuments, text, limit));
   }
 
-  entityMentions(keys: readonly string[], keyPrefixes: readonly string[]): Promise<EntityMention[]> {
-    return this.with(({ extraction, itemDocuments }) => search.entityMentions(extraction.entities, itemDocuments, keys, keyPrefixes));
+  entityMentions(keys: readonly string[]): Promise<EntityMention[]> {
+    return this.with(({ extraction, itemDocuments }) => search.entityMentions(extraction.entities, itemDocuments, keys));
+  }
+
+  entityKeysStartingWith(prefixes: readonly string[]): Promise<string[]> {
+    return this.with(({ extraction }) => search.entityKeysStartingWith(extraction.entities, prefixes));
   }
 
   searchItemInfo(itemIds: readonly string[]): Promise<SearchItemInfo[]> {

@@ -44,21 +44,25 @@ export async function entityMentions(
   entities: ScopedCollection<EntityDocument>,
   items: ScopedCollection<ItemDocument>,
   keys: readonly string[],
-  keyPrefixes: readonly string[],
 ): Promise<EntityMention[]> {
-  const found: EntityDocument[] = [];
+  if (keys.length === 0) return [];
   const projection = { projection: { itemId: 1, chunkId: 1, key: 1, type: 1, surface: 1, producer: 1 } };
-  if (keys.length > 0) found.push(...(await entities.find(entities.filter({ key: { $in: [...keys] } }), projection).toArray()));
-  for (const prefix of keyPrefixes) {
-    if (prefix.length === 0) continue;
-    const { low, high } = prefixRange(prefix);
-    found.push(...(await entities.find(entities.filter({ key: { $gte: low, $lt: high } }), projection).toArray()));
-  }
+  const found = await entities.find(entities.filter({ key: { $in: [...keys] } }), projection).toArray();
   if (found.length === 0) return [];
   const live = await liveIndexed(items, found.map((entity) => entity.itemId));
   return found
     .filter((entity) => live.has(entity.itemId))
     .map((entity) => ({ itemId: entity.itemId, chunkId: entity.chunkId, key: entity.key, type: entity.type, surface: entity.surface, producer: entity.producer }));
+}
+
+export async function entityKeysStartingWith(entities: ScopedCollection<EntityDocument>, prefixes: readonly string[]): Promise<string[]> {
+  const keys = new Set<string>();
+  for (const prefix of prefixes) {
+    if (prefix.length === 0) continue;
+    const { low, high } = prefixRange(prefix);
+    for (const key of (await entities.distinct('key', entities.filter({ key: { $gte: low, $lt: high } }))) as string[]) keys.add(key);
+  }
+  return [...keys];
 }
 
 async function liveIndexed(items: ScopedCollection<ItemDocument>, ids: readonly string[]): Promise<Set<string>> {

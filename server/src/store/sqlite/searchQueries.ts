@@ -61,19 +61,23 @@ function prefixRange(prefix: string): { low: string; high: string } {
   return { low: prefix, high: prefix.slice(0, last) + String.fromCharCode(prefix.charCodeAt(last) + 1) };
 }
 
-export function entityMentions(db: ScopedReader, keys: readonly string[], keyPrefixes: readonly string[]): EntityMention[] {
-  const rows = keys.length
-    ? db.rows<MentionRow>(`${MENTION_COLUMNS} WHERE entities.workspace = @ws AND entities.key IN (SELECT value FROM json_each(@keys))`, {
-        keys: JSON.stringify(keys),
-      })
-    : [];
-  for (const prefix of keyPrefixes) {
-    if (prefix.length === 0) continue;
-    rows.push(
-      ...db.rows<MentionRow>(`${MENTION_COLUMNS} WHERE entities.workspace = @ws AND entities.key >= @low AND entities.key < @high`, prefixRange(prefix)),
-    );
-  }
+export function entityMentions(db: ScopedReader, keys: readonly string[]): EntityMention[] {
+  if (keys.length === 0) return [];
+  const rows = db.rows<MentionRow>(`${MENTION_COLUMNS} WHERE entities.workspace = @ws AND entities.key IN (SELECT value FROM json_each(@keys))`, {
+    keys: JSON.stringify(keys),
+  });
   return rows.map((row) => ({ itemId: row.item_id, chunkId: row.chunk_id, key: row.key, type: row.type, surface: row.surface, producer: row.producer }));
+}
+
+/** Read from the key index alone (entities_key): a name in thousands of passages is one key here. */
+export function entityKeysStartingWith(db: ScopedReader, prefixes: readonly string[]): string[] {
+  const keys = new Set<string>();
+  for (const prefix of prefixes) {
+    if (prefix.length === 0) continue;
+    const rows = db.rows<{ key: string }>('SELECT DISTINCT key FROM entities WHERE workspace = @ws AND key >= @low AND key < @high', prefixRange(prefix));
+    for (const row of rows) keys.add(row.key);
+  }
+  return [...keys];
 }
 
 export function searchItemInfo(db: ScopedReader, itemIds: readonly string[]): SearchItemInfo[] {

@@ -147,6 +147,8 @@ export interface SqliteStoreOptions {
   exactWhileCatchingUp?: boolean;
   /** Opened to read, still save the vector graphs it builds, to their files only (VectorIndexOptions.saveWhenReading). */
   saveGraphsWhenReading?: boolean;
+  /** Saved vector graphs read off the thread, `vectorLookupReady` false meanwhile (VectorIndexOptions.loadInBackground). */
+  loadGraphsInBackground?: boolean;
 }
 
 /**
@@ -217,6 +219,7 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
       holdVectors: options.holdVectors,
       exactWhileCatchingUp: options.exactWhileCatchingUp,
       saveWhenReading: reading && options.saveGraphsWhenReading,
+      loadInBackground: options.loadGraphsInBackground,
       onLookup,
     });
     const checkpoints =
@@ -1047,16 +1050,25 @@ class SqliteWorkspaceStore implements WorkspaceStore {
 
   /** Exact (sqlite-vec) for small workspaces, approximate (vectorIndex.ts) beyond; similarities are exact either way. */
   async searchVectorsMany(modelId: string, queries: readonly Float32Array[], k: number): Promise<VectorHit[][]> {
-    const model = this.row<{ dims: number }>('SELECT dims FROM embedding_models WHERE workspace = @ws AND id = @modelId', {
-      modelId,
-    });
+    const model = this.vectorModel(modelId);
     if (!model) return queries.map(() => []);
     for (const query of queries) {
       if (query.length !== model.dims) {
         throw new Error(`query vector has ${query.length} dimensions, model ${modelId} has ${model.dims}`);
       }
     }
-    return this.vectorIndex.search({ id: modelId, dims: model.dims, table: this.vectorTable(model.dims) }, queries, k);
+    await this.vectorIndex.whenLoaded(model);
+    return this.vectorIndex.search(model, queries, k);
+  }
+
+  async vectorLookupReady(modelId: string): Promise<boolean> {
+    const model = this.vectorModel(modelId);
+    return model === null || this.vectorIndex.lookupReady(model);
+  }
+
+  private vectorModel(modelId: string): { id: string; dims: number; table: string } | null {
+    const model = this.row<{ dims: number }>('SELECT dims FROM embedding_models WHERE workspace = @ws AND id = @modelId', { modelId });
+    return model ? { id: modelId, dims: model.dims, table: this.vectorTable(model.dims) } : null;
   }
 
   async modelUsage(): Promise<ModelUsage[]> {
@@ -1226,8 +1238,12 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return search.titleMatches(this.reader, this.fts.titles, text, limit);
   }
 
-  async entityMentions(keys: readonly string[], keyPrefixes: readonly string[]): Promise<EntityMention[]> {
-    return search.entityMentions(this.reader, keys, keyPrefixes);
+  async entityMentions(keys: readonly string[]): Promise<EntityMention[]> {
+    return search.entityMentions(this.reader, keys);
+  }
+
+  async entityKeysStartingWith(prefixes: readonly string[]): Promise<string[]> {
+    return search.entityKeysStartingWith(this.reader, prefixes);
   }
 
   async searchItemInfo(itemIds: readonly string[]): Promise<SearchItemInfo[]> {
