@@ -15,7 +15,8 @@
 // nothing; not part of `npm test`.
 //
 // A run of 100,000 notes takes longer than a working session (docs/PERFORMANCE.md), so a run given
-// --dir can be resumed: its progress is saved in bench-state.json there every 30 s, and the same
+// --dir can be resumed (the server's log messages are kept in server.log there, by the clock): its
+// progress is saved in bench-state.json there every 30 s, and the same
 // command after the machine or the session stopped it goes on where the pipeline left off: the
 // folder is not written again, the server opens the store as it was (its queue and leases survive
 // a kill, docs/RELIABILITY.md) and the cold index's time, requests and peak memory add up over the
@@ -29,7 +30,7 @@
 //   RELATA_BENCH_DIR     where the folder and the store are written without --dir (default: the system's temp dir)
 
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -42,6 +43,7 @@ import {
   type FolderStatus,
   type ServerSettings,
 } from '../../shared/protocol.ts';
+import { LogMessageNotification, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { discoverItem } from '../../server/src/discover/discoverItem.ts';
 import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
 import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
@@ -225,6 +227,12 @@ const root = args.dir ? path.resolve(args.dir) : mkdtempSync(path.join(process.e
 mkdirSync(root, { recursive: true });
 const keep = args.keep || args.dir !== undefined;
 const statePath = path.join(root, 'bench-state.json');
+/** The server's log messages (what the editor's output channel shows), kept beside the state: what a part did, by the clock. */
+const serverLogPath = path.join(root, 'server.log');
+function keepServerLog(connection: ProtocolConnection): void {
+  appendFileSync(serverLogPath, `${new Date().toISOString()} -- server started\n`);
+  connection.onNotification(LogMessageNotification.type, ({ message }) => appendFileSync(serverLogPath, `${new Date().toISOString()} ${message}\n`));
+}
 const state: RunState = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as RunState) : { notes: NOTES, seed: SEED, spentMs: 0 };
 const earlierPartsMs = state.spentMs;
 const totalStarted = performance.now();
@@ -274,7 +282,7 @@ try {
     const before: ColdProgress = state.cold ?? { ms: 0, parts: 0, asked: [], marks: {}, memory: { peakTotal: 0, processes: [] } };
     const spawnedAt = performance.now();
     const started = spawnedAt - before.ms;
-    const launched = await launchServer({ folder, settings, workspace: WORKSPACE });
+    const launched = await launchServer({ folder, settings, workspace: WORKSPACE, beforeListen: keepServerLog });
     server = launched;
     const memory = sampleTreeMemory(launched.pid);
     // A resumed part starts on the store the last one left mid-index: a restart while indexing.
@@ -454,7 +462,7 @@ try {
   // 6. Restart on the existing store.
   const restart = await stage('restart on the existing store', async () => {
     const started = performance.now();
-    const launched = await launchServer({ folder, settings, workspace: WORKSPACE });
+    const launched = await launchServer({ folder, settings, workspace: WORKSPACE, beforeListen: keepServerLog });
     server = launched;
     const memory = sampleTreeMemory(launched.pid);
     const initialized = performance.now() - started;
