@@ -37,6 +37,7 @@ import type { WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
 import { clusteredVectors, type ClusteredVectors } from '../support/clusteredVectors.ts';
 import { seededRandom, writeCorpus } from '../support/generateCorpus.ts';
+import { timedStore } from '../support/timedStore.ts';
 
 const only = process.env.RELATA_BENCH_ONLY;
 const KEEP = process.env.RELATA_BENCH_STORE;
@@ -158,25 +159,6 @@ async function buildStore(chunks: number): Promise<{ dataDir: string; vectors: C
   await builder.close();
   writeFileSync(complete, '');
   return { dataDir, vectors, buildS: (performance.now() - started) / 1000, remove };
-}
-
-/** Store calls a search makes, timed and counted per call name: where a search's time goes, path by path. */
-function timedStore(store: WorkspaceStore, spent: Map<string, { ms: number; calls: number }>): WorkspaceStore {
-  return new Proxy(store, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
-        const started = performance.now();
-        try {
-          return await (value as (...args: unknown[]) => unknown).apply(target, args);
-        } finally {
-          const entry = spent.get(String(key)) ?? { ms: 0, calls: 0 };
-          spent.set(String(key), { ms: entry.ms + performance.now() - started, calls: entry.calls + 1 });
-        }
-      };
-    },
-  });
 }
 
 /** One build's search over the store: this checkout's, or RELATA_BENCH_BASELINE's. */
