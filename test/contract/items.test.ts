@@ -16,6 +16,27 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const runStartingNow = (): IngestRun => ({ startedAt: new Date().toISOString(), modifiedMs: () => 1_000 });
 
 forEachBackend((backend) => {
+  backend.test("a file's check is kept for its live item, and listed for indexed items and copies only, with the parser that read it", async (t) => {
+    const { store } = await backend.open(t);
+    const report = await indexDocument(store, 'report.md', REPORT);
+    await ingest(store, 'copy.md', REPORT);
+    await ingest(store, 'pending.md', BUDGET_MEMO);
+    const gone = await indexDocument(store, 'gone.md', CRANE_HANDBOOK);
+    const seen = (n: number) => ({ size: 100 + n, mtimeMs: 1_000.5 + n, ctimeMs: 2_000.25 + n, checkedMs: 90_000 + n });
+    for (const [n, file] of ['report.md', 'copy.md', 'pending.md', 'gone.md'].entries()) await store.recordFileCheck(file, seen(n));
+    await store.tombstone(gone.path);
+    // A path with no live item records nothing.
+    await store.recordFileCheck('nowhere.md', seen(9));
+    const checks = (await store.fileChecks()).sort((a, b) => a.path.localeCompare(b.path));
+    assert.deepEqual(checks, [
+      { path: 'copy.md', ...seen(1), parserVersion: null, duplicate: true },
+      { path: 'report.md', ...seen(0), parserVersion: report.parsed.parserVersion, duplicate: false },
+    ]);
+    // A later check replaces the earlier one.
+    await store.recordFileCheck('report.md', seen(5));
+    assert.deepEqual((await store.fileChecks()).find((check) => check.path === 'report.md'), { path: 'report.md', ...seen(5), parserVersion: report.parsed.parserVersion, duplicate: false });
+  });
+
   backend.test('the counts per state are what listing every live item and counting gives, an unread file apart from the indexed', async (t) => {
     const { store } = await backend.open(t);
     await ingest(store, 'pending.md', '# Pending\n\nnot parsed yet\n');

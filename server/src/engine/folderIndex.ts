@@ -26,6 +26,8 @@ import { StageThreads } from '../pipeline/threads/stageThreads.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
 import { FolderRules } from '../workspace/folderRules.ts';
+import { parserFor } from '../parse/registry.ts';
+import { filesToRead } from '../workspace/checkedFiles.ts';
 import { insideUnreadable, scanFolder } from '../workspace/scan.ts';
 import { namingFullDisk } from './fullDisk.ts';
 import { buildIndexReport, type IndexReport } from './report.ts';
@@ -194,7 +196,8 @@ export class FolderIndex {
     this.rules.forgetGitignores();
     const scan = await scanFolder(this.folder, this.rules);
     const scanned = scan.files;
-    await this.store.enqueueMany('ingest', scanned);
+    // Files untouched since ingest last read them are not read again (workspace/checkedFiles.ts).
+    await this.store.enqueueMany('ingest', await filesToRead(this.folder, scanned, await this.store.fileChecks(), (file) => parserFor(file)?.version ?? null));
     const firstPass = await this.drain(options);
     // Deletions after additions: a file that moved has been claimed by its new path by now, so
     // only files that are really gone are tombstoned (and a rename costs no re-parse).

@@ -21,7 +21,7 @@ import type { ModelDescriptor } from '../embed/types.ts';
 import type { Entity, EntityType, PhraseCount } from '../records/extraction.ts';
 import type { DocumentLink, MetadataEntry, MetadataValue, ParsedDocument } from '../records/document.ts';
 import type { ExchangeRecord, ImportCounts } from './exchange/records.ts';
-import type { ItemRecord, ItemVersionRecord, ChunkRecord, StoredEntity, StoredClaim, RelationshipProposal, RelationshipRecord, DecisionBasis, RelationshipEvent } from './storedRecords.ts';
+import type { FileCheck, FileStats, ItemRecord, ItemVersionRecord, ChunkRecord, StoredEntity, StoredClaim, RelationshipProposal, RelationshipRecord, DecisionBasis, RelationshipEvent } from './storedRecords.ts';
 
 export * from './storedRecords.ts';
 
@@ -413,6 +413,10 @@ export interface WorkspaceStore {
   refreshLexicalStatistics(): Promise<string[]>;
   /** Paths of live items, for finding files that disappeared while nobody watched. */
   livePaths(): Promise<string[]>;
+  /** Records what ingest saw of the live item's file at this path when it read it; a later run reads it again only if that changed. */
+  recordFileCheck(path: string, check: FileStats & { checkedMs: number }): Promise<void>;
+  /** The checks of the live indexed items and copies (not those pending, failed or skipped, which are always read again). */
+  fileChecks(): Promise<FileCheck[]>;
 
   /** Store a parse result if it is for the item's current bytes; enqueues `chunk`. False when stale. */
   recordParse(itemId: string, parsed: ParsedText, title: string): Promise<boolean>;

@@ -15,6 +15,23 @@ import type {
 } from '../../../shared/types.ts';
 import type { Claim, Entity } from '../records/extraction.ts';
 
+/** A file's size and times as lstat gives them (ms). */
+export interface FileStats {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** What ingest saw of a live item's file when it last read it, and when (workspace/checkedFiles.ts). */
+export interface FileCheck extends FileStats {
+  path: string;
+  /** When the file was looked at, before it was read (ms since the epoch). */
+  checkedMs: number;
+  /** The version of the parser that read it; null for a copy (a duplicate is never parsed). */
+  parserVersion: string | null;
+  duplicate: boolean;
+}
+
 /** An item as the store keeps it: what the editor is shown of it (ItemView, without the link count read at request time), and its size and dates. */
 export interface ItemRecord extends Omit<ItemView, 'brokenLinks'> {
   size: number | null;

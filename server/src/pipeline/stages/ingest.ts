@@ -10,6 +10,8 @@
 // file's passages do.
 // The file's modification time and the run's start go with it, so that among identical files
 // first seen together the store picks the original by store/preferredOriginal.ts, not read order.
+// What was seen of the file before it was read (size, times, when) is recorded once the bytes are
+// stored: a later run reads it again only if that changed (workspace/checkedFiles.ts).
 
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +35,7 @@ export async function ingest(context: StageContext, relativePath: string): Promi
     await fileGone(store, relativePath);
     return;
   }
+  const checkedMs = Date.now();
   const entry = await examineEntry(folder, relativePath);
   if (entry.kind === 'skipped') {
     await skipUnreadable(store, relativePath, entry.reason);
@@ -99,6 +102,7 @@ export async function ingest(context: StageContext, relativePath: string): Promi
     (other) => fileAt(other) !== null,
     context.runStartedAt ? { startedAt: context.runStartedAt, modifiedMs: (other) => fileAt(other)?.mtimeMs ?? null } : undefined,
   );
+  await store.recordFileCheck(relativePath, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, checkedMs });
   if (outcome.kind === 'unchanged') {
     // Same bytes, but a newer parser may read them better (or, this time, at all). A duplicate is
     // never parsed (its original is), so its parser version is always unset: not a reason.

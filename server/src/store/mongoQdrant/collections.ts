@@ -11,7 +11,7 @@
 
 import type { EntityType, Producer } from '../../records/extraction.ts';
 import type { EntityFields } from '../extractionFields.ts';
-import type { ChunkRecord, ItemRecord, ItemVersionRecord, StoredClaim } from '../storedRecords.ts';
+import type { ChunkRecord, FileStats, ItemRecord, ItemVersionRecord, StoredClaim } from '../storedRecords.ts';
 
 export const COLLECTIONS = {
   items: 'items',
@@ -69,6 +69,8 @@ export interface ItemDocument extends ScopeFields, ItemRecord {
   followUp: IngestFollowUp | null;
   /** Bumped by every write of the item: an ingest decision writes only if the item is still as it read it. */
   rev: number;
+  /** What ingest saw of the file when it last read it (workspace/checkedFiles.ts); not part of the item's record, so no `rev`. */
+  fileCheck?: FileStats & { checkedMs: number };
 }
 
 export interface ItemLexicalDocument extends ScopeFields {

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Filter, UpdateFilter } from 'mongodb';
 import type { ItemStatus, PipelineStage } from '../../../../shared/types.ts';
-import type { FileObservation, IngestOutcome, IngestRun, ItemPath, ItemRecord, ItemStateCounts, ItemVersionRecord, ListItemsOptions, PathRange } from '../contract.ts';
+import type { FileCheck, FileObservation, FileStats, IngestOutcome, IngestRun, ItemPath, ItemRecord, ItemStateCounts, ItemVersionRecord, ListItemsOptions, PathRange } from '../contract.ts';
 import { compareOriginals } from '../preferredOriginal.ts';
 import type { IngestFollowUp, ItemDocument } from './collections.ts';
 import { toItemRecord, toVersionRecords } from './documents.ts';
@@ -95,6 +95,25 @@ export class Items {
   async livePaths(): Promise<string[]> {
     const documents = await this.items.find(this.items.filter({ live: true }), { projection: { path: 1 } }).toArray();
     return documents.map((document) => document.path);
+  }
+
+  async recordFileCheck(itemPath: string, check: FileStats & { checkedMs: number }): Promise<void> {
+    const { size, mtimeMs, ctimeMs, checkedMs } = check;
+    await this.items.updateOne(this.items.filter({ live: true, path: itemPath }), { $set: { fileCheck: { size, mtimeMs, ctimeMs, checkedMs } } });
+  }
+
+  async fileChecks(): Promise<FileCheck[]> {
+    const documents = await this.items
+      .find(this.items.filter({ live: true, status: { $in: ['indexed', 'duplicate'] }, fileCheck: { $exists: true } }), {
+        projection: { path: 1, status: 1, parserVersion: 1, fileCheck: 1 },
+      })
+      .toArray();
+    return documents.map((document) => ({
+      path: document.path,
+      ...document.fileCheck!,
+      parserVersion: document.parserVersion ?? null,
+      duplicate: document.status === 'duplicate',
+    }));
   }
 
   /**

@@ -33,6 +33,8 @@ import type {
   IngestRun,
   ItemExtraction,
   ModelOutputEntry,
+  FileCheck,
+  FileStats,
   ItemRecord,
   ItemPath,
   ItemStateCounts,
@@ -315,6 +317,14 @@ export class MongoQdrantStore implements WorkspaceStore {
 
   livePaths(): Promise<string[]> {
     return this.with(({ items }) => items.livePaths());
+  }
+
+  recordFileCheck(itemPath: string, check: FileStats & { checkedMs: number }): Promise<void> {
+    return this.with(({ items }) => items.recordFileCheck(itemPath, check));
+  }
+
+  fileChecks(): Promise<FileCheck[]> {
+    return this.with(({ items }) => items.fileChecks());
   }
 
   /**

@@ -523,6 +523,16 @@ const MIGRATIONS: Migration[] = [
       db.exec('CREATE INDEX IF NOT EXISTS relationships_units ON relationships (workspace, status, linked, type, score DESC, id, from_item, to_item)');
     },
   },
+  {
+    version: 23,
+    description: "what ingest saw of each item's file when it read it: size, modification and change times, and when (issue 32)",
+    // workspace/checkedFiles.ts: a run reads again only the files whose size or times moved since,
+    // instead of reading and hashing the whole folder to find it unchanged at every start.
+    sql: '',
+    apply: (db) => {
+      for (const column of ['checked_size', 'checked_mtime_ms', 'checked_ctime_ms', 'checked_at_ms']) addColumnOnce('items', column, 'REAL')(db);
+    },
+  },
 ];
 
 /** A column added only where it is missing: SQLite has no ADD COLUMN IF NOT EXISTS, and a migration from 9 on may meet a store that has it. */

@@ -30,7 +30,9 @@ import type {
   VectorEntry,
   VectorHit,
   FailOptions,
+  FileCheck,
   FileObservation,
+  FileStats,
   IngestOutcome,
   IngestRun,
   ItemRecord,
@@ -406,6 +408,29 @@ class SqliteWorkspaceStore implements WorkspaceStore {
     return this.rows<{ path: string }>('SELECT path FROM items WHERE workspace = @ws AND deleted_at IS NULL').map(
       (row) => row.path,
     );
+  }
+
+  async recordFileCheck(itemPath: string, check: FileStats & { checkedMs: number }): Promise<void> {
+    this.run(
+      `UPDATE items SET checked_size = @size, checked_mtime_ms = @mtimeMs, checked_ctime_ms = @ctimeMs, checked_at_ms = @checkedMs
+       WHERE workspace = @ws AND path = @path AND deleted_at IS NULL`,
+      { path: itemPath, size: check.size, mtimeMs: check.mtimeMs, ctimeMs: check.ctimeMs, checkedMs: check.checkedMs },
+    );
+  }
+
+  async fileChecks(): Promise<FileCheck[]> {
+    return this.rows<{ path: string; size: number; mtime: number; ctime: number; checked: number; parser_version: string | null; status: ItemStatus }>(
+      `SELECT path, checked_size AS size, checked_mtime_ms AS mtime, checked_ctime_ms AS ctime, checked_at_ms AS checked, parser_version, status
+       FROM items WHERE workspace = @ws AND deleted_at IS NULL AND status IN ('indexed', 'duplicate') AND checked_at_ms IS NOT NULL`,
+    ).map((row) => ({
+      path: row.path,
+      size: row.size,
+      mtimeMs: row.mtime,
+      ctimeMs: row.ctime,
+      checkedMs: row.checked,
+      parserVersion: row.parser_version,
+      duplicate: row.status === 'duplicate',
+    }));
   }
 
   async recordIngest(observation: FileObservation, isOnDisk: (path: string) => boolean, run?: IngestRun): Promise<IngestOutcome> {
