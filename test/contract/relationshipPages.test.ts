@@ -97,7 +97,7 @@ forEachBackend((backend) => {
       const location = site.location();
       assert.equal(location.backend, 'sqlite');
       const db = new Database(path.join(location.dataDir, DATABASE_FILE));
-      db.exec('DROP INDEX relationships_units; UPDATE relationships SET linked = 0; DELETE FROM schema_migrations WHERE version = 22');
+      db.exec('DROP INDEX relationships_units; UPDATE relationships SET linked = 0; DELETE FROM schema_migrations WHERE version >= 22');
       db.close();
       const { store: upgraded } = await site.open();
       assert.deepEqual(await relationshipPages(upgraded, DEFAULT_THRESHOLDS, request), expected);

@@ -70,7 +70,9 @@ test('re-indexing an unchanged folder does no parsing work and changes nothing',
 
   const run = stagesRun();
   await index.index({ onProgress: run.onProgress });
-  assert.deepEqual(run.stages, ['ingest', 'ingest'], 'only the hash check ran');
+  // Each file is read again only when it was written within RACY_MS of its first reading
+  // (workspace/checkedFiles.ts; checkedFiles.test.ts shows a run that reads none): at most the hash check runs.
+  assert.ok(run.stages.length <= 2 && run.stages.every((stage) => stage === 'ingest'), `only the hash check ran: ${run.stages.join(', ')}`);
   assert.deepEqual(await index.store.listItems(), before);
   assert.deepEqual(await Promise.all(before.map((item) => index.store.listChunks(item.id))), chunksBefore);
 });
