@@ -42,8 +42,9 @@ function readSince(dataDir: string, since: string): string[] {
   }
 }
 
-async function indexed(t: TestContext, folder: string, dataDir: string) {
-  const index = await FolderIndex.open({ folder, dataDir, workspace: WORKSPACE, embedding: { kind: 'none' } });
+async function indexed(t: TestContext, folder: string, dataDir: string, maxFileBytes?: number) {
+  const settings = maxFileBytes === undefined ? {} : { maxFileBytes };
+  const index = await FolderIndex.open({ folder, dataDir, workspace: WORKSPACE, embedding: { kind: 'none' }, settings });
   t.after(() => index.close());
   return index;
 }
@@ -77,6 +78,24 @@ test('a second run reads no unchanged file; a rewritten one is read again, even 
   assert.equal(found.length, 1);
   const rewritten = await second.store.searchChunksLexical('new', 5);
   assert.equal(rewritten.length, 1, 'the rewritten bytes were read');
+});
+
+test('a size limit lowered since the last run reads the files now over it, and skips them as a first run would', async (t) => {
+  const folder = await folderOfNotes(t);
+  writeFileSync(path.join(folder, 'notes', 'short.md'), '# S\n\nshort\n');
+  utimesSync(path.join(folder, 'notes', 'short.md'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
+  const dataDir = tempDir(t);
+  const first = await indexed(t, folder, dataDir);
+  await first.index();
+  await first.close();
+  const limited = await indexed(t, folder, dataDir, 40);
+  const since = new Date().toISOString();
+  await limited.index();
+  assert.equal(readSince(dataDir, since).length, 6, 'the six notes over 40 bytes, not the short one');
+  const items = await limited.store.listItems();
+  assert.deepEqual(items.filter((item) => item.status === 'skipped').map((item) => item.path).sort(), Array.from({ length: 6 }, (_, n) => `notes/note-${n}.md`));
+  assert.equal(items.find((item) => item.path === 'notes/short.md')?.status, 'indexed');
 });
 
 test('a check is trusted only when the size and both times match, taken well after the last write, by the current parser', () => {

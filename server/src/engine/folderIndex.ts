@@ -197,7 +197,11 @@ export class FolderIndex {
     const scan = await scanFolder(this.folder, this.rules);
     const scanned = scan.files;
     // Files untouched since ingest last read them are not read again (workspace/checkedFiles.ts).
-    await this.store.enqueueMany('ingest', await filesToRead(this.folder, scanned, await this.store.fileChecks(), (file) => parserFor(file)?.version ?? null));
+    const toRead = await filesToRead(this.folder, scanned, await this.store.fileChecks(), {
+      parserVersionOf: (file) => parserFor(file)?.version ?? null,
+      maxFileBytes: this.context.settings.maxFileBytes,
+    });
+    await this.store.enqueueMany('ingest', toRead);
     const firstPass = await this.drain(options);
     // Deletions after additions: a file that moved has been claimed by its new path by now, so
     // only files that are really gone are tombstoned (and a rename costs no re-parse).

@@ -8,7 +8,8 @@
 // mean a file nobody touched. A file whose recorded modification time lies within RACY_MS of the
 // moment it was checked may have been written again within the same tick of a coarse clock, its
 // times unchanged: it is read again (git's "racily clean" entries). A file its parser has a newer
-// version for is read again, so the new parser reads it.
+// version for is read again, so the new parser reads it; and one now over the size limit (a
+// setting lowered since), so that ingest skips it as it would a new file.
 
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,13 +30,14 @@ export function unchangedSinceCheck(check: FileCheck, now: FileStats, currentPar
   return check.duplicate || check.parserVersion === currentParserVersion;
 }
 
+/** How a run reads its files: the current parser of a path, and the largest file it reads. */
+export interface ReadSettings {
+  parserVersionOf(relativePath: string): string | null;
+  maxFileBytes: number;
+}
+
 /** The scanned files a run reads: every file without a check, and every one no longer as its check recorded. */
-export async function filesToRead(
-  folder: string,
-  files: readonly string[],
-  checks: readonly FileCheck[],
-  parserVersionOf: (relativePath: string) => string | null,
-): Promise<string[]> {
+export async function filesToRead(folder: string, files: readonly string[], checks: readonly FileCheck[], settings: ReadSettings): Promise<string[]> {
   const byPath = new Map(checks.map((check) => [check.path, check]));
   const unchanged = new Set<string>();
   const waiting = files.filter((file) => byPath.has(file));
@@ -44,7 +46,8 @@ export async function filesToRead(
       for (let file = waiting.pop(); file !== undefined; file = waiting.pop()) {
         // Not there, or not a file, any more: ingest reads the path and says what happened to it.
         const stats = await lstat(path.join(folder, file)).catch(() => null);
-        if (stats?.isFile() && unchangedSinceCheck(byPath.get(file)!, stats, parserVersionOf(file))) unchanged.add(file);
+        if (!stats?.isFile() || stats.size > settings.maxFileBytes) continue;
+        if (unchangedSinceCheck(byPath.get(file)!, stats, settings.parserVersionOf(file))) unchanged.add(file);
       }
     }),
   );
