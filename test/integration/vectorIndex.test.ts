@@ -123,6 +123,28 @@ function searchAndDiscoveryReaders(t: TestContext, dataDir: string, settings: Pa
   return { search: reader('search', false), discovery: reader('discovery', true), lookups };
 }
 
+/** alice's 600 clustered windows with their graph saved, two queries, and their exact hits. */
+async function savedGraphOfClustered(t: TestContext, seed: number) {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  const data = await addClustered(writer, 600, MODEL.dims, seed);
+  const queries = [data.query(), data.query()];
+  const expected = await stores.open('alice', EXACT).store.searchVectorsMany(MODEL.id, queries, 10);
+  const builder = stores.open('alice', APPROXIMATE).store;
+  await builder.searchVectors(MODEL.id, queries[0]!, 1);
+  await builder.close();
+  return { stores, queries, expected };
+}
+
+/** One byte in the middle of the saved graph's file flipped: its checksum no longer matches. */
+function damageSavedGraph(dataDir: string): void {
+  const graphPath = path.join(dataDir, 'vector-index', indexFiles(dataDir).find((name) => name.endsWith('.hnsw'))!);
+  const bytes = readFileSync(graphPath);
+  const middle = bytes.length >> 1;
+  bytes[middle] = bytes[middle]! ^ 0xff;
+  writeFileSync(graphPath, bytes);
+}
+
 function indexFiles(dataDir: string): string[] {
   const root = path.join(dataDir, 'vector-index');
   if (!existsSync(root)) return [];
@@ -256,21 +278,8 @@ test('a restarted store loads the saved graph and catches up with what changed m
 });
 
 test('a damaged or missing saved graph is rebuilt from the store and reported once', async (t) => {
-  const stores = dataFolder(t);
-  const writer = stores.open('alice', APPROXIMATE).store;
-  const data = await addClustered(writer, 600, MODEL.dims, 9);
-  const queries = [data.query(), data.query()];
-  const expected = await stores.open('alice', EXACT).store.searchVectorsMany(MODEL.id, queries, 10);
-  const builder = stores.open('alice', APPROXIMATE).store;
-  await builder.searchVectors(MODEL.id, queries[0]!, 1);
-  await builder.close();
-  const graphFile = indexFiles(stores.dataDir).find((name) => name.endsWith('.hnsw'))!;
-  const graphPath = path.join(stores.dataDir, 'vector-index', graphFile);
-
-  const bytes = readFileSync(graphPath);
-  const middle = bytes.length >> 1;
-  bytes[middle] = bytes[middle]! ^ 0xff;
-  writeFileSync(graphPath, bytes);
+  const { stores, queries, expected } = await savedGraphOfClustered(t, 9);
+  damageSavedGraph(stores.dataDir);
   const afterCorruption = stores.open('alice', APPROXIMATE);
   assertSameHits(await afterCorruption.store.searchVectorsMany(MODEL.id, queries, 10), expected);
   await afterCorruption.store.searchVectorsMany(MODEL.id, queries, 10);
@@ -475,14 +484,7 @@ test('vectors the graph does not hold yet are compared exactly while it catches 
 });
 
 test('a store that reads its saved graph off the thread is not ready until the graph is in: searches answer without it, look-ups wait for it', async (t) => {
-  const stores = dataFolder(t);
-  const writer = stores.open('alice', APPROXIMATE).store;
-  const data = await addClustered(writer, 600, MODEL.dims, 21);
-  const queries = [data.query(), data.query()];
-  const expected = await stores.open('alice', EXACT).store.searchVectorsMany(MODEL.id, queries, 10);
-  const builder = stores.open('alice', APPROXIMATE).store;
-  await builder.searchVectors(MODEL.id, queries[0]!, 1);
-  await builder.close();
+  const { stores, queries, expected } = await savedGraphOfClustered(t, 21);
   const opened = () => {
     const log: string[] = [];
     const lookups: VectorLookupPath[] = [];
@@ -513,10 +515,7 @@ test('a store that reads its saved graph off the thread is not ready until the g
   assert.deepEqual(reader.log, [], 'the saved graph was used, nothing rebuilt');
 
   // A damaged file is found by its checksum, read off the thread too, reported once and rebuilt.
-  const graphFile = path.join(stores.dataDir, 'vector-index', indexFiles(stores.dataDir).find((name) => name.endsWith('.hnsw'))!);
-  const bytes = readFileSync(graphFile);
-  bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
-  writeFileSync(graphFile, bytes);
+  damageSavedGraph(stores.dataDir);
   const damaged = opened();
   assert.equal(await damaged.store.vectorLookupReady(MODEL.id), false);
   assertSameHits(await damaged.store.searchVectorsMany(MODEL.id, queries, 10), expected);
