@@ -50,10 +50,11 @@ forEachBackend((backend) => {
     assert.equal(await store.hasClaimableJob(['parse'], ['item-1']), true);
     assert.equal((await store.listJobs()).filter((job) => job.status === 'leased').length, 0, 'asking leased nothing');
 
-    const parse = await store.claim('host/1/a', 1, ['parse']);
+    // A lease long enough that a loaded machine still asks within it, short enough to wait out.
+    const parse = await store.claim('host/1/a', 1_000, ['parse']);
     assert.equal(parse?.subject, 'item-1');
     assert.equal(await store.hasClaimableJob(['parse']), false, 'its only job is leased');
-    await sleep(10);
+    await sleep(1_100);
     assert.equal(await store.hasClaimableJob(['parse']), true, 'a lease that ran out is claimable again');
   });
 
