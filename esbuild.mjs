@@ -50,6 +50,7 @@ const cli = {
     searchThread: 'server/src/ranking/searchThread.ts',
     discoveryThread: 'server/src/pipeline/threads/discoveryThread.ts',
     watchThread: 'server/src/workspace/watchThread.ts',
+    sharedGraphThread: 'server/src/store/sqlite/sharedGraphThread.ts',
   },
   outdir: 'dist',
   splitting: true,

@@ -12,10 +12,9 @@ import { vectorPath } from '../../server/src/ranking/vectorPath.ts';
 import type { VectorHit, WorkspaceStore } from '../../server/src/store/contract.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
 import type { VectorIndexSettings, VectorLookupPath } from '../../server/src/store/sqlite/vectorIndex.ts';
-import { clusteredVectors } from '../support/clusteredVectors.ts';
+import { addClustered, addDocument, assertSameHits, ids, MODEL } from '../support/storedVectors.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
 
-const MODEL: ModelDescriptor = { id: 'model-a', dims: 32, version: '1', maxTokens: 128 };
 const OTHER_MODEL: ModelDescriptor = { id: 'model-b', dims: 32, version: '1', maxTokens: 128 };
 
 /** Always approximate, and never deferred to the background, so results do not depend on timing. */
@@ -52,39 +51,6 @@ function dataFolder(t: TestContext): Stores {
   };
 }
 
-/** Stores each document as one indexed item whose chunks hold one window vector each. */
-async function addDocument(store: WorkspaceStore, name: string, vectors: Float32Array[], model = MODEL): Promise<string> {
-  const hash = Buffer.from(name).toString('hex').padEnd(64, '0').slice(0, 64);
-  const { itemId } = await store.recordIngest({ path: `${name}.md`, contentHash: hash, size: 1 }, () => true);
-  const document = { title: name, text: name, blocks: [], structure: { headings: [], tables: [] }, flags: [] };
-  await store.recordParse(itemId, { contentHash: hash, parserVersion: 'test', document }, name);
-  const location = { kind: 'lines', start: 1, end: 1 } as const;
-  const chunks = vectors.map((_, ordinal) => ({
-    id: `${store.workspace}-${name}-${ordinal}`, itemId, ordinal, text: 'x', headingPath: [], location, wordCount: 1,
-  }));
-  assert.equal(await store.replaceChunks(itemId, hash, chunks), true);
-  await store.registerModel(model);
-  const entries = chunks.map((chunk, index) => ({ chunkId: chunk.id, window: 0, start: 0, end: 1, vector: vectors[index]! }));
-  assert.equal(await store.storeVectors(itemId, hash, model, entries), true);
-  return itemId;
-}
-
-async function addClustered(store: WorkspaceStore, count: number, dims: number, seed: number, model = MODEL) {
-  const data = clusteredVectors({ count, dims, seed, windowsPerDocument: 10 });
-  const byDocument = new Map<number, Float32Array[]>();
-  data.vectors.forEach((vector, index) => {
-    const document = data.documentOf[index]!;
-    byDocument.set(document, [...(byDocument.get(document) ?? []), vector]);
-  });
-  const byChunk = new Map<string, Float32Array>();
-  for (const [document, vectors] of byDocument) {
-    const name = `${model.id}-s${seed}-doc-${document}`;
-    await addDocument(store, name, vectors, model);
-    vectors.forEach((vector, ordinal) => byChunk.set(`${store.workspace}-${name}-${ordinal}`, vector));
-  }
-  return { ...data, byChunk };
-}
-
 /** A unit vector far from everything clustered: its own direction, with a little of a second one. */
 function distinct(dims: number, axis: number, tilt = 0): Float32Array {
   const vector = new Float32Array(dims);
@@ -99,14 +65,6 @@ const cosine = (a: Float32Array, b: Float32Array) => {
   for (let i = 0; i < a.length; i += 1) dot += a[i]! * b[i]!;
   return dot / (Math.hypot(...a) * Math.hypot(...b));
 };
-
-const ids = (hits: VectorHit[]) => hits.map((hit) => hit.chunkId);
-
-/** Same windows in the same order, with the same similarity to float32 precision. */
-function assertSameHits(actual: VectorHit[][], expected: VectorHit[][]): void {
-  assert.deepEqual(actual.map(ids), expected.map(ids));
-  actual.flat().forEach((hit, n) => assert.ok(Math.abs(hit.similarity - expected.flat()[n]!.similarity) < 1e-6));
-}
 
 /**
  * Two stores reading alice's vectors with the same settings: one as a search thread opens it (a

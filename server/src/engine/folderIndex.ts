@@ -22,6 +22,7 @@ import type { StageContext } from '../pipeline/stages/index.ts';
 import { currentDiscoveryBasis } from '../pipeline/stages/discover.ts';
 import { rediscoverLinksToNewFiles } from '../discover/links/linksToNewFiles.ts';
 import { DiscoveryLanes } from '../pipeline/threads/discoveryLanes.ts';
+import { SharedGraph } from '../store/sqlite/sharedGraph.ts';
 import { StageThreads } from '../pipeline/threads/stageThreads.ts';
 import { Worker, type WorkerEvent } from '../pipeline/worker.ts';
 import { dataDirOverlap } from '../workspace/folderBoundary.ts';
@@ -51,6 +52,7 @@ export interface FolderIndexOptions {
    * Discover items in threads of their own (a SQLite store only; settings.discoveryLanes of them,
    * each item in one), so discovery never holds this thread's event loop: the language server's,
    * which reads every request. Off by default: a command line has nothing else to answer meanwhile.
+   * With it, every connection of the process looks vectors up in one shared graph (`sharedGraph`).
    */
   discoveryThread?: boolean;
 }
@@ -111,14 +113,21 @@ export class FolderIndex {
   private readonly context: StageContext;
   /** Lease owners of this process's drains that failed part-way: nothing will finish their jobs. */
   private readonly abandonedOwners = new Set<string>();
+  /**
+   * The process's one vector graph (a SQLite store whose discovery has threads: the language
+   * server's), which this index's connections, its discovery lanes and the search threads look
+   * vectors up in; null where each connection keeps its own.
+   */
+  readonly sharedGraph: SharedGraph | null;
 
-  private constructor(options: FolderIndexOptions, store: WorkspaceStore, blobs: BlobStore, location: StoreLocation) {
+  private constructor(options: FolderIndexOptions, store: WorkspaceStore, blobs: BlobStore, location: StoreLocation, sharedGraph: SharedGraph | null) {
     this.folder = path.resolve(options.folder);
     this.location = location;
     this.store = store;
+    this.sharedGraph = sharedGraph;
     this.context = stageContext(store, blobs, this.folder, options);
     if (options.discoveryThread && location.backend === 'sqlite') {
-      this.context.discoveryLanes = new DiscoveryLanes({ location, workspace: store.workspace }, this.context.settings.discoveryLanes);
+      this.context.discoveryLanes = new DiscoveryLanes({ location, workspace: store.workspace }, this.context.settings.discoveryLanes, sharedGraph);
     }
     this.rules = this.context.rules;
   }
@@ -138,18 +147,28 @@ export class FolderIndex {
       const overlap = dataDirOverlap(folder, location.dataDir);
       if (overlap) throw new Error(overlap);
     }
+    const workspace = options.workspace ?? defaultWorkspace();
+    const sharedGraph = options.discoveryThread && location.backend === 'sqlite' ? new SharedGraph({ location, workspace }) : null;
     // A folder whose discovery runs off this thread has its WAL checkpoints run off it too.
-    const { store, blobs } = await openStoreWithBlobs({
-      location,
-      workspace: options.workspace ?? defaultWorkspace(),
-      checkpointInThread: options.discoveryThread,
-      // Where discovery has threads of its own (the language server, whose searches and Related have
-      // theirs too) this thread looks vectors up only for answers and agent tools: no copy of every
-      // vector is kept for them, and a look-up while its graph catches up is not exact (it took 1.4 s
-      // of this thread at 110,000 windows, when Related was answered here).
-      holdVectors: !options.discoveryThread,
-      exactWhileCatchingUp: !options.discoveryThread,
-    });
+    let opened: ReturnType<typeof openStoreWithBlobs>;
+    try {
+      opened = openStoreWithBlobs({
+        location,
+        workspace,
+        checkpointInThread: options.discoveryThread,
+        // Where discovery has threads of its own (the language server, whose searches and Related have
+        // theirs too) this thread looks vectors up only for answers and agent tools: no copy of every
+        // vector is kept for them, and a look-up while its graph catches up is not exact (it took 1.4 s
+        // of this thread at 110,000 windows, when Related was answered here).
+        holdVectors: !options.discoveryThread,
+        exactWhileCatchingUp: !options.discoveryThread,
+        sharedGraph: sharedGraph?.connect(),
+      });
+    } catch (error) {
+      await sharedGraph?.close();
+      throw error;
+    }
+    const { store, blobs } = opened;
     try {
       const recorded = await store.getMeta(ROOT_KEY);
       if (recorded && recorded !== folder) {
@@ -162,9 +181,10 @@ export class FolderIndex {
       if (!recorded) await store.setMeta(ROOT_KEY, folder);
     } catch (error) {
       await store.close().catch(() => undefined);
+      await sharedGraph?.close();
       throw error;
     }
-    return new FolderIndex(options, store, blobs, location);
+    return new FolderIndex(options, store, blobs, location, sharedGraph);
   }
 
   /** The SQLite store's data directory; a MongoDB + Qdrant store has none. */
@@ -465,6 +485,8 @@ export class FolderIndex {
     await this.context.discoveryLanes?.close();
     await this.context.embedder.close();
     await this.store.close();
+    // Last: every connection that asks it has closed by now (the search threads before this index).
+    await this.sharedGraph?.close();
   }
 }
 

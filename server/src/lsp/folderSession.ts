@@ -215,7 +215,7 @@ export class FolderSession {
       // SQLite's own check of its file; a server-backed store has no file here to check.
       if (location.backend === 'sqlite') {
         void this.quickCheck(index, location.dataDir);
-        this.searchThreads = new SearchThreads({ location, workspace: index.workspace });
+        this.searchThreads = new SearchThreads({ location, workspace: index.workspace }, index.sharedGraph);
       }
       this.searchOffer = this.offerSearches(index, location);
       return index;

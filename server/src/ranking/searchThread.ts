@@ -56,11 +56,11 @@ function embedderFor(id: number, descriptor: ModelDescriptor): Embedder {
 /**
  * The thread's connection, opened by the first request; a failed open is tried again by the next
  * one. An answer need not be the same whenever it is asked, but it must come quickly: a graph that
- * is catching up answers (vectorIndex.ts). Each of the two threads keeps a graph of every window;
- * a copy of every vector beside it as well (2 KiB a window, ~1.7 GiB a thread at 100,000 notes)
- * would save re-reading a search's few hundred candidates from sqlite-vec, ~20 µs each. Until
- * discovery runs these threads hold the folder's only graphs, so they save them, off the thread; and
- * a saved graph is read off the thread too, searches answering from their other paths meanwhile.
+ * is catching up answers (vectorIndex.ts). The vectors are looked up in the process's shared graph
+ * (store/sqlite/sharedGraph.ts), which saves itself and is read off its thread; only when there is
+ * none, or its thread stopped, does this thread keep a graph of its own, saved and read the same way
+ * (a copy of every vector beside it as well, 2 KiB a window, ~1.7 GiB at 100,000 notes, would save
+ * re-reading a search's few hundred candidates from sqlite-vec, ~20 µs each: it is not kept).
  */
 function openedStore(): WorkspaceStore {
   store ??= openStore({
@@ -71,6 +71,7 @@ function openedStore(): WorkspaceStore {
     holdVectors: false,
     saveGraphsWhenReading: true,
     loadGraphsInBackground: true,
+    sharedGraph: data.sharedGraph,
   });
   return store;
 }

@@ -12,6 +12,8 @@ import type { SearchOptions } from './search.ts';
 export interface SearchThreadData {
   location: StoreLocation;
   workspace: string;
+  /** Its end of a channel to the process's shared vector graph (store/sqlite/sharedGraph.ts), if there is one. */
+  sharedGraph?: MessagePort;
 }
 
 /** A search's options that cross to a thread: everything but the signal and the clock. */

@@ -11,6 +11,7 @@ import type { RelatedView, SearchResponse } from '../../../shared/types.ts';
 import type { Embedder } from '../embed/types.ts';
 import { RelatedItemError } from '../engine/related.ts';
 import { startWorkerThread } from '../embed/workerThread.ts';
+import type { SharedGraph } from '../store/sqlite/sharedGraph.ts';
 import { SearchQueue } from './searchQueue.ts';
 import type { FromSearchThread, SearchThreadData, ThreadRelatedOptions, ThreadSearchOptions, ToSearchThread } from './searchThreadProtocol.ts';
 
@@ -42,8 +43,13 @@ class SearchThread {
   constructor(
     data: SearchThreadData,
     private readonly embeddings: EmbeddingsAsked,
+    sharedGraph: SharedGraph | null,
   ) {
-    this.worker = startWorkerThread({ source: new URL('./searchThread.ts', import.meta.url), bundled: 'searchThread.js' }, { workerData: data });
+    const graphPort = sharedGraph?.connect();
+    this.worker = startWorkerThread(
+      { source: new URL('./searchThread.ts', import.meta.url), bundled: 'searchThread.js' },
+      { workerData: { ...data, sharedGraph: graphPort } satisfies SearchThreadData, transferList: graphPort ? [graphPort] : [] },
+    );
     this.worker.on('message', (message: FromSearchThread) => this.receive(message));
     this.worker.on('error', (error) => this.stop(error));
     this.worker.on('exit', (code) => this.stop(new Error(`the search thread stopped (exit code ${code})`)));
@@ -118,7 +124,11 @@ export class SearchThreads {
   /** How the threads' query embeddings reached the model, for tests and benchmarks. */
   readonly embeddings: EmbeddingsAsked = { relayed: 0, portsHandedOver: 0 };
 
-  constructor(private readonly data: SearchThreadData) {}
+  /** `sharedGraph`: the process's vector graph, which every thread looks vectors up in (none: each thread keeps its own). */
+  constructor(
+    private readonly data: SearchThreadData,
+    private readonly sharedGraph: SharedGraph | null = null,
+  ) {}
 
   /** The search's answer from a thread; rejected with the signal's reason once the asker cancels. */
   search(query: string, options: ThreadSearchOptions, embedder: Embedder | null, signal?: AbortSignal): Promise<SearchResponse> {
@@ -150,7 +160,7 @@ export class SearchThreads {
     let thread = this.idle.pop();
     while (thread?.stopped) thread = this.idle.pop();
     if (!thread) {
-      thread = new SearchThread(this.data, this.embeddings);
+      thread = new SearchThread(this.data, this.embeddings, this.sharedGraph);
       this.started.add(thread);
     }
     try {

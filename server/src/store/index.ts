@@ -3,6 +3,7 @@
 // knows which backend it talks to.
 
 import path from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
 import { FileBlobStore, type BlobStore } from './blobs.ts';
 import type { StoreAccess, WorkspaceStore } from './contract.ts';
 import type { StoreLocation } from './location.ts';
@@ -26,6 +27,8 @@ export interface OpenStoreOptions {
   saveGraphsWhenReading?: boolean;
   /** SQLite: read saved vector graphs off the thread, look-ups not ready meanwhile (SqliteStoreOptions). */
   loadGraphsInBackground?: boolean;
+  /** SQLite: look vectors up in the process's shared graph through this port (SqliteStoreOptions). */
+  sharedGraph?: MessagePort;
 }
 
 export interface OpenedStore {
@@ -54,6 +57,7 @@ export function openStoreWithBlobs(options: OpenStoreOptions): OpenedStore {
       exactWhileCatchingUp: options.exactWhileCatchingUp,
       saveGraphsWhenReading: options.saveGraphsWhenReading,
       loadGraphsInBackground: options.loadGraphsInBackground,
+      sharedGraph: options.sharedGraph,
     }),
     blobs: new FileBlobStore(path.join(location.dataDir, 'blobs')),
   };

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { DiscoverOptions, DiscoverOutcome } from '../../discover/discoverItem.ts';
 import { startWorkerThread } from '../../embed/workerThread.ts';
+import type { SharedGraph } from '../../store/sqlite/sharedGraph.ts';
 import { uncrossed, type DiscoveryThreadData, type FromDiscoveryThread, type ToDiscoveryThread } from './discoveryProtocol.ts';
 
 /** How long a closing thread may take to finish its item and close its connection before it is ended. */
@@ -18,7 +19,11 @@ export class DiscoveryThread {
   private readonly pending = new Map<number, { resolve(outcome: DiscoverOutcome): void; reject(error: Error): void }>();
   private closed = false;
 
-  constructor(private readonly data: DiscoveryThreadData) {}
+  constructor(
+    private readonly data: DiscoveryThreadData,
+    /** The process's shared vector graph: each thread started gets a port to it. */
+    private readonly sharedGraph: SharedGraph | null = null,
+  ) {}
 
   /** Items sent to the thread and not yet answered. */
   get inHand(): number {
@@ -54,7 +59,11 @@ export class DiscoveryThread {
   }
 
   private start(): Worker {
-    const worker = startWorkerThread({ source: new URL('./discoveryThread.ts', import.meta.url), bundled: 'discoveryThread.js' }, { workerData: this.data });
+    const sharedGraph = this.sharedGraph?.connect();
+    const worker = startWorkerThread(
+      { source: new URL('./discoveryThread.ts', import.meta.url), bundled: 'discoveryThread.js' },
+      { workerData: { ...this.data, sharedGraph } satisfies DiscoveryThreadData, transferList: sharedGraph ? [sharedGraph] : [] },
+    );
     worker.on('message', (message: FromDiscoveryThread) => {
       const waiting = this.pending.get(message.job);
       if (!waiting) return;

@@ -9,12 +9,14 @@
 import type { DiscoverOptions, DiscoverOutcome } from '../../discover/discoverItem.ts';
 import { DiscoveryThread } from './discoveryInThread.ts';
 import type { DiscoveryThreadData } from './discoveryProtocol.ts';
+import type { SharedGraph } from '../../store/sqlite/sharedGraph.ts';
 
 export class DiscoveryLanes {
   private readonly threads: DiscoveryThread[];
 
-  constructor(data: DiscoveryThreadData, lanes: number) {
-    this.threads = Array.from({ length: Math.max(1, Math.floor(lanes)) }, () => new DiscoveryThread(data));
+  /** `sharedGraph`: the process's vector graph, which every lane looks vectors up in (none: each lane keeps its own). */
+  constructor(data: DiscoveryThreadData, lanes: number, sharedGraph: SharedGraph | null = null) {
+    this.threads = Array.from({ length: Math.max(1, Math.floor(lanes)) }, () => new DiscoveryThread(data, sharedGraph));
   }
 
   /** Items that may be discovered at the same time. */

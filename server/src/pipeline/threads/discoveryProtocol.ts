@@ -1,6 +1,7 @@
 // Messages between the discover stage (main thread) and its discovery thread (discoveryThread.ts,
 // discoveryInThread.ts), typed once for both sides.
 
+import type { MessagePort } from 'node:worker_threads';
 import type { DiscoverOptions, DiscoverOutcome } from '../../discover/discoverItem.ts';
 import type { StoreLocation } from '../../store/location.ts';
 
@@ -8,6 +9,8 @@ import type { StoreLocation } from '../../store/location.ts';
 export interface DiscoveryThreadData {
   location: StoreLocation;
   workspace: string;
+  /** Its end of a channel to the process's shared vector graph (store/sqlite/sharedGraph.ts), if there is one. */
+  sharedGraph?: MessagePort;
 }
 
 /** A failure as it crossed the thread: enough of the error and its causes for the worker to tell the store's faults from the item's. */

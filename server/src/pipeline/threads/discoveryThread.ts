@@ -26,7 +26,8 @@ async function discover(message: Extract<ToDiscoveryThread, { type: 'discover' }
     // Opened on the first item and kept: discovery remembers per store what it read for the run (folderSimilarity.ts).
     // Discovery re-scores a few hundred candidates an item from the database (a few milliseconds of
     // the item's hundreds), rather than keeping every vector twice in each lane's memory.
-    store ??= openStore({ location: data.location, workspace: data.workspace, holdVectors: false });
+    // Its look-ups go to the process's shared graph where there is one, exact while that catches up.
+    store ??= openStore({ location: data.location, workspace: data.workspace, holdVectors: false, sharedGraph: data.sharedGraph });
     send({ type: 'done', job: message.job, outcome: await discoverItem(store, message.itemId, message.options) });
   } catch (error) {
     send({ type: 'failed', job: message.job, error: crossed(error) });

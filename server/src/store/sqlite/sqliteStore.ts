@@ -10,6 +10,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { preparePrivateDataDir, privateFile } from '../privateFiles.ts';
 import type { EntityAliasView, ItemFlag, ItemStatus, JobStatus, PipelineStage, RelationshipStatus } from '../../../../shared/types.ts';
@@ -86,6 +87,7 @@ import { dropItemMetadata, indexItemMetadata, listItemMetadata } from './metadat
 import { blobReferences } from './storeWideSql.ts';
 import { checkpointInThread, type WalCheckpoints } from './walCheckpoints.ts';
 import { VECTOR_INDEX_SETTINGS, WorkspaceVectorIndex, type VectorIndexOptions, type VectorIndexSettings } from './vectorIndex.ts';
+import { SharedGraphClient, SharedGraphStoppedError } from './sharedGraphClient.ts';
 import type { ExchangeRecord, ImportCounts } from '../exchange/records.ts';
 import { DATABASE_FILE } from '../dataDir.ts';
 import { settleInterruptedRebuild } from './rebuildFiles.ts';
@@ -151,6 +153,19 @@ export interface SqliteStoreOptions {
   saveGraphsWhenReading?: boolean;
   /** Saved vector graphs read off the thread, `vectorLookupReady` false meanwhile (VectorIndexOptions.loadInBackground). */
   loadGraphsInBackground?: boolean;
+  /** Opened to write, still save the vector graphs off the thread (VectorIndexOptions.saveInBackground). */
+  saveGraphsInBackground?: boolean;
+  /**
+   * Vector look-ups asked of the process's shared graph through this port (sharedGraph.ts), so that
+   * this connection keeps no graph of its own; if that graph's thread stops, it looks up on its own.
+   */
+  sharedGraph?: MessagePort;
+}
+
+/** The SQLite store, with what the shared graph's thread asks of it beside the contract. */
+export interface SqliteStore extends WorkspaceStore {
+  /** searchVectorsMany, exact or not while the graph catches up as the asker's own store would be (VectorIndexOptions.exactWhileCatchingUp). */
+  lookUpVectors(modelId: string, queries: readonly Float32Array[], k: number, exactWhileCatchingUp: boolean): Promise<VectorHit[][]>;
 }
 
 /**
@@ -163,7 +178,7 @@ const ENQUEUE_BATCH = 2_000;
 /** Every stage, for look-ups by the jobs' (stage, subject) key. */
 const EVERY_STAGE: readonly PipelineStage[] = ['ingest', 'parse', 'chunk', 'embed', 'extract', 'discover'];
 
-export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const file = path.join(options.dataDir, options.databaseFile ?? DATABASE_FILE);
   if (options.databaseFile === undefined) {
     const log = options.log ?? ((message: string) => console.error(`relata: ${message}`));
@@ -190,7 +205,7 @@ export function openSqliteStore(options: SqliteStoreOptions): WorkspaceStore {
   }
 }
 
-function openSqliteStoreFile(options: SqliteStoreOptions, file: string): WorkspaceStore {
+function openSqliteStoreFile(options: SqliteStoreOptions, file: string): SqliteStore {
   if (!options.workspace.trim()) throw new Error('a workspace name is required to open the store');
   const reading = options.access === 'read';
   const holder = () => writeLockHolder(file);
@@ -221,12 +236,15 @@ function openSqliteStoreFile(options: SqliteStoreOptions, file: string): Workspa
       holdVectors: options.holdVectors,
       exactWhileCatchingUp: options.exactWhileCatchingUp,
       saveWhenReading: reading && options.saveGraphsWhenReading,
+      saveInBackground: options.saveGraphsInBackground,
       loadInBackground: options.loadGraphsInBackground,
       onLookup,
     });
     const checkpoints =
       options.checkpointInThread && !reading ? checkpointInThread(db, { file, busyMs: BUSY_WAIT_MS }, log) : null;
-    const store = new SqliteWorkspaceStore(db, options.workspace, workspaceIndexNames(options.workspace), vectorIndex, reading, lexicalIndexReady, checkpoints);
+    const sharedGraph = options.sharedGraph ? new SharedGraphClient(options.sharedGraph) : null;
+    const vectors = { own: vectorIndex, shared: sharedGraph, exactWhileCatchingUp: options.exactWhileCatchingUp ?? true };
+    const store = new SqliteWorkspaceStore(db, options.workspace, workspaceIndexNames(options.workspace), vectors, reading, lexicalIndexReady, checkpoints);
     return namingBusyIn(store, file, holder);
   } catch (error) {
     db.close();
@@ -276,14 +294,23 @@ function openToWrite(dataDir: string, file: string): Database.Database {
   }
 }
 
-class SqliteWorkspaceStore implements WorkspaceStore {
+/** Where a connection's vector look-ups are answered. */
+interface VectorLookups {
+  /** Approximate nearest-neighbour graphs over this workspace's vectors, one per model (built only if it looks up on its own). */
+  own: WorkspaceVectorIndex;
+  /** The process's shared graph, while its thread answers. */
+  shared: SharedGraphClient | null;
+  /** This connection's choice (VectorIndexOptions.exactWhileCatchingUp), told to the shared graph with each look-up. */
+  exactWhileCatchingUp: boolean;
+}
+
+class SqliteWorkspaceStore implements SqliteStore {
   constructor(
     private readonly db: Database.Database,
     readonly workspace: string,
     /** This workspace's own FTS5 tables. */
     private readonly fts: WorkspaceIndexNames,
-    /** Approximate nearest-neighbour graphs over this workspace's vectors, one per model. */
-    private readonly vectorIndex: WorkspaceVectorIndex,
+    private readonly vectors: VectorLookups,
     /** Opened to read (StoreAccess): SQLite refuses every write; nothing here creates a table either. */
     private readonly readOnly = false,
     /** False only when a store opened to read has no lexical index for this workspace yet. */
@@ -713,7 +740,7 @@ class SqliteWorkspaceStore implements WorkspaceStore {
       })
       .immediate();
     if (result.forgotten.length > 0) {
-      this.vectorIndex.discardSaved();
+      this.vectors.own.discardSaved();
       this.forgottenSinceScrub = true;
     }
     return result;
@@ -1078,7 +1105,11 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   /** Exact (sqlite-vec) for small workspaces, approximate (vectorIndex.ts) beyond; similarities are exact either way. */
-  async searchVectorsMany(modelId: string, queries: readonly Float32Array[], k: number): Promise<VectorHit[][]> {
+  searchVectorsMany(modelId: string, queries: readonly Float32Array[], k: number): Promise<VectorHit[][]> {
+    return this.lookUpVectors(modelId, queries, k, this.vectors.exactWhileCatchingUp);
+  }
+
+  async lookUpVectors(modelId: string, queries: readonly Float32Array[], k: number, exactWhileCatchingUp: boolean): Promise<VectorHit[][]> {
     const model = this.vectorModel(modelId);
     if (!model) return queries.map(() => []);
     for (const query of queries) {
@@ -1086,13 +1117,30 @@ class SqliteWorkspaceStore implements WorkspaceStore {
         throw new Error(`query vector has ${query.length} dimensions, model ${modelId} has ${model.dims}`);
       }
     }
-    await this.vectorIndex.whenLoaded(model);
-    return this.vectorIndex.search(model, queries, k);
+    const { own, shared } = this.vectors;
+    if (shared?.connected) {
+      try {
+        return await shared.search(modelId, queries, k, exactWhileCatchingUp);
+      } catch (error) {
+        if (!(error instanceof SharedGraphStoppedError)) throw error;
+      }
+    }
+    await own.whenLoaded(model);
+    return own.search(model, queries, k, exactWhileCatchingUp);
   }
 
   async vectorLookupReady(modelId: string): Promise<boolean> {
     const model = this.vectorModel(modelId);
-    return model === null || this.vectorIndex.lookupReady(model);
+    if (model === null) return true;
+    const { own, shared } = this.vectors;
+    if (shared?.connected) {
+      try {
+        return await shared.ready(modelId);
+      } catch (error) {
+        if (!(error instanceof SharedGraphStoppedError)) throw error;
+      }
+    }
+    return own.lookupReady(model);
   }
 
   private vectorModel(modelId: string): { id: string; dims: number; table: string } | null {
@@ -1673,7 +1721,8 @@ class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async close(): Promise<void> {
-    this.vectorIndex.close();
+    this.vectors.shared?.close();
+    this.vectors.own.close();
     await this.checkpoints?.stop();
     this.db.close();
   }

@@ -112,7 +112,7 @@ interface ModelGraph {
   removalSeq: number;
   unsaved: number;
   catchingUp: Promise<void> | null;
-  /** Written to its file off the thread (saveFromReader): nothing may change it meanwhile. */
+  /** Written to its file off the thread (saveOffThread): nothing may change it meanwhile. */
   saving: boolean;
 }
 
@@ -239,11 +239,18 @@ export interface VectorIndexOptions {
    */
   exactWhileCatchingUp?: boolean;
   /**
-   * A store opened to read saves its graphs too, to their files only (saveFromReader): the language
+   * A store opened to read saves its graphs too, to their files only (saveOffThread): the language
    * server's search threads, the only holders of a graph there until discovery runs, so that a
    * restart in the middle of a cold index loads a recent graph instead of catching up from an old one.
    */
   saveWhenReading?: boolean;
+  /**
+   * A writer saves its graphs off the thread too (saveOffThread), rather than holding the event loop
+   * for hnswlib's synchronous write (~1 s at 100k windows): the language server's shared graph
+   * (sharedGraph.ts), whose thread answers every vector look-up of the process. Closing still saves
+   * what is left synchronously.
+   */
+  saveInBackground?: boolean;
   /**
    * A saved graph is read off the thread (its checksum streamed, hnswlib's asynchronous read) and
    * `lookupReady` says not yet meanwhile, so that a search can answer from its other paths: the
@@ -268,6 +275,7 @@ export class WorkspaceVectorIndex {
   private readonly holdVectors: boolean;
   private readonly exactWhileCatchingUp: boolean;
   private readonly saveWhenReading: boolean;
+  private readonly saveInBackground: boolean;
   private readonly loadInBackground: boolean;
   /** Saved graphs being read off the thread (loadInBackground), by model. */
   private readonly loading = new Map<string, Promise<void>>();
@@ -286,6 +294,7 @@ export class WorkspaceVectorIndex {
     this.holdVectors = options.holdVectors ?? true;
     this.exactWhileCatchingUp = options.exactWhileCatchingUp ?? true;
     this.saveWhenReading = options.saveWhenReading ?? false;
+    this.saveInBackground = options.saveInBackground ?? false;
     this.loadInBackground = options.loadInBackground ?? false;
     this.onLookup = options.onLookup;
   }
@@ -313,12 +322,16 @@ export class WorkspaceVectorIndex {
     return started;
   }
 
-  /** The k nearest windows to each query among this model's vectors in this workspace. */
-  search(model: VectorModel, queries: readonly Float32Array[], k: number): VectorHit[][] {
+  /**
+   * The k nearest windows to each query among this model's vectors in this workspace.
+   * `exactWhileCatchingUp` overrides the store's choice (VectorIndexOptions) for this look-up: a
+   * graph shared by several threads (sharedGraph.ts) answers each as its asker would.
+   */
+  search(model: VectorModel, queries: readonly Float32Array[], k: number, exactWhileCatchingUp = this.exactWhileCatchingUp): VectorHit[][] {
     if (this.closed) throw new Error('the store is closed');
     if (queries.length === 0) return [];
     if (k <= 0) return queries.map(() => []);
-    const ready = this.readyGraph(model);
+    const ready = this.readyGraph(model, exactWhileCatchingUp);
     this.onLookup?.(ready ? 'graph' : 'exact');
     if (!ready) return queries.map((query) => this.exact(model, query, k));
     const { graph, tail } = ready;
@@ -361,7 +374,7 @@ export class WorkspaceVectorIndex {
    * A graph and the vectors newer than it (`tail`, compared exactly), which together cover every
    * current vector of the model; or null when search should be exact.
    */
-  private readyGraph(model: VectorModel): { graph: ModelGraph; tail: number[] } | null {
+  private readyGraph(model: VectorModel, exactWhileCatchingUp: boolean): { graph: ModelGraph; tail: number[] } | null {
     let graph = this.graphs.get(model.id);
     if (graph && graph.model.dims !== model.dims) {
       this.graphs.delete(model.id);
@@ -390,7 +403,7 @@ export class WorkspaceVectorIndex {
       if (graph.catchingUp) {
         // While it catches up, a graph's contents depend on how far the slices got: answering from
         // it made discovery's neighbours, and so its proposals, depend on when it asked.
-        if (this.exactWhileCatchingUp) return null;
+        if (exactWhileCatchingUp) return null;
       } else if (pending.length <= this.settings.inlineCatchUp) {
         this.addNext(graph, pending.length);
         return { graph, tail: [] };
@@ -402,7 +415,7 @@ export class WorkspaceVectorIndex {
       // notes). An exact search of every window took 2-6 s there, and Related, which looks up
       // several windows, 11-14 s. Where answers must come quickly the graph and the oldest
       // exactTail newer vectors answer, and the rest are found as the catch-up reaches them.
-      return this.exactWhileCatchingUp ? null : { graph, tail: pending.slice(0, this.settings.exactTail).map((row) => row.seq) };
+      return exactWhileCatchingUp ? null : { graph, tail: pending.slice(0, this.settings.exactTail).map((row) => row.seq) };
     } catch (error) {
       this.graphs.delete(model.id);
       this.log(`vector index for model ${model.id} failed (${(error as Error).message}); searching exactly and rebuilding`);
@@ -550,10 +563,10 @@ export class WorkspaceVectorIndex {
         // A writer's save holds the event loop (~1 s at 100k windows): worth it after a build, not
         // after every catch-up while another process indexes; close() saves the rest.
         if (graph.unsaved >= Math.max(5_000, graph.graph.getCurrentCount() / 4)) {
-          if (this.persist) this.trySave(graph);
-          else if (this.saveWhenReading) {
+          if (this.persist && !this.saveInBackground) this.trySave(graph);
+          else if (this.persist || this.saveWhenReading) {
             // A graph that could not be saved still serves this thread from memory.
-            await this.saveFromReader(graph).catch((error: unknown) => {
+            await this.saveOffThread(graph).catch((error: unknown) => {
               if (!this.closed) this.log(`vector index for model ${graph.model.id} could not be saved (${(error as Error).message}); it will be caught up next time`);
             });
           }
@@ -805,50 +818,65 @@ export class WorkspaceVectorIndex {
   private save(graph: ModelGraph): void {
     const { model } = graph;
     mkdirSync(this.directory, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const generation = this.sql.write(() => {
-      const created = this.sql.run(
-        `INSERT INTO vector_indexes (workspace, model_id, generation) VALUES (@ws, @modelId, @generation)
-         ON CONFLICT (workspace, model_id) DO NOTHING`,
-        { modelId: model.id, generation: randomUUID() },
-      ).changes;
-      const current = this.generation(model)!;
-      return created === 1 || current === graph.generation ? current : null;
-    });
-    if (generation === null) {
-      // Documents were forgotten since this graph was built, or another process saved first: this
-      // graph may hold forgotten vectors, so it serves this process from memory and is never saved.
-      return;
-    }
+    const generation = this.claimGeneration(graph);
+    // Documents were forgotten since this graph was built, or another process saved first: this
+    // graph may hold forgotten vectors, so it serves this process from memory and is never saved.
+    if (generation === null) return;
     graph.generation = generation;
     const { fileName, file } = this.newGraphFile(model);
     graph.graph.writeIndexSync(file);
     this.publish(model, { generation, vectorSeq: graph.vectorSeq, removalSeq: graph.removalSeq }, fileName, sha256OfFile(file));
     graph.unsaved = 0;
+    this.pruneRemovals(graph, graph.removalSeq);
+  }
+
+  /**
+   * The generation a graph may be saved under: the database's, recorded now if none was, when the
+   * graph was built under it; null when it was not (see save).
+   */
+  private claimGeneration(graph: ModelGraph): string | null {
+    return this.sql.write(() => {
+      const created = this.sql.run(
+        `INSERT INTO vector_indexes (workspace, model_id, generation) VALUES (@ws, @modelId, @generation)
+         ON CONFLICT (workspace, model_id) DO NOTHING`,
+        { modelId: graph.model.id, generation: randomUUID() },
+      ).changes;
+      const current = this.generation(graph.model)!;
+      return created === 1 || current === graph.generation ? current : null;
+    });
+  }
+
+  /** The removal log up to what a saved graph covers: a process whose graph is older reconciles by ids instead. */
+  private pruneRemovals(graph: ModelGraph, through: number): void {
     this.sql.write(() => {
       this.sql.run('DELETE FROM vector_removals WHERE workspace = @ws AND model_id = @modelId AND seq <= @through', {
-        modelId: model.id,
-        through: graph.removalSeq,
+        modelId: graph.model.id,
+        through,
       });
       this.sql.run(
         `UPDATE vector_indexes SET removals_pruned_through = MAX(removals_pruned_through, @through)
          WHERE workspace = @ws AND model_id = @modelId`,
-        { modelId: model.id, through: graph.removalSeq },
+        { modelId: graph.model.id, through },
       );
     });
   }
 
   /**
-   * A reader's save (the language server's search threads, which open the store to read): the
-   * file and its manifest only, never the database, written off the thread (hnswlib's asynchronous
-   * write) while the graph is held still: no insertion (the catch-up that calls this is still under
-   * way, so no other starts) and no removal marked (readyGraph skips them meanwhile; removed
-   * vectors are never returned in any case, hits being read back from SQLite). Only a graph of the
-   * generation the database records is saved: one built before documents were forgotten, or
-   * before any writer recorded a generation, may hold forgotten vectors and stays in memory.
+   * A save off the thread: a reader's (the language server's search threads, which open the store
+   * to read) writes the file and its manifest only, never the database; a writer's
+   * (saveInBackground) also records the generation and prunes the removal log, as save does. The
+   * file is written by hnswlib's asynchronous write while the graph is held still: no insertion
+   * (the catch-up that calls this is still under way, so no other starts) and no removal marked
+   * (readyGraph skips them meanwhile; removed vectors are never returned in any case, hits being
+   * read back from SQLite). A reader saves only a graph of the generation the database records:
+   * one built before documents were forgotten, or before any writer recorded a generation, may
+   * hold forgotten vectors and stays in memory.
    */
-  private async saveFromReader(graph: ModelGraph): Promise<void> {
-    const { model, generation, vectorSeq, removalSeq } = graph;
-    if (generation === undefined || this.generation(model) !== generation) return;
+  private async saveOffThread(graph: ModelGraph): Promise<void> {
+    const { model, vectorSeq, removalSeq } = graph;
+    const generation = this.persist ? this.claimGeneration(graph) : graph.generation;
+    if (generation === null || generation === undefined || this.generation(model) !== generation) return;
+    graph.generation = generation;
     mkdirSync(this.directory, { recursive: true, mode: PRIVATE_DIR_MODE });
     const { fileName, file } = this.newGraphFile(model);
     graph.saving = true;
@@ -864,6 +892,7 @@ export class WorkspaceVectorIndex {
       return;
     }
     this.publish(model, { generation, vectorSeq, removalSeq }, fileName, sha256);
+    if (this.persist) this.pruneRemovals(graph, removalSeq);
   }
 
   private newGraphFile(model: VectorModel): { fileName: string; file: string } {
