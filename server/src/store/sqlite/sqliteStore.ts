@@ -145,7 +145,8 @@ export interface SqliteStoreOptions {
   holdVectors?: boolean;
   /**
    * Vector look-ups exact while a graph catches up in the background (true unless given), so that
-   * what they find does not depend on how far it got: discovery's; false for the language server's
+   * what they find does not depend on how far it got: discovery's, which wait for the catch-up
+   * rather than search every vector exactly meanwhile (caughtUp); false for the language server's
    * searches and Related (vectorIndex.ts, VectorIndexOptions.exactWhileCatchingUp).
    */
   exactWhileCatchingUp?: boolean;
@@ -1126,6 +1127,7 @@ class SqliteWorkspaceStore implements SqliteStore {
       }
     }
     await own.whenLoaded(model);
+    if (exactWhileCatchingUp) await own.caughtUp(model);
     return own.search(model, queries, k, exactWhileCatchingUp);
   }
 

@@ -231,7 +231,8 @@ export interface VectorIndexOptions {
   /**
    * True (the default) where a look-up's answer must not depend on how far a background catch-up
    * had got when it was asked (discovery proposes from its neighbours): while a graph catches up,
-   * search is exact, linear in the workspace (1.4 s at 110,000 windows on a loaded machine). False
+   * search is exact, linear in the workspace (1.4 s at 110,000 windows on a loaded machine), so the
+   * store first waits for the catch-up (caughtUp) and searches exactly only what is newer still. False
    * where the answer's milliseconds matter more (the language server's searches and Related while
    * a folder is embedded): the graph as far as it got, and the vectors newer than it compared
    * exactly, as before a catch-up starts; when more than exactTail are newer, the oldest exactTail
@@ -320,6 +321,25 @@ export class WorkspaceVectorIndex {
     const started = this.readSavedInBackground(model, saved).finally(() => this.loading.delete(model.id));
     this.loading.set(model.id, started);
     return started;
+  }
+
+  /**
+   * Resolves once the model's graph holds the vectors stored when it is asked (catching up, off the
+   * event loop in slices, if it was behind by more than a few), or at once when search is exact:
+   * what a look-up waits for whose answer must not depend on how far a catch-up got (discovery's).
+   * Those look-ups used to search every vector exactly meanwhile, seconds each at 895,000 windows,
+   * and each held the thread the catch-up runs on: discovery after a restart at 100,000 notes did
+   * 0.1 items a second (docs/PERFORMANCE.md, "One graph per process").
+   */
+  async caughtUp(model: VectorModel): Promise<void> {
+    // Vectors stored during a catch-up are caught up in the next; a few rounds at most, then the
+    // look-up compares what is still newer exactly (readyGraph), or searches exactly.
+    for (let round = 0; round < 4 && !this.closed; round += 1) {
+      this.readyGraph(model, false);
+      const catchingUp = this.graphs.get(model.id)?.catchingUp;
+      if (!catchingUp) return;
+      await catchingUp;
+    }
   }
 
   /**
