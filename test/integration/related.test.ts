@@ -148,6 +148,20 @@ describe('Related for the file in front of you', { timeout: 10 * 60_000 }, () =>
     assert.ok(fromLinkedUnlinked.entries.every((entry) => entry.item.path !== 'notes/crane.md'));
   });
 
+  test('relationships of equal strength come in the order of their paths, whatever ids the store gave the items', async (t) => {
+    const others = ['e', 'b', 'f', 'a', 'd', 'c'].map((name) => `tied/${name}.md`);
+    const files = Object.fromEntries([['tied/subject.md', '# Subject\n\nThe subject note.\n'], ...others.map((file) => [file, `# ${file}\n\nA note of its own.\n`])]);
+    const { store } = await indexed(t, files);
+    // Six pairs of one strength: ordered by their ids (random per store) they came in one of 720 orders.
+    for (const file of others) await relate(store, 'tied/subject.md', file, 'links_to', [similaritySignal(0.99)]);
+    const view = await relatedTo(store, 'tied/subject.md', { limit: 6 });
+    assert.deepEqual(
+      view.entries.map((entry) => [entry.kind, entry.item.path]),
+      [...others].sort().map((file) => ['relationship', file]),
+    );
+    assert.equal(new Set(view.entries.map((entry) => entry.relationship?.score)).size, 1, 'one strength');
+  });
+
   test('the limit counts every entry, relationships first', async (t) => {
     const { store } = await craneFolder(t);
     const view = await relatedTo(store, 'notes/crane.md', { modelId: MODEL.id, limit: 1 });

@@ -145,6 +145,11 @@ export async function relatedTo(store: WorkspaceStore, itemPath: string, options
 
   const relationships = shown.filter((record) => !(options.onlyUnlinked && record.type === 'links_to'));
   const refs = await refsOf(store, [...relationships.map(otherEnd), ...neighbours.map((entry) => entry.itemId)]);
+  // Equal strengths by the other end's path: a relationship's id derives from its items' ids, which
+  // are random, so ordering by it gave each store of the same folder its own order, and its own top
+  // five (eval:relationships moved by up to six author-linked pairs between two stores of one build).
+  const otherPath = (record: RelationshipRecord) => refs.get(otherEnd(record))?.path ?? '';
+  relationships.sort((a, b) => statusOrder(a) - statusOrder(b) || b.score - a.score || otherPath(a).localeCompare(otherPath(b)) || a.id.localeCompare(b.id));
   const othersFacts = await store.discoveryFacts(neighbours.map((entry) => entry.itemId), null, PHRASES_READ);
   const locations = new Map(
     (await store.getChunks(neighbours.flatMap((entry) => (entry.chunkId ? [entry.chunkId] : [])))).map((chunk) => [chunk.id, chunk.location]),
