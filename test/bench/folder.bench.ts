@@ -260,6 +260,15 @@ console.log(`folder of ${NOTES} files (seed ${SEED}) in ${folder}; ${EDITS} edit
 if (state.written) console.log(`resuming the run in ${root}: ${seconds(state.spentMs)} spent in ${state.cold?.parts ?? 0} earlier part(s)`);
 
 let server: RunningServer | undefined;
+// Stopped (a resumable run's part ends with a signal): the server closes as an editor closes it, so
+// that what it holds in memory (its vector graph) is saved for the next part, as it is for a user.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.log(`\n${signal}: the server shuts down as an editor closes it, then this part ends`);
+    const stopping = server?.shutdown().catch(() => null) ?? Promise.resolve(null);
+    void stopping.finally(() => process.exit(130));
+  });
+}
 try {
   const { generator, written } = await stage('generate the folder', async () => {
     // A resumed run's folder is the one its first part wrote (the edits later are drawn afresh from the seed).

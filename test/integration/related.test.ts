@@ -159,7 +159,7 @@ describe('Related for the file in front of you', { timeout: 10 * 60_000 }, () =>
       view.entries.map((entry) => [entry.kind, entry.item.path]),
       [...others].sort().map((file) => ['relationship', file]),
     );
-    assert.equal(new Set(view.entries.map((entry) => entry.relationship?.score)).size, 1, 'one strength');
+    assert.equal(new Set(view.entries.map((entry) => entry.relationship?.strength)).size, 1, 'one strength');
   });
 
   test('the limit counts every entry, relationships first', async (t) => {

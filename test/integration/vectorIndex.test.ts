@@ -386,6 +386,36 @@ test('a store opened to read saves the graph it caught up, to its file only, and
   assert.deepEqual(lookups, ['graph'], 'with no tail allowed, only a graph already caught up answers from the graph');
 });
 
+test('a catch-up that ends saves its graph once saveAfterAtMost windows are unsaved, though they are less than a quarter of it', async (t) => {
+  const stores = dataFolder(t);
+  const writer = stores.open('alice', APPROXIMATE).store;
+  await addClustered(writer, 1_600, MODEL.dims, 31);
+  await writer.searchVectors(MODEL.id, distinct(MODEL.dims, 3), 1);
+  await writer.close(); // saves the graph of 1,600 windows
+  const manifest = () => indexFiles(stores.dataDir).find((name) => name.endsWith('.json'))!;
+  const covered = () => (JSON.parse(readFileSync(path.join(stores.dataDir, 'vector-index', manifest()), 'utf8')) as { vectorSeq: number }).vectorSeq;
+  const saved = covered();
+  await addClustered(stores.open('alice', EXACT).store, 400, MODEL.dims, 37);
+
+  // 400 windows caught up, a fifth of the graph: a quarter is 500.
+  const catchUp = async (saveAfterAtMost: number) => {
+    const reader = openSqliteStore({
+      dataDir: stores.dataDir,
+      workspace: 'alice',
+      access: 'read',
+      saveGraphsWhenReading: true,
+      vectorIndex: { exactBelow: 0, inlineCatchUp: 0, exactTail: 100_000, saveAfter: 100, saveAfterAtMost },
+    });
+    t.after(() => reader.close());
+    // A discovery look-up waits for the catch-up, and the catch-up for its save.
+    await reader.lookUpVectors(MODEL.id, [distinct(MODEL.dims, 3)], 1, true);
+  };
+  await catchUp(1_000);
+  assert.equal(covered(), saved, 'under a quarter of the graph and under the cap: not saved');
+  await catchUp(300);
+  assert.ok(covered() >= saved + 400, `over the cap: saved (${saved} → ${covered()})`);
+});
+
 test('far behind its vectors, a search store answers from its graph and the oldest newer ones; a discovery store waits for the catch-up and finds every one', async (t) => {
   const stores = dataFolder(t);
   const writer = stores.open('alice', APPROXIMATE).store;

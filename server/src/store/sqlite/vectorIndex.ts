@@ -55,6 +55,18 @@ export const VECTOR_INDEX_SETTINGS = {
   /** Longest stretch a background catch-up holds the event loop. */
   sliceMs: 20,
   /**
+   * A catch-up that ends saves its graph once this many windows, and a quarter of the graph, were
+   * added or removed since it was last saved: a save writes the whole graph (1.7 GB at 770,000
+   * windows), worth it after a build, not after every few notes while another process indexes.
+   */
+  saveAfter: 5_000,
+  /**
+   * ... and never leaves more than this many unsaved, whatever the graph's size: a process killed
+   * before it closes (an editor waits two seconds for its language server) leaves a restart that
+   * much to insert again, and a quarter of 912,229 windows took 5.5 minutes (docs/PERFORMANCE.md).
+   */
+  saveAfterAtMost: 100_000,
+  /**
    * Longest stretch the background read of a loaded graph's stored vectors holds the event loop.
    * Searches run between its slices, and each search yields once (retrieveDirect), so a search
    * made while the vectors are read (~1 s at 100k windows) carries about one slice: at 20 ms that
@@ -580,9 +592,9 @@ export class WorkspaceVectorIndex {
           if (added === 0) break;
           await yieldToEventLoop();
         }
-        // A writer's save holds the event loop (~1 s at 100k windows): worth it after a build, not
-        // after every catch-up while another process indexes; close() saves the rest.
-        if (graph.unsaved >= Math.max(5_000, graph.graph.getCurrentCount() / 4)) {
+        // A writer's save holds the event loop (~1 s at 100k windows); close() saves the rest.
+        const { saveAfter, saveAfterAtMost } = this.settings;
+        if (graph.unsaved >= Math.max(saveAfter, Math.min(graph.graph.getCurrentCount() / 4, saveAfterAtMost))) {
           if (this.persist && !this.saveInBackground) this.trySave(graph);
           else if (this.persist || this.saveWhenReading) {
             // A graph that could not be saved still serves this thread from memory.
