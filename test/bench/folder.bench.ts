@@ -27,6 +27,9 @@
 //   --seed S             the generator's seed (default 32)
 //   --keep               leave the folder and the store in place
 //   --dir D              write the run into D (kept) and resume the run D holds, if any
+//   --sample N           items in stage 7's sample (default 30)
+//   --sample-discovery S stage 7 alone, on the store in S (a copy of a run's data/folder-… directory,
+//                        taken while the run is stopped: the sample writes relationships)
 //   RELATA_BENCH_DIR     where the folder and the store are written without --dir (default: the system's temp dir)
 
 import Database from 'better-sqlite3';
@@ -44,12 +47,10 @@ import {
   type ServerSettings,
 } from '../../shared/protocol.ts';
 import { LogMessageNotification, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
-import { discoverItem } from '../../server/src/discover/discoverItem.ts';
 import { dataDirFor } from '../../server/src/lsp/folderSession.ts';
-import { DEFAULT_THRESHOLDS } from '../../server/src/scoring/index.ts';
 import { PROPOSALS_PAGE_SIZE } from '../../shared/proposalPages.ts';
-import { openSqliteStore } from '../../server/src/store/sqlite/sqliteStore.ts';
 import { notesGenerator, type FolderOfNotes } from '../support/folderOfNotes.ts';
+import { describeSample, sampleDiscovery } from '../support/discoverySample.ts';
 import { seededRandom } from '../support/generateCorpus.ts';
 import { launchServer, needsBuild, type RunningServer } from '../support/languageServer.ts';
 import { sampleTreeMemory, type TreeMemory } from '../support/processMemory.ts';
@@ -60,6 +61,8 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '32' },
     keep: { type: 'boolean', default: false },
     dir: { type: 'string' },
+    'sample-discovery': { type: 'string' },
+    sample: { type: 'string', default: '30' },
   },
 });
 const NOTES = Number(args.notes);
@@ -70,8 +73,16 @@ const WORKSPACE = 'bench-folder';
 const PROBE_MS = 3000;
 const AFTER_REQUESTS = 20;
 const SAVE_PROBES = 10;
-const DISCOVERY_SAMPLE = 30;
+const DISCOVERY_SAMPLE = Number(args.sample);
 const HOUR = 3_600_000;
+
+// --sample-discovery: stage 7 alone, on a copy of a run's store taken while the run goes on.
+if (args['sample-discovery']) {
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  const sample = await sampleDiscovery(args['sample-discovery'], WORKSPACE, DISCOVERY_SAMPLE, SEED + 2);
+  console.log(`discovery per item in this process, ${describeSample(sample)}; load average ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  process.exit(0);
+}
 
 if (needsBuild) {
   console.error(`${needsBuild} (npm run bench:folder builds it)`);
@@ -495,7 +506,6 @@ try {
   // 7. Discovery per item on the finished store.
   const discovery = await stage(`discovery per item (${DISCOVERY_SAMPLE} items, in this process)`, async () => {
     const db = new Database(path.join(dataDir, 'relata.sqlite'), { readonly: true });
-    const modelId = db.prepare('SELECT model_id FROM vectors LIMIT 1').pluck().get() as string | undefined;
     // The cold index's windows and the span in which they were stored (the vectors of notes deleted later are gone).
     const embedded = db.prepare('SELECT count(*) AS windows, min(created_at) AS first, max(created_at) AS last FROM vectors WHERE created_at <= ?').get(cold.endedAt) as {
       windows: number;
@@ -505,35 +515,9 @@ try {
     db.close();
     const windows = embedded.windows;
     const embedSpanMs = embedded.first && embedded.last ? Date.parse(embedded.last) - Date.parse(embedded.first) : Number.NaN;
-    const store = openSqliteStore({ dataDir, workspace: WORKSPACE });
-    try {
-      const items = (await store.listItems()).filter((item) => item.status === 'indexed');
-      const random = seededRandom(SEED + 2);
-      const sample = items.sort(() => random() - 0.5).slice(0, DISCOVERY_SAMPLE + 1);
-      const warm = performance.now();
-      await discoverItem(store, sample[0]!.id, { modelId: modelId ?? null, thresholds: DEFAULT_THRESHOLDS });
-      const warmMs = performance.now() - warm;
-      const wall: number[] = [];
-      const cpu: number[] = [];
-      const candidates: number[] = [];
-      for (const item of sample.slice(1)) {
-        const started = performance.now();
-        const used = process.cpuUsage();
-        const outcome = await discoverItem(store, item.id, { modelId: modelId ?? null, thresholds: DEFAULT_THRESHOLDS });
-        const spent = process.cpuUsage(used);
-        wall.push(performance.now() - started);
-        cpu.push((spent.user + spent.system) / 1000);
-        candidates.push(outcome.candidates);
-      }
-      const sortedCandidates = [...candidates].sort((a, b) => a - b);
-      console.log(
-        `   at ${items.length} items (model ${modelId ?? 'none'}, ${windows} windows): wall ${spread(wall)}; CPU ${spread(cpu)}; ` +
-          `candidates p50 ${percentile(sortedCandidates, 50)}, max ${sortedCandidates.at(-1)}; the first (vector index loaded) ${warmMs.toFixed(0)} ms`,
-      );
-      return { items: items.length, windows, embedSpanMs, wall, cpu };
-    } finally {
-      await store.close();
-    }
+    const sample = await sampleDiscovery(dataDir, WORKSPACE, DISCOVERY_SAMPLE, SEED + 2);
+    console.log(`   ${describeSample(sample)} (${windows} windows)`);
+    return { ...sample, windows, embedSpanMs };
   });
 
   // Summary against the issue's goals.

@@ -1118,14 +1118,9 @@ class SqliteWorkspaceStore implements SqliteStore {
         throw new Error(`query vector has ${query.length} dimensions, model ${modelId} has ${model.dims}`);
       }
     }
-    const { own, shared } = this.vectors;
-    if (shared?.connected) {
-      try {
-        return await shared.search(modelId, queries, k, exactWhileCatchingUp);
-      } catch (error) {
-        if (!(error instanceof SharedGraphStoppedError)) throw error;
-      }
-    }
+    const { own } = this.vectors;
+    const answered = await this.askSharedGraph((shared) => shared.search(modelId, queries, k, exactWhileCatchingUp));
+    if (answered) return answered.value;
     await own.whenLoaded(model);
     if (exactWhileCatchingUp) await own.caughtUp(model);
     return own.search(model, queries, k, exactWhileCatchingUp);
@@ -1134,15 +1129,20 @@ class SqliteWorkspaceStore implements SqliteStore {
   async vectorLookupReady(modelId: string): Promise<boolean> {
     const model = this.vectorModel(modelId);
     if (model === null) return true;
-    const { own, shared } = this.vectors;
-    if (shared?.connected) {
-      try {
-        return await shared.ready(modelId);
-      } catch (error) {
-        if (!(error instanceof SharedGraphStoppedError)) throw error;
-      }
+    const answered = await this.askSharedGraph((shared) => shared.ready(modelId));
+    return answered ? answered.value : this.vectors.own.lookupReady(model);
+  }
+
+  /** The process's shared graph's answer, or null when there is none or it has stopped: the store's own graph answers then. */
+  private async askSharedGraph<T>(ask: (shared: SharedGraphClient) => Promise<T>): Promise<{ value: T } | null> {
+    const { shared } = this.vectors;
+    if (!shared?.connected) return null;
+    try {
+      return { value: await ask(shared) };
+    } catch (error) {
+      if (error instanceof SharedGraphStoppedError) return null;
+      throw error;
     }
-    return own.lookupReady(model);
   }
 
   private vectorModel(modelId: string): { id: string; dims: number; table: string } | null {
