@@ -44,11 +44,14 @@ export interface FolderSample {
   key: string;
 }
 
-/** A baseline, with what it was read for: the model, the item's bytes and the folder's count of live items. */
+/**
+ * A baseline, with what it was read for: the model, the item's bytes and the sample (FolderSample.key).
+ * Nothing else of the folder enters it, so files added or deleted outside the sample leave it standing.
+ */
 interface KnownBaseline {
   modelId: string;
   contentHash: string | null;
-  live: number;
+  sampleKey: string;
   baseline: SimilarityBaseline;
 }
 
@@ -79,7 +82,7 @@ export async function similarityBaselines(
   const { sample } = folder;
   for (const { item, vectors } of items) {
     const known = memory.baselines.get(item.id);
-    if (known?.modelId === modelId && known.contentHash === item.contentHash && known.live === folder.live) {
+    if (known?.modelId === modelId && known.contentHash === item.contentHash && known.sampleKey === folder.key) {
       result.set(item.id, known.baseline);
       continue;
     }
@@ -101,7 +104,7 @@ export async function similarityBaselines(
     const baseline = baselineOf(cosines);
     memory.baselines.delete(item.id);
     if (memory.baselines.size >= REMEMBERED) memory.baselines.delete(memory.baselines.keys().next().value!);
-    memory.baselines.set(item.id, { modelId, contentHash: item.contentHash, live: folder.live, baseline });
+    memory.baselines.set(item.id, { modelId, contentHash: item.contentHash, sampleKey: folder.key, baseline });
     result.set(item.id, baseline);
   }
   return result;
