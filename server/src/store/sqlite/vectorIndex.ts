@@ -13,6 +13,7 @@
 // whichever path found it.
 
 import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
+import { fitProjection, FITTED, project, readProjection, saveProjection, type GraphProjection, type SavedProjection } from './graphProjection.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, createReadStream, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -29,6 +30,11 @@ export const VECTOR_INDEX_SETTINGS = {
   exactBelow: 5_000,
   /** Graph links per node (hnswlib's M). */
   m: 16,
+  /**
+   * Principal components a model's windows are placed by in the graph when it has more dimensions
+   * (graphProjection.ts): 652 bytes a window rather than 2,188 at 512 dimensions. 0 keeps them all.
+   */
+  graphDims: 128,
   /** Candidate list while inserting: higher builds slower and finds better links. */
   efConstruction: 200,
   /** Candidates the graph search keeps per query (hnswlib's ef): recall against query time. */
@@ -84,7 +90,7 @@ export type VectorIndexSettings = { -readonly [K in keyof typeof VECTOR_INDEX_SE
  */
 const CATCH_UP_BATCH = 8;
 /** Bump when the saved file's meaning changes; an older file is then rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** hnswlib-node takes labels as unsigned 32-bit integers. */
 const MAX_LABEL = 0xffff_ffff;
 const RANDOM_SEED = 100;
@@ -112,11 +118,15 @@ interface Manifest {
   file: string;
   bytes: number;
   sha256: string;
+  /** The components the graph's points are on; null when it holds the vectors' every dimension. */
+  projection: SavedProjection | null;
 }
 
 interface ModelGraph {
   model: VectorModel;
   graph: HierarchicalNSW;
+  /** What a vector's point in the graph is: its components on these (graphProjection.ts), or the vector itself when null. */
+  projection: GraphProjection | null;
   /** The stored vectors of the windows in the graph, for re-scoring; null where they are read from sqlite-vec (holdVectors). */
   vectors: VectorSlots | null;
   /** vector_indexes.generation when the graph was built or loaded (undefined: none was recorded yet). */
@@ -140,6 +150,24 @@ interface CandidateRow {
 }
 
 const toFloats = (bytes: Buffer) => new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+/** A saved graph that may be read: its manifest, its file and the projection its points are on. */
+interface SavedGraph {
+  manifest: Manifest;
+  file: string;
+  projection: GraphProjection | null;
+}
+
+function newGraph(model: VectorModel, projection: GraphProjection | null): HierarchicalNSW {
+  // Points on components are compared by distance: centred, they are not unit vectors any more,
+  // and within the kept components the nearest unit vectors are the most alike.
+  return projection ? new hnswlib.HierarchicalNSW('l2', projection.dims) : new hnswlib.HierarchicalNSW('cosine', model.dims);
+}
+
+/** A vector's point in the graph (ModelGraph.projection). */
+function pointOf(graph: ModelGraph, vector: Float32Array): number[] {
+  return graph.projection ? project(graph.projection, vector) : Array.from(vector);
+}
+
 const asBlob = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
 function cosine(query: Float32Array, queryNorm: number, vector: Float32Array, offset: number): number {
@@ -371,7 +399,7 @@ export class WorkspaceVectorIndex {
     const depth = Math.min(Math.max(k, this.settings.efSearch), graph.graph.getMaxElements());
     graph.graph.setEf(depth);
     const inGraph = graph.graph.getCurrentCount() > 0;
-    const candidates = queries.map((query) => (inGraph ? graph.graph.searchKnn(Array.from(query), depth).neighbors : []));
+    const candidates = queries.map((query) => (inGraph ? graph.graph.searchKnn(pointOf(graph, query), depth).neighbors : []));
     return this.rescore(model, queries, candidates, k, graph.vectors, tail);
   }
 
@@ -477,16 +505,44 @@ export class WorkspaceVectorIndex {
   }
 
   private emptyGraph(model: VectorModel): ModelGraph {
-    const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
     const count = this.sql.row<{ n: number }>('SELECT COUNT(*) AS n FROM vectors WHERE workspace = @ws AND model_id = @modelId', {
       modelId: model.id,
     })!.n;
+    const projection = this.fittedProjection(model, count);
+    const graph = newGraph(model, projection);
     const capacity = Math.max(1024, Math.ceil(count * 1.1));
     graph.initIndex(capacity, this.settings.m, this.settings.efConstruction, RANDOM_SEED, true);
     // Removals before this point concern rows that are gone already; the rows are read afterwards.
     const { last } = this.removalState(model);
     const vectors = this.holdVectors ? new VectorSlots(model.dims, capacity) : null;
-    return { model, graph, vectors, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null, saving: false };
+    return { model, graph, projection, vectors, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null, saving: false };
+  }
+
+  /**
+   * The components a new graph of the model places its windows by, fitted on FITTED of its stored
+   * vectors spread over all of them by seq (the same rows for the same database); null when the
+   * model has no more dimensions than settings.graphDims or too few vectors are stored to say.
+   */
+  private fittedProjection(model: VectorModel, count: number): GraphProjection | null {
+    const dims = this.settings.graphDims;
+    if (dims <= 0 || model.dims <= dims) return null;
+    const started = performance.now();
+    const stride = Math.max(1, Math.floor(count / FITTED));
+    const vectors = this.sql
+      .rows<{ embedding: Buffer }>(
+        `SELECT e.embedding FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
+         WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq % @stride = 0 ORDER BY v.seq LIMIT @limit`,
+        { modelId: model.id, stride, limit: FITTED },
+      )
+      .map((row) => toFloats(row.embedding));
+    const projection = fitProjection(vectors, dims);
+    if (projection) {
+      this.log(
+        `vector index for model ${model.id} in workspace ${this.sql.workspace}: windows placed by their first ${dims} of ${model.dims} components ` +
+          `(${(projection.varianceKept * 100).toFixed(1)}% of the variance of ${vectors.length} windows, fitted in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
+    }
+    return projection;
   }
 
   /** Marks removed vectors deleted; after the log was pruned past this graph, compares ids instead. */
@@ -565,7 +621,7 @@ export class WorkspaceVectorIndex {
   }
 
   private insert(graph: ModelGraph, label: number, embedding: Buffer): void {
-    const point = Array.from(toFloats(embedding));
+    const point = pointOf(graph, toFloats(embedding));
     if (graph.graph.getCurrentCount() >= graph.graph.getMaxElements()) {
       // Full (unless a deleted slot is free for reuse): grow by a quarter rather than one at a time.
       graph.graph.resizeIndex(Math.ceil(graph.graph.getMaxElements() * 1.25) + 1024);
@@ -748,9 +804,9 @@ export class WorkspaceVectorIndex {
     if (typeof saved === 'string') return saved;
     try {
       if (statSync(saved.file).size !== saved.manifest.bytes || sha256OfFile(saved.file) !== saved.manifest.sha256) return `${saved.file} does not match its checksum`;
-      const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
+      const graph = newGraph(model, saved.projection);
       graph.readIndexSync(saved.file, true);
-      return this.loaded(model, graph, saved.manifest);
+      return this.loaded(model, graph, saved);
     } catch (error) {
       return `${saved.file} could not be read (${(error as Error).message})`;
     }
@@ -761,16 +817,16 @@ export class WorkspaceVectorIndex {
    * does) is taken only if no graph of the model arrived meanwhile and the saved one still belongs
    * to this database (a forget discards every saved graph: discardSaved).
    */
-  private async readSavedInBackground(model: VectorModel, saved: { manifest: Manifest; file: string }): Promise<void> {
+  private async readSavedInBackground(model: VectorModel, saved: SavedGraph): Promise<void> {
     let outcome: ModelGraph | string;
     try {
       const { size } = await stat(saved.file);
       if (size !== saved.manifest.bytes || (await sha256OfFileInBackground(saved.file)) !== saved.manifest.sha256) {
         outcome = `${saved.file} does not match its checksum`;
       } else {
-        const graph = new hnswlib.HierarchicalNSW('cosine', model.dims);
+        const graph = newGraph(model, saved.projection);
         await graph.readIndex(saved.file, true);
-        outcome = this.loaded(model, graph, saved.manifest);
+        outcome = this.loaded(model, graph, saved);
       }
     } catch (error) {
       outcome = `${saved.file} could not be read (${(error as Error).message})`;
@@ -783,8 +839,8 @@ export class WorkspaceVectorIndex {
     if (typeof outcome !== 'string' && graph.vectors) this.holdVectorsInBackground(graph, graph.vectors);
   }
 
-  /** The manifest of this model's saved graph and its file, if they are for this database; otherwise why not. */
-  private savedGraph(model: VectorModel): { manifest: Manifest; file: string } | string {
+  /** The manifest of this model's saved graph, its file and its projection, if they are for this database; otherwise why not. */
+  private savedGraph(model: VectorModel): SavedGraph | string {
     const manifestPath = this.manifestPath(model);
     let manifest: Manifest;
     try {
@@ -794,13 +850,16 @@ export class WorkspaceVectorIndex {
     }
     const problem = this.manifestProblem(model, manifest);
     if (problem) return `${manifestPath} was ${problem}`;
-    return { manifest, file: path.join(this.directory, manifest.file) };
+    const projection = manifest.projection === null ? null : readProjection(manifest.projection, model.dims);
+    if (typeof projection === 'string') return `${manifestPath} is unusable: ${projection}`;
+    return { manifest, file: path.join(this.directory, manifest.file), projection };
   }
 
-  private loaded(model: VectorModel, graph: HierarchicalNSW, manifest: Manifest): ModelGraph {
+  private loaded(model: VectorModel, graph: HierarchicalNSW, { manifest, projection }: SavedGraph): ModelGraph {
     return {
       model,
       graph,
+      projection,
       // Filled in the background (holdVectorsInBackground) and by searches meanwhile.
       vectors: this.holdVectors ? new VectorSlots(model.dims, graph.getCurrentCount()) : null,
       generation: manifest.generation,
@@ -816,6 +875,11 @@ export class WorkspaceVectorIndex {
     if (manifest.format !== FORMAT) return 'written by another version';
     if (manifest.workspace !== this.sql.workspace || manifest.modelId !== model.id) return 'written for another workspace or model';
     if (manifest.dims !== model.dims || manifest.m !== this.settings.m || manifest.efConstruction !== this.settings.efConstruction) {
+      return 'built with other parameters';
+    }
+    // A graph too small to fit components on when it was built keeps every dimension (fittedProjection).
+    const projected = this.settings.graphDims > 0 && model.dims > this.settings.graphDims;
+    if (manifest.projection === undefined || (manifest.projection !== null && (!projected || manifest.projection.dims !== this.settings.graphDims))) {
       return 'built with other parameters';
     }
     if (manifest.generation !== this.generation(model)) return 'built from another database';
@@ -858,7 +922,7 @@ export class WorkspaceVectorIndex {
     graph.generation = generation;
     const { fileName, file } = this.newGraphFile(model);
     graph.graph.writeIndexSync(file);
-    this.publish(model, { generation, vectorSeq: graph.vectorSeq, removalSeq: graph.removalSeq }, fileName, sha256OfFile(file));
+    this.publish(graph, { generation, vectorSeq: graph.vectorSeq, removalSeq: graph.removalSeq }, fileName, sha256OfFile(file));
     graph.unsaved = 0;
     this.pruneRemovals(graph, graph.removalSeq);
   }
@@ -924,7 +988,7 @@ export class WorkspaceVectorIndex {
       rmSync(file, { force: true });
       return;
     }
-    this.publish(model, { generation, vectorSeq, removalSeq }, fileName, sha256);
+    this.publish(graph, { generation, vectorSeq, removalSeq }, fileName, sha256);
     if (this.persist) this.pruneRemovals(graph, removalSeq);
   }
 
@@ -934,7 +998,7 @@ export class WorkspaceVectorIndex {
   }
 
   /** Points the model's manifest at a graph file just written, and removes the files it replaces. */
-  private publish(model: VectorModel, covers: Pick<Manifest, 'generation' | 'vectorSeq' | 'removalSeq'>, fileName: string, sha256: string): void {
+  private publish({ model, projection }: ModelGraph, covers: Pick<Manifest, 'generation' | 'vectorSeq' | 'removalSeq'>, fileName: string, sha256: string): void {
     const file = path.join(this.directory, fileName);
     // hnswlib creates the file with the umask's mode; the directory is already owner-only.
     chmodSync(file, PRIVATE_FILE_MODE);
@@ -949,6 +1013,7 @@ export class WorkspaceVectorIndex {
       file: fileName,
       bytes: statSync(file).size,
       sha256,
+      projection: projection ? saveProjection(projection) : null,
     };
     const manifestPath = this.manifestPath(model);
     const previous = this.previousFile(manifestPath);

@@ -1,0 +1,134 @@
+// Where a window sits in the HNSW graph: its first principal components rather than all of its
+// dimensions. The graph only finds candidates; every candidate is re-scored with the exact cosine
+// of its stored vector (vectorIndex.ts), so the graph needs directions enough to find the right
+// ones, not the vector itself. A graph holds each window's point and links: at 512 dimensions
+// 2,188 bytes a window (1.9 GiB at 912,000 windows, most of the language server's memory at
+// 100,000 notes); at 128 components 652. On USE-lite's windows of a 100,000-note folder the first
+// 128 components keep 94% of the variance and recall@10 stays within 0.002 of the full graph's
+// (docs/PERFORMANCE.md, "A graph of principal components"; `npm run bench:graphProjection`).
+//
+// The components are fitted once, on a spread of the model's stored vectors when the graph is
+// first built, and saved with the graph: a graph and its projection are never apart.
+
+import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
+
+export interface GraphProjection {
+  /** Dimensions of the model's vectors. */
+  sourceDims: number;
+  /** Components kept: the graph's dimensions. */
+  dims: number;
+  /** The fitted unit vectors' mean, subtracted before projecting. */
+  mean: Float64Array;
+  /** The components, `dims` rows of `sourceDims`, row-major. */
+  axes: Float64Array;
+  /** Share of the fitted vectors' variance the kept components hold (0-1): what the log says. */
+  varianceKept: number;
+}
+
+/** As a saved graph's manifest holds it: the arrays as base64 of their float64 bytes. */
+export interface SavedProjection {
+  sourceDims: number;
+  dims: number;
+  mean: string;
+  axes: string;
+  varianceKept: number;
+}
+
+/** Fewer vectors than this say too little about a model's directions: the graph keeps every dimension. */
+export const MIN_FITTED = 1_000;
+
+/** Vectors a projection is fitted on: enough for 512 directions' covariance, ~2 s of one thread. */
+export const FITTED = 10_000;
+
+/**
+ * The first `dims` principal components of the unit vectors given (at least MIN_FITTED), or null
+ * when there are too few or the vectors have no more dimensions than that.
+ */
+export function fitProjection(vectors: readonly Float32Array[], dims: number): GraphProjection | null {
+  const sourceDims = vectors[0]?.length ?? 0;
+  if (vectors.length < MIN_FITTED || dims <= 0 || sourceDims <= dims) return null;
+  const mean = new Float64Array(sourceDims);
+  const units = vectors.map(unitOf);
+  for (const unit of units) for (let i = 0; i < sourceDims; i++) mean[i]! += unit[i]! / units.length;
+  // The covariance's upper triangle, accumulated row by row (a Matrix's get/set per term costs 5×).
+  const rows = Array.from({ length: sourceDims }, () => new Float64Array(sourceDims));
+  const centred = new Float64Array(sourceDims);
+  for (const unit of units) {
+    for (let i = 0; i < sourceDims; i++) centred[i] = unit[i]! - mean[i]!;
+    for (let i = 0; i < sourceDims; i++) {
+      const row = rows[i]!;
+      const scale = centred[i]!;
+      for (let j = i; j < sourceDims; j++) row[j]! += scale * centred[j]!;
+    }
+  }
+  const covariance = new Matrix(sourceDims, sourceDims);
+  for (let i = 0; i < sourceDims; i++) {
+    for (let j = i; j < sourceDims; j++) {
+      covariance.set(i, j, rows[i]![j]!);
+      covariance.set(j, i, rows[i]![j]!);
+    }
+  }
+  const decomposition = new EigenvalueDecomposition(covariance, { assumeSymmetric: true });
+  const values = decomposition.realEigenvalues;
+  const order = values.map((value, index) => ({ value, index })).sort((a, b) => b.value - a.value || a.index - b.index);
+  const total = values.reduce((sum, value) => sum + Math.max(0, value), 0);
+  const kept = order.slice(0, dims);
+  const axes = new Float64Array(dims * sourceDims);
+  const vectorsOf = decomposition.eigenvectorMatrix;
+  kept.forEach(({ index }, row) => {
+    const axis = vectorsOf.getColumn(index);
+    // An eigenvector's sign is arbitrary: fixed so that the same vectors give the same projection.
+    const sign = axis.reduce((sum, value) => sum + value, 0) < 0 ? -1 : 1;
+    for (let i = 0; i < sourceDims; i++) axes[row * sourceDims + i] = sign * axis[i]!;
+  });
+  const varianceKept = total > 0 ? kept.reduce((sum, { value }) => sum + Math.max(0, value), 0) / total : 1;
+  return { sourceDims, dims, mean, axes, varianceKept };
+}
+
+/** A vector's point in the graph: its unit vector, centred, on each component. */
+export function project(projection: GraphProjection, vector: Float32Array): number[] {
+  const { sourceDims, dims, mean, axes } = projection;
+  if (vector.length !== sourceDims) throw new Error(`a vector of ${vector.length} dimensions given to a projection of ${sourceDims}`);
+  const unit = unitOf(vector);
+  for (let i = 0; i < sourceDims; i++) unit[i]! -= mean[i]!;
+  const point = new Array<number>(dims);
+  for (let row = 0; row < dims; row++) {
+    let sum = 0;
+    const offset = row * sourceDims;
+    for (let i = 0; i < sourceDims; i++) sum += unit[i]! * axes[offset + i]!;
+    point[row] = sum;
+  }
+  return point;
+}
+
+export function saveProjection(projection: GraphProjection): SavedProjection {
+  const base64 = (values: Float64Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
+  const { sourceDims, dims, varianceKept } = projection;
+  return { sourceDims, dims, mean: base64(projection.mean), axes: base64(projection.axes), varianceKept };
+}
+
+/** The projection a manifest holds, or why it cannot be used. */
+export function readProjection(saved: SavedProjection, sourceDims: number): GraphProjection | string {
+  const floats = (text: unknown, length: number): Float64Array | null => {
+    if (typeof text !== 'string') return null;
+    const bytes = Buffer.from(text, 'base64');
+    if (bytes.byteLength !== length * 8) return null;
+    const values = new Float64Array(length);
+    Buffer.from(values.buffer).set(bytes);
+    return values.every(Number.isFinite) ? values : null;
+  };
+  if (saved.sourceDims !== sourceDims || !Number.isInteger(saved.dims) || saved.dims <= 0 || saved.dims >= sourceDims) return 'its projection does not fit the model';
+  const mean = floats(saved.mean, sourceDims);
+  const axes = floats(saved.axes, saved.dims * sourceDims);
+  if (!mean || !axes) return 'its projection is damaged';
+  return { sourceDims, dims: saved.dims, mean, axes, varianceKept: Number(saved.varianceKept) || 0 };
+}
+
+function unitOf(vector: Float32Array): Float64Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  const unit = new Float64Array(vector.length);
+  for (let i = 0; i < vector.length; i++) unit[i] = vector[i]! * scale;
+  return unit;
+}
