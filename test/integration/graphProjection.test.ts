@@ -137,3 +137,19 @@ test(`fewer than ${MIN_FITTED} windows say too little for components: the graph 
   assertSameHits(await reopened.store.searchVectorsMany(MODEL.id, queries, 10), before);
   assert.ok(!reopened.log.some((line) => line.includes('building it from the store')), reopened.log.join('\n'));
 });
+
+test('a store that reads its graphs off the thread fits the components off it too: its look-ups are not ready meanwhile, then the graph is built on them', async (t) => {
+  const folder = dataFolder(t);
+  const { store: writer } = folder.open(EXACT);
+  const data = await addClustered(writer, 2_000, MODEL.dims, 14);
+  const log: string[] = [];
+  const reader = openSqliteStore({ dataDir: folder.dataDir, workspace: 'alice', loadGraphsInBackground: true, vectorIndex: { ...ON_COMPONENTS, log: (line) => log.push(line) } });
+  t.after(() => reader.close());
+  assert.equal(await reader.vectorLookupReady(MODEL.id), false, 'fitting');
+  assert.ok(!log.some((line) => line.includes('components')), 'not fitted on the calling turn');
+  const queries = [...data.byChunk.entries()].filter((_, n) => n % 100 === 1);
+  const hits = await reader.searchVectorsMany(MODEL.id, queries.map(([, vector]) => vector), 10);
+  hits.forEach((list, n) => assert.equal(list[0]!.chunkId, queries[n]![0]));
+  assert.equal(await reader.vectorLookupReady(MODEL.id), true);
+  assert.equal(log.filter((line) => line.includes('placed by their first 8 of 32 components')).length, 1, log.join('\n'));
+});

@@ -45,44 +45,71 @@ export const FITTED = 10_000;
  * when there are too few or the vectors have no more dimensions than that.
  */
 export function fitProjection(vectors: readonly Float32Array[], dims: number): GraphProjection | null {
-  const sourceDims = vectors[0]?.length ?? 0;
-  if (vectors.length < MIN_FITTED || dims <= 0 || sourceDims <= dims) return null;
-  const mean = new Float64Array(sourceDims);
-  const units = vectors.map(unitOf);
-  for (const unit of units) for (let i = 0; i < sourceDims; i++) mean[i]! += unit[i]! / units.length;
-  // The covariance's upper triangle, accumulated row by row (a Matrix's get/set per term costs 5×).
-  const rows = Array.from({ length: sourceDims }, () => new Float64Array(sourceDims));
-  const centred = new Float64Array(sourceDims);
-  for (const unit of units) {
-    for (let i = 0; i < sourceDims; i++) centred[i] = unit[i]! - mean[i]!;
+  const fit = new ProjectionFit(vectors[0]?.length ?? 0);
+  fit.add(vectors);
+  return fit.components(dims);
+}
+
+/**
+ * A fit fed in parts, so that a thread answering look-ups can take the vectors a few hundred at a
+ * time between them (vectorIndex.ts fits in the background): the unit vectors' sum and the sum of
+ * their outer products (upper triangle), from which the covariance follows.
+ */
+export class ProjectionFit {
+  private count = 0;
+  private readonly sum: Float64Array;
+  /** Row i holds the products with columns i and beyond. */
+  private readonly products: Float64Array[];
+
+  constructor(readonly sourceDims: number) {
+    this.sum = new Float64Array(sourceDims);
+    this.products = Array.from({ length: sourceDims }, () => new Float64Array(sourceDims));
+  }
+
+  add(vectors: readonly Float32Array[]): void {
+    const { sourceDims, sum, products } = this;
+    for (const vector of vectors) {
+      if (vector.length !== sourceDims) throw new Error(`a vector of ${vector.length} dimensions given to a fit of ${sourceDims}`);
+      const unit = unitOf(vector);
+      for (let i = 0; i < sourceDims; i++) {
+        const scale = unit[i]!;
+        sum[i]! += scale;
+        const row = products[i]!;
+        for (let j = i; j < sourceDims; j++) row[j]! += scale * unit[j]!;
+      }
+    }
+    this.count += vectors.length;
+  }
+
+  /** The first `dims` components of what was added; null with fewer than MIN_FITTED vectors or no more dimensions than `dims`. */
+  components(dims: number): GraphProjection | null {
+    const { sourceDims, count } = this;
+    if (count < MIN_FITTED || dims <= 0 || sourceDims <= dims) return null;
+    const mean = this.sum.map((value) => value / count);
+    const covariance = new Matrix(sourceDims, sourceDims);
     for (let i = 0; i < sourceDims; i++) {
-      const row = rows[i]!;
-      const scale = centred[i]!;
-      for (let j = i; j < sourceDims; j++) row[j]! += scale * centred[j]!;
+      for (let j = i; j < sourceDims; j++) {
+        const value = this.products[i]![j]! / count - mean[i]! * mean[j]!;
+        covariance.set(i, j, value);
+        covariance.set(j, i, value);
+      }
     }
+    const decomposition = new EigenvalueDecomposition(covariance, { assumeSymmetric: true });
+    const values = decomposition.realEigenvalues;
+    const order = values.map((value, index) => ({ value, index })).sort((a, b) => b.value - a.value || a.index - b.index);
+    const total = values.reduce((sum, value) => sum + Math.max(0, value), 0);
+    const kept = order.slice(0, dims);
+    const axes = new Float64Array(dims * sourceDims);
+    const eigenvectors = decomposition.eigenvectorMatrix;
+    kept.forEach(({ index }, row) => {
+      const axis = eigenvectors.getColumn(index);
+      // An eigenvector's sign is arbitrary: fixed so that the same vectors give the same projection.
+      const sign = axis.reduce((sum, value) => sum + value, 0) < 0 ? -1 : 1;
+      for (let i = 0; i < sourceDims; i++) axes[row * sourceDims + i] = sign * axis[i]!;
+    });
+    const varianceKept = total > 0 ? kept.reduce((sum, { value }) => sum + Math.max(0, value), 0) / total : 1;
+    return { sourceDims, dims, mean, axes, varianceKept };
   }
-  const covariance = new Matrix(sourceDims, sourceDims);
-  for (let i = 0; i < sourceDims; i++) {
-    for (let j = i; j < sourceDims; j++) {
-      covariance.set(i, j, rows[i]![j]!);
-      covariance.set(j, i, rows[i]![j]!);
-    }
-  }
-  const decomposition = new EigenvalueDecomposition(covariance, { assumeSymmetric: true });
-  const values = decomposition.realEigenvalues;
-  const order = values.map((value, index) => ({ value, index })).sort((a, b) => b.value - a.value || a.index - b.index);
-  const total = values.reduce((sum, value) => sum + Math.max(0, value), 0);
-  const kept = order.slice(0, dims);
-  const axes = new Float64Array(dims * sourceDims);
-  const vectorsOf = decomposition.eigenvectorMatrix;
-  kept.forEach(({ index }, row) => {
-    const axis = vectorsOf.getColumn(index);
-    // An eigenvector's sign is arbitrary: fixed so that the same vectors give the same projection.
-    const sign = axis.reduce((sum, value) => sum + value, 0) < 0 ? -1 : 1;
-    for (let i = 0; i < sourceDims; i++) axes[row * sourceDims + i] = sign * axis[i]!;
-  });
-  const varianceKept = total > 0 ? kept.reduce((sum, { value }) => sum + Math.max(0, value), 0) / total : 1;
-  return { sourceDims, dims, mean, axes, varianceKept };
 }
 
 /** A vector's point in the graph: its unit vector, centred, on each component. */

@@ -13,7 +13,7 @@
 // whichever path found it.
 
 import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
-import { fitProjection, FITTED, project, readProjection, saveProjection, type GraphProjection, type SavedProjection } from './graphProjection.ts';
+import { FITTED, project, ProjectionFit, readProjection, saveProjection, type GraphProjection, type SavedProjection } from './graphProjection.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, createReadStream, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -321,6 +321,8 @@ export class WorkspaceVectorIndex {
   private readonly loadInBackground: boolean;
   /** Saved graphs being read off the thread (loadInBackground), by model. */
   private readonly loading = new Map<string, Promise<void>>();
+  /** Components fitted off the event loop (fitInBackground) for the graph readyGraph builds next, by model id. */
+  private readonly fitted = new Map<string, GraphProjection | null>();
   private readonly onLookup: ((path: VectorLookupPath) => void) | undefined;
 
   constructor(
@@ -356,10 +358,13 @@ export class WorkspaceVectorIndex {
     if (reading) return reading;
     if (this.graphs.get(model.id)?.model.dims === model.dims) return null;
     if (this.countUpTo(model, this.settings.exactBelow) < this.settings.exactBelow) return null;
-    // Nothing saved to read (or not for this database): readyGraph builds the graph, and says why once.
+    // Nothing saved to read (or not for this database): readyGraph builds the graph, and says why
+    // once, on components fitted first off the event loop when the model has more dimensions.
     const saved = this.savedGraph(model);
-    if (typeof saved === 'string') return null;
-    const started = this.readSavedInBackground(model, saved).finally(() => this.loading.delete(model.id));
+    if (typeof saved === 'string' && (!this.projects(model) || this.fitted.has(model.id))) return null;
+    const started = (typeof saved === 'string' ? this.fitInBackground(model) : this.readSavedInBackground(model, saved)).finally(() =>
+      this.loading.delete(model.id),
+    );
     this.loading.set(model.id, started);
     return started;
   }
@@ -508,7 +513,8 @@ export class WorkspaceVectorIndex {
     const count = this.sql.row<{ n: number }>('SELECT COUNT(*) AS n FROM vectors WHERE workspace = @ws AND model_id = @modelId', {
       modelId: model.id,
     })!.n;
-    const projection = this.fittedProjection(model, count);
+    const projection = this.fitted.has(model.id) ? this.fitted.get(model.id)! : this.fitNow(model);
+    this.fitted.delete(model.id);
     const graph = newGraph(model, projection);
     const capacity = Math.max(1024, Math.ceil(count * 1.1));
     graph.initIndex(capacity, this.settings.m, this.settings.efConstruction, RANDOM_SEED, true);
@@ -518,28 +524,60 @@ export class WorkspaceVectorIndex {
     return { model, graph, projection, vectors, generation: this.generation(model), vectorSeq: 0, removalSeq: last, unsaved: 0, catchingUp: null, saving: false };
   }
 
+  /** Whether the model's graph places its windows by components (VECTOR_INDEX_SETTINGS.graphDims). */
+  private projects(model: VectorModel): boolean {
+    return this.settings.graphDims > 0 && model.dims > this.settings.graphDims;
+  }
+
   /**
-   * The components a new graph of the model places its windows by, fitted on FITTED of its stored
-   * vectors spread over all of them by seq (the same rows for the same database); null when the
-   * model has no more dimensions than settings.graphDims or too few vectors are stored to say.
+   * The components a new graph of the model places its windows by (graphProjection.ts), fitted on
+   * FITTED of its stored vectors spread over all of them by seq (the same rows for the same
+   * database); null when the model has no more dimensions than settings.graphDims or too few
+   * vectors are stored to say. On the calling thread: seconds at 10,000 vectors.
    */
-  private fittedProjection(model: VectorModel, count: number): GraphProjection | null {
-    const dims = this.settings.graphDims;
-    if (dims <= 0 || model.dims <= dims) return null;
+  private fitNow(model: VectorModel): GraphProjection | null {
+    if (!this.projects(model)) return null;
     const started = performance.now();
-    const stride = Math.max(1, Math.floor(count / FITTED));
-    const vectors = this.sql
+    const fit = new ProjectionFit(model.dims);
+    const vectors = this.fitSample(model);
+    fit.add(vectors);
+    return this.fittedWith(model, fit, vectors.length, started);
+  }
+
+  /**
+   * fitNow off the event loop, a hundred vectors a slice (~20 ms), for a store whose look-ups must
+   * not wait seconds behind it (loadInBackground): look-ups go without the graph meanwhile, as while
+   * a saved one is read. The eigen-decomposition at the end is one block, ~1 s at 512 dimensions.
+   */
+  private async fitInBackground(model: VectorModel): Promise<void> {
+    const started = performance.now();
+    const fit = new ProjectionFit(model.dims);
+    const vectors = this.fitSample(model);
+    for (let start = 0; start < vectors.length; start += 100) {
+      fit.add(vectors.slice(start, start + 100));
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.closed) return;
+    }
+    this.fitted.set(model.id, this.fittedWith(model, fit, vectors.length, started));
+  }
+
+  private fitSample(model: VectorModel): Float32Array[] {
+    const count = this.sql.row<{ n: number }>('SELECT COUNT(*) AS n FROM vectors WHERE workspace = @ws AND model_id = @modelId', { modelId: model.id })!.n;
+    return this.sql
       .rows<{ embedding: Buffer }>(
         `SELECT e.embedding FROM vectors v JOIN ${model.table} e ON e.rowid = v.seq
          WHERE v.workspace = @ws AND v.model_id = @modelId AND v.seq % @stride = 0 ORDER BY v.seq LIMIT @limit`,
-        { modelId: model.id, stride, limit: FITTED },
+        { modelId: model.id, stride: Math.max(1, Math.floor(count / FITTED)), limit: FITTED },
       )
       .map((row) => toFloats(row.embedding));
-    const projection = fitProjection(vectors, dims);
+  }
+
+  private fittedWith(model: VectorModel, fit: ProjectionFit, fitted: number, started: number): GraphProjection | null {
+    const projection = fit.components(this.settings.graphDims);
     if (projection) {
       this.log(
-        `vector index for model ${model.id} in workspace ${this.sql.workspace}: windows placed by their first ${dims} of ${model.dims} components ` +
-          `(${(projection.varianceKept * 100).toFixed(1)}% of the variance of ${vectors.length} windows, fitted in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        `vector index for model ${model.id} in workspace ${this.sql.workspace}: windows placed by their first ${projection.dims} of ${model.dims} components ` +
+          `(${(projection.varianceKept * 100).toFixed(1)}% of the variance of ${fitted} windows, fitted in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
       );
     }
     return projection;
@@ -877,7 +915,7 @@ export class WorkspaceVectorIndex {
     if (manifest.dims !== model.dims || manifest.m !== this.settings.m || manifest.efConstruction !== this.settings.efConstruction) {
       return 'built with other parameters';
     }
-    // A graph too small to fit components on when it was built keeps every dimension (fittedProjection).
+    // A graph too small to fit components on when it was built keeps every dimension (fitNow).
     const projected = this.settings.graphDims > 0 && model.dims > this.settings.graphDims;
     if (manifest.projection === undefined || (manifest.projection !== null && (!projected || manifest.projection.dims !== this.settings.graphDims))) {
       return 'built with other parameters';
