@@ -31,6 +31,8 @@ const external = [
   '@energetic-ai/*',
   'node-llama-cpp',
   'hnswlib-node',
+  // The folder watcher's native binary comes in a package of its platform's (@parcel/watcher-linux-x64-glibc, …).
+  '@parcel/watcher',
   // The MongoDB + Qdrant backend's clients are loaded only when that backend is chosen, so the
   // default (SQLite) start-up never pays for them.
   'mongodb',

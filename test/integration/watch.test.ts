@@ -1,7 +1,8 @@
-// The watcher keeps the index current: a real chokidar watch on a real folder.
+// The watcher keeps the index current: a real watch (@parcel/watcher, and chokidar where it is the
+// fallback: both are run on the first cases) on a real folder.
 
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
@@ -10,13 +11,14 @@ import { tempDir, writeFiles } from '../support/tempFolder.ts';
 import { eventually } from '../support/eventually.ts';
 
 
-test('additions, edits and deletions in a watched folder reach the store; ignored files do not', async (t) => {
+for (const watcher of ['native', 'chokidar'] as const) {
+test(`${watcher}: additions, edits and deletions in a watched folder reach the store; ignored files do not`, async (t) => {
   const root = tempDir(t);
   const folder = writeFiles(path.join(root, 'folder'), { '.gitignore': 'scratch/\n', 'first.md': '# First\n\nalpha text\n' });
   const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
   t.after(() => index.close());
   await index.index();
-  const watch = watchFolder(index, { debounceMs: 100 });
+  const watch = watchFolder(index, { debounceMs: 100, watcher });
   t.after(() => watch.close());
   await watch.ready();
 
@@ -35,6 +37,28 @@ test('additions, edits and deletions in a watched folder reach the store; ignore
   assert.deepEqual(await index.store.searchChunksLexical('alpha', 5), []);
   assert.deepEqual(await index.store.searchChunksLexical('charlie', 5), []);
 });
+
+test(`${watcher}: a tree moved into the folder, and a folder made with files at once, are indexed file by file`, async (t) => {
+  const root = tempDir(t);
+  const folder = writeFiles(path.join(root, 'folder'), { 'first.md': '# First\n\nalpha text\n' });
+  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
+  t.after(() => index.close());
+  await index.index();
+  const watch = watchFolder(index, { debounceMs: 100, watcher });
+  t.after(() => watch.close());
+  await watch.ready();
+
+  // Written outside, then moved in whole: the watch sees one new directory.
+  const outside = writeFiles(mkdtempSync(path.join(root, 'outside-')), { 'tree/a.md': '# A\n\nbravo text\n', 'tree/deeper/b.md': '# B\n\ncharlie text\n' });
+  renameSync(path.join(outside, 'tree'), path.join(folder, 'tree'));
+  writeFiles(folder, { 'made/at/once.md': '# Once\n\ndelta text\n' });
+  for (const expected of ['tree/a.md', 'tree/deeper/b.md', 'made/at/once.md']) {
+    await eventually(async () => (await index.store.getItemByPath(expected))?.status === 'indexed', `${expected} is indexed`);
+  }
+  await watch.settled();
+  assert.deepEqual((await index.store.listItems()).map((item) => item.path).sort(), ['first.md', 'made/at/once.md', 'tree/a.md', 'tree/deeper/b.md']);
+});
+}
 
 test('changes made after the run and before the watcher is ready reach the store: the rescan after ready finds them', async (t) => {
   const root = tempDir(t);

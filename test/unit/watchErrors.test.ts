@@ -19,3 +19,10 @@ test('the first watch past the system limit is reported with the fix, the next o
   assert.equal(report(new Error('EACCES: permission denied, watch /notes/other')), 'EACCES: permission denied, watch /notes/other');
   assert.notEqual(watchErrorReporter()(limitReached('/other/b.md')), null, 'each watch reports its own first');
 });
+
+test("@parcel/watcher's error at the limit, which has no code, is reported the same way", () => {
+  const report = watchErrorReporter();
+  const parcelLimit = (folder: string) => new Error(`inotify_add_watch on '${folder}' failed: No space left on device`);
+  assert.match(report(parcelLimit('/notes/a')) ?? '', /failed: No space left on device: the system's limit on file watches \(fs\.inotify\.max_user_watches\) is reached/);
+  assert.equal(report(parcelLimit('/notes/b')), null);
+});

@@ -1,20 +1,20 @@
-// Keeps a folder's index current while the folder is open: chokidar reports additions, changes
-// and deletions; they are debounced into batches of ingest jobs, and the queue is drained one
+// Keeps a folder's index current while the folder is open: the watch (watchThread.ts) reports
+// additions, changes and deletions; they are debounced into batches of ingest jobs, and the queue is drained one
 // batch at a time so that a burst of saves becomes one pass of work, not many. A pass that
 // cannot reach the store (another process holds its write lock longer than the store waits) is
 // kept, merged with what is seen meanwhile, and retried with backoff (engine/storeRetry.ts) until
 // it succeeds or the watch is closed: no change is dropped. Links are not followed
 // (workspace/folderBoundary.ts): a link is reported as itself, and ingest skips it.
 //
-// chokidar sees a change only once it watches the file, and settling into a large folder takes it
-// a while (8-13 s for 40,000 files in one directory on two shared cores): a change made before
-// then would be lost. So once chokidar says it is ready, the folder is scanned once more and every
+// A watch sees a change only once it is set up, and settling into a large folder takes a while
+// (chokidar, the fallback: 8-13 s for 40,000 files in one directory on two shared cores): a change
+// made before then would be lost. So once the watch says it is ready, the folder is scanned once more and every
 // file changed or added since the watch began (its mtime or ctime, which a move into the folder
 // sets, is that late), and every stored file no longer there, is queued like a change. From
 // `ready()` on, nothing goes unseen; the command line says "watching" only then.
 //
-// chokidar runs in a thread of its own (watchThread.ts): settling into 100,000 files is seconds of
-// work that on this thread kept the language server's first answers waiting.
+// The watch runs in a thread of its own (watchThread.ts): settling into 100,000 files was seconds
+// of chokidar's work that on this thread kept the language server's first answers waiting.
 
 import { realpathSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
@@ -23,7 +23,7 @@ import type { FolderIndex, Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs } from '../engine/storeRetry.ts';
 import { startWorkerThread } from '../embed/workerThread.ts';
 import { insideUnreadable, scanFolder } from './scan.ts';
-import type { FromWatchThread, ToWatchThread, WatchThreadData } from './watchThreadProtocol.ts';
+import type { FolderWatcher, FromWatchThread, ToWatchThread, WatchThreadData } from './watchThreadProtocol.ts';
 
 /**
  * How much earlier than the watch's start a file's time may read and still count as changed
@@ -50,6 +50,8 @@ export interface WatchOptions {
    * brought the store up to date before the watch (default: when the watch starts).
    */
   changedSince?: number;
+  /** The watcher (watchThread.ts): the native one by default, chokidar where it cannot start or when asked. */
+  watcher?: FolderWatcher;
 }
 
 export interface WatchRetry {
@@ -65,7 +67,7 @@ export interface WatchRetry {
 
 export interface FolderWatch {
   /**
-   * Resolves once chokidar watches the whole folder and the changes made before that are queued:
+   * Resolves once the whole folder is watched and the changes made before that are queued:
    * from then on every change is seen (or once the watch is closed).
    */
   ready(): Promise<void>;
@@ -133,9 +135,9 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     if (failures === 0 && !pass) schedule(debounceMs);
   };
 
-  const workerData: WatchThreadData = { folder: index.folder, realFolder, exclude: index.rules.excludePatterns };
+  const workerData: WatchThreadData = { folder: index.folder, realFolder, exclude: index.rules.excludePatterns, watcher: options.watcher };
   const watcher = startWorkerThread({ source: new URL('./watchThread.ts', import.meta.url), bundled: 'watchThread.js' }, { workerData });
-  // What changed before chokidar watched it: files newer than the watch, stored files now gone.
+  // What changed before the watch was set up: files newer than it, stored files now gone.
   const rescan = async () => {
     const scan = await scanFolder(index.folder, index.rules);
     const files = [...scan.files];

@@ -1,18 +1,23 @@
-// Messages between watch.ts and the thread that runs chokidar (watchThread.ts).
+// Messages between watch.ts and the thread that watches the folder (watchThread.ts).
 
 export interface WatchThreadData {
   /** The folder as given: the rules are rooted here. */
   folder: string;
-  /** Its real path, which chokidar watches (a folder given through a link would not be descended). */
+  /** Its real path, which is watched (chokidar would not descend a folder given through a link). */
   realFolder: string;
   /** The configured exclude patterns (FolderRules). */
   exclude: readonly string[];
+  /** Which watcher (WatchOptions.watcher): the native one unless chokidar is asked for. */
+  watcher?: FolderWatcher;
 }
+
+/** @parcel/watcher, falling back to chokidar where it cannot start; or chokidar alone. */
+export type FolderWatcher = 'native' | 'chokidar';
 
 export type FromWatchThread =
   /** Something was added, changed or removed at this real path. */
   | { type: 'change'; path: string }
-  /** chokidar watches the whole folder. */
+  /** The whole folder is watched. */
   | { type: 'ready' }
   | { type: 'error'; message: string }
   /** The watch is closed; the thread can end. */
