@@ -4,23 +4,29 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { FolderIndex } from '../../server/src/engine/folderIndex.ts';
 import { watchFolder } from '../../server/src/workspace/watch.ts';
+import type { FolderWatcher } from '../../server/src/workspace/watchThreadProtocol.ts';
 import { tempDir, writeFiles } from '../support/tempFolder.ts';
 import { eventually } from '../support/eventually.ts';
 
-
-for (const watcher of ['native', 'chokidar'] as const) {
-test(`${watcher}: additions, edits and deletions in a watched folder reach the store; ignored files do not`, async (t) => {
+/** A folder of `files`, indexed, then watched by `watcher` until it is ready. */
+async function watchedFolder(t: TestContext, files: Record<string, string>, watcher: FolderWatcher) {
   const root = tempDir(t);
-  const folder = writeFiles(path.join(root, 'folder'), { '.gitignore': 'scratch/\n', 'first.md': '# First\n\nalpha text\n' });
+  const folder = writeFiles(path.join(root, 'folder'), files);
   const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
   t.after(() => index.close());
   await index.index();
   const watch = watchFolder(index, { debounceMs: 100, watcher });
   t.after(() => watch.close());
   await watch.ready();
+  return { root, folder, index, watch };
+}
+
+for (const watcher of ['native', 'chokidar'] as const) {
+test(`${watcher}: additions, edits and deletions in a watched folder reach the store; ignored files do not`, async (t) => {
+  const { folder, index, watch } = await watchedFolder(t, { '.gitignore': 'scratch/\n', 'first.md': '# First\n\nalpha text\n' }, watcher);
 
   writeFiles(folder, { 'second.md': '# Second\n\nbravo text\n', 'scratch/ignored.md': 'charlie' });
   await eventually(async () => (await index.store.getItemByPath('second.md'))?.status === 'indexed', 'second.md is indexed');
@@ -39,14 +45,7 @@ test(`${watcher}: additions, edits and deletions in a watched folder reach the s
 });
 
 test(`${watcher}: a tree moved into the folder, and a folder made with files at once, are indexed file by file`, async (t) => {
-  const root = tempDir(t);
-  const folder = writeFiles(path.join(root, 'folder'), { 'first.md': '# First\n\nalpha text\n' });
-  const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
-  t.after(() => index.close());
-  await index.index();
-  const watch = watchFolder(index, { debounceMs: 100, watcher });
-  t.after(() => watch.close());
-  await watch.ready();
+  const { root, folder, index, watch } = await watchedFolder(t, { 'first.md': '# First\n\nalpha text\n' }, watcher);
 
   // Written outside, then moved in whole: the watch sees one new directory.
   const outside = writeFiles(mkdtempSync(path.join(root, 'outside-')), { 'tree/a.md': '# A\n\nbravo text\n', 'tree/deeper/b.md': '# B\n\ncharlie text\n' });
