@@ -18,9 +18,12 @@ async function watchedFolder(t: TestContext, files: Record<string, string>, watc
   const index = await FolderIndex.open({ folder, dataDir: path.join(root, 'data'), workspace: 'alice', embedding: { kind: 'none' } });
   t.after(() => index.close());
   await index.index();
-  const watch = watchFolder(index, { debounceMs: 100, watcher });
+  const errors: string[] = [];
+  const watch = watchFolder(index, { debounceMs: 100, watcher, onError: (error) => errors.push(error.message) });
   t.after(() => watch.close());
   await watch.ready();
+  // The native watch is loaded once per process and serves every folder: no test falls back.
+  assert.deepEqual(errors, [], `${watcher}: no error, no fallback`);
   return { root, folder, index, watch };
 }
 
@@ -87,7 +90,7 @@ test('changes made after the run and before the watcher is ready reach the store
   assert.ok(batches.flat().includes('edited.md') && batches.flat().includes('removed.md'));
 });
 
-test('the watch settles in a thread of its own: this thread holds none of its file watches, and a change still arrives', async (t) => {
+test('chokidar, the fallback, settles in a thread of its own: this thread holds none of its file watches, and a change still arrives', async (t) => {
   const root = tempDir(t);
   const files = Object.fromEntries(Array.from({ length: 300 }, (_, n) => [`group-${n % 6}/note-${n}.md`, `# Note ${n}\n\nsierra text ${n}\n`]));
   const folder = writeFiles(path.join(root, 'folder'), files);
@@ -96,7 +99,7 @@ test('the watch settles in a thread of its own: this thread holds none of its fi
   await index.index();
   const watches = () => process.getActiveResourcesInfo().filter((resource) => resource === 'FSEventWrap').length;
   const before = watches();
-  const watch = watchFolder(index, { debounceMs: 100 });
+  const watch = watchFolder(index, { debounceMs: 100, watcher: 'chokidar' });
   t.after(() => watch.close());
   await watch.ready();
   // chokidar opens a watch per file and directory (306 here): on this thread they would be its handles.

@@ -1,5 +1,5 @@
-// Keeps a folder's index current while the folder is open: the watch (watchThread.ts) reports
-// additions, changes and deletions; they are debounced into batches of ingest jobs, and the queue is drained one
+// Keeps a folder's index current while the folder is open: the watch (nativeWatch.ts, or
+// watchThread.ts's chokidar where it cannot start) reports additions, changes and deletions; they are debounced into batches of ingest jobs, and the queue is drained one
 // batch at a time so that a burst of saves becomes one pass of work, not many. A pass that
 // cannot reach the store (another process holds its write lock longer than the store waits) is
 // kept, merged with what is seen meanwhile, and retried with backoff (engine/storeRetry.ts) until
@@ -13,8 +13,9 @@
 // sets, is that late), and every stored file no longer there, is queued like a change. From
 // `ready()` on, nothing goes unseen; the command line says "watching" only then.
 //
-// The watch runs in a thread of its own (watchThread.ts): settling into 100,000 files was seconds
-// of chokidar's work that on this thread kept the language server's first answers waiting.
+// @parcel/watcher settles natively, off the event loop, so it runs on this thread; chokidar runs in
+// a thread of its own (watchThread.ts): settling into 100,000 files was seconds of its work that on
+// this thread kept the language server's first answers waiting.
 
 import { realpathSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
@@ -23,6 +24,7 @@ import type { FolderIndex, Progress } from '../engine/folderIndex.ts';
 import { describeRetry, retryDelayMs } from '../engine/storeRetry.ts';
 import { startWorkerThread } from '../embed/workerThread.ts';
 import { insideUnreadable, scanFolder } from './scan.ts';
+import { watchNatively, type WatchEvents } from './nativeWatch.ts';
 import type { FolderWatcher, FromWatchThread, ToWatchThread, WatchThreadData } from './watchThreadProtocol.ts';
 
 /**
@@ -135,8 +137,6 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     if (failures === 0 && !pass) schedule(debounceMs);
   };
 
-  const workerData: WatchThreadData = { folder: index.folder, realFolder, exclude: index.rules.excludePatterns, watcher: options.watcher };
-  const watcher = startWorkerThread({ source: new URL('./watchThread.ts', import.meta.url), bundled: 'watchThread.js' }, { workerData });
   // What changed before the watch was set up: files newer than it, stored files now gone.
   const rescan = async () => {
     const scan = await scanFolder(index.folder, index.rules);
@@ -175,23 +175,25 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
     resolveClosing = resolve;
   });
 
-  let closedByThread: () => void = () => undefined;
-  const threadClosed = new Promise<void>((resolve) => (closedByThread = resolve));
-  watcher.on('message', (message: FromWatchThread) => {
-    if (message.type === 'change') note(message.path);
-    else if (message.type === 'ready') watcherReady();
-    else if (message.type === 'error') options.onError?.(new Error(message.message));
-    else closedByThread();
-  });
-  // A thread that stops on its own sees no more changes: said, and whoever waits for ready() is let go.
+  const events: WatchEvents = { change: note, error: (message) => options.onError?.(new Error(message)) };
+  // A watch that stops on its own sees no more changes: said, and whoever waits for ready() is let go.
   const stopped = (reason: string) => {
-    closedByThread();
     if (closed) return;
     options.onError?.(new Error(`the folder's watch stopped (${reason}): changes are no longer seen until the folder is opened again`));
     watcherReady();
   };
-  watcher.on('error', (error) => stopped(error.message));
-  watcher.on('exit', (code) => stopped(`its thread exited with code ${code}`));
+  const inThread = () => watchInThread({ folder: index.folder, realFolder, exclude: index.rules.excludePatterns }, events, stopped);
+  const source: Promise<StopWatch> = (
+    options.watcher === 'chokidar'
+      ? Promise.resolve(inThread())
+      : watchNatively(realFolder, inFolder, index.rules, events).catch((error: unknown) => {
+          events.error(`the native folder watcher could not start (${(error as Error).message}); watching with chokidar instead`);
+          return inThread();
+        })
+  ).then((stop) => {
+    watcherReady();
+    return stop;
+  });
 
   return {
     ready: () => Promise.race([ready, closing]),
@@ -207,10 +209,7 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
       resolveClosing();
       if (timer) clearTimeout(timer);
       timer = undefined;
-      const request: ToWatchThread = { type: 'close' };
-      watcher.postMessage(request);
-      await threadClosed;
-      await watcher.terminate();
+      await (await source)();
       await pass;
       if (pending.size > 0) {
         options.onError?.(
@@ -219,4 +218,39 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
       }
     },
   };
+}
+
+/** What stops a watch, once it has stopped. */
+type StopWatch = () => Promise<void>;
+
+/**
+ * chokidar's watch in a thread of its own (watchThread.ts); resolves once it watches the whole
+ * folder. `stopped` hears of a thread that ends on its own.
+ */
+function watchInThread(workerData: WatchThreadData, events: WatchEvents, stopped: (reason: string) => void): Promise<StopWatch> {
+  const watcher = startWorkerThread({ source: new URL('./watchThread.ts', import.meta.url), bundled: 'watchThread.js' }, { workerData });
+  let closedByThread: () => void = () => undefined;
+  const threadClosed = new Promise<void>((resolve) => (closedByThread = resolve));
+  let readyNow: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (readyNow = resolve));
+  watcher.on('message', (message: FromWatchThread) => {
+    if (message.type === 'change') events.change(message.path);
+    else if (message.type === 'ready') readyNow();
+    else if (message.type === 'error') events.error(message.message);
+    else closedByThread();
+  });
+  const ended = (reason: string) => {
+    closedByThread();
+    readyNow();
+    stopped(reason);
+  };
+  watcher.on('error', (error) => ended(error.message));
+  watcher.on('exit', (code) => ended(`its thread exited with code ${code}`));
+  const stop: StopWatch = async () => {
+    const request: ToWatchThread = { type: 'close' };
+    watcher.postMessage(request);
+    await threadClosed;
+    await watcher.terminate();
+  };
+  return ready.then(() => stop);
 }

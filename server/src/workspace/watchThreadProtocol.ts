@@ -1,4 +1,4 @@
-// Messages between watch.ts and the thread that watches the folder (watchThread.ts).
+// Messages between watch.ts and the thread that runs chokidar, the fallback watcher (watchThread.ts).
 
 export interface WatchThreadData {
   /** The folder as given: the rules are rooted here. */
@@ -7,11 +7,9 @@ export interface WatchThreadData {
   realFolder: string;
   /** The configured exclude patterns (FolderRules). */
   exclude: readonly string[];
-  /** Which watcher (WatchOptions.watcher): the native one unless chokidar is asked for. */
-  watcher?: FolderWatcher;
 }
 
-/** @parcel/watcher, falling back to chokidar where it cannot start; or chokidar alone. */
+/** @parcel/watcher on the queueing thread (nativeWatch.ts), falling back to chokidar in this thread where it cannot start; or chokidar alone. */
 export type FolderWatcher = 'native' | 'chokidar';
 
 export type FromWatchThread =
