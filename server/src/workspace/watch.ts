@@ -1,6 +1,7 @@
 // Keeps a folder's index current while the folder is open: the watch (nativeWatch.ts, or
-// watchThread.ts's chokidar where it cannot start) reports additions, changes and deletions; they are debounced into batches of ingest jobs, and the queue is drained one
-// batch at a time so that a burst of saves becomes one pass of work, not many. A pass that
+// watchThread.ts's chokidar where it cannot start) reports additions, changes and deletions;
+// they are debounced into batches of ingest jobs, and the queue is drained one batch at a time so
+// that a burst of saves becomes one pass of work, not many. A pass that
 // cannot reach the store (another process holds its write lock longer than the store waits) is
 // kept, merged with what is seen meanwhile, and retried with backoff (engine/storeRetry.ts) until
 // it succeeds or the watch is closed: no change is dropped. Links are not followed
@@ -8,8 +9,8 @@
 //
 // A watch sees a change only once it is set up, and settling into a large folder takes a while
 // (chokidar, the fallback: 8-13 s for 40,000 files in one directory on two shared cores): a change
-// made before then would be lost. So once the watch says it is ready, the folder is scanned once more and every
-// file changed or added since the watch began (its mtime or ctime, which a move into the folder
+// made before then would be lost. So once the watch says it is ready, the folder is scanned once
+// more and every file changed or added since the watch began (its mtime or ctime, which a move into the folder
 // sets, is that late), and every stored file no longer there, is queued like a change. From
 // `ready()` on, nothing goes unseen; the command line says "watching" only then.
 //
@@ -52,7 +53,7 @@ export interface WatchOptions {
    * brought the store up to date before the watch (default: when the watch starts).
    */
   changedSince?: number;
-  /** The watcher (watchThread.ts): the native one by default, chokidar where it cannot start or when asked. */
+  /** The watcher: @parcel/watcher (nativeWatch.ts) by default, chokidar (watchThread.ts) where it cannot start or when asked. */
   watcher?: FolderWatcher;
 }
 
@@ -185,7 +186,7 @@ export function watchFolder(index: FolderIndex, options: WatchOptions = {}): Fol
   const inThread = () => watchInThread({ folder: index.folder, realFolder, exclude: index.rules.excludePatterns }, events, stopped);
   const source: Promise<StopWatch> = (
     options.watcher === 'chokidar'
-      ? Promise.resolve(inThread())
+      ? inThread()
       : watchNatively(realFolder, inFolder, index.rules, events).catch((error: unknown) => {
           events.error(`the native folder watcher could not start (${(error as Error).message}); watching with chokidar instead`);
           return inThread();

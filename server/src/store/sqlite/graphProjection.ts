@@ -2,10 +2,10 @@
 // dimensions. The graph only finds candidates; every candidate is re-scored with the exact cosine
 // of its stored vector (vectorIndex.ts), so the graph needs directions enough to find the right
 // ones, not the vector itself. A graph holds each window's point and links: at 512 dimensions
-// 2,188 bytes a window (1.9 GiB at 912,000 windows, most of the language server's memory at
-// 100,000 notes); at 128 components 652. On USE-lite's windows of a 100,000-note folder the first
-// 128 components keep 94% of the variance and recall@10 stays within 0.002 of the full graph's
-// (docs/PERFORMANCE.md, "A graph of principal components"; `npm run bench:graphProjection`).
+// 2,196 bytes a window in its file (2.0 GB at 912,229 windows, most of the language server's
+// memory at 100,000 notes); at 128 components 660. On USE-lite's windows of a 100,000-note folder
+// the first 128 components keep 94% of the variance, and recall@10 was 0.9970 against the full
+// graph's 0.9960 (docs/PERFORMANCE.md, "A graph of principal components"; `npm run bench:graphProjection`).
 //
 // The components are fitted once, on a spread of the model's stored vectors when the graph is
 // first built, and saved with the graph: a graph and its projection are never apart.

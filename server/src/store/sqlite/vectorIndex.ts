@@ -32,7 +32,7 @@ export const VECTOR_INDEX_SETTINGS = {
   m: 16,
   /**
    * Principal components a model's windows are placed by in the graph when it has more dimensions
-   * (graphProjection.ts): 652 bytes a window rather than 2,188 at 512 dimensions. 0 keeps them all.
+   * (graphProjection.ts): 660 bytes a window rather than 2,196 at 512 dimensions. 0 keeps them all.
    */
   graphDims: 128,
   /** Candidate list while inserting: higher builds slower and finds better links. */
@@ -894,6 +894,8 @@ export class WorkspaceVectorIndex {
   }
 
   private loaded(model: VectorModel, graph: HierarchicalNSW, { manifest, projection }: SavedGraph): ModelGraph {
+    // Components fitted for a graph that a saved one replaced are not kept for a later build.
+    this.fitted.delete(model.id);
     return {
       model,
       graph,
@@ -916,8 +918,7 @@ export class WorkspaceVectorIndex {
       return 'built with other parameters';
     }
     // A graph too small to fit components on when it was built keeps every dimension (fitNow).
-    const projected = this.settings.graphDims > 0 && model.dims > this.settings.graphDims;
-    if (manifest.projection === undefined || (manifest.projection !== null && (!projected || manifest.projection.dims !== this.settings.graphDims))) {
+    if (manifest.projection === undefined || (manifest.projection !== null && (!this.projects(model) || manifest.projection.dims !== this.settings.graphDims))) {
       return 'built with other parameters';
     }
     if (manifest.generation !== this.generation(model)) return 'built from another database';
